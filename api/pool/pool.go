@@ -1,0 +1,224 @@
+package pool
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ErrQueueFull is returned by Acquire (and Do) when every worker is busy and
+// the admission queue is at capacity. Callers should shed the request at once
+// (HTTP 503 with Retry-After) instead of waiting.
+var ErrQueueFull = errors.New("pool: admission queue full")
+
+// Stats is a point-in-time snapshot of a Pool.
+type Stats struct {
+	Workers       int    // size of the pool
+	Busy          int    // workers currently held
+	Queued        int    // new arrivals waiting in the admission queue
+	Continuations int    // Await callers waiting to get a worker back
+	Rejected      uint64 // arrivals turned away with ErrQueueFull, ever
+}
+
+// Option configures a Pool.
+type Option func(*options)
+
+type options struct {
+	reg     prometheus.Registerer
+	buckets []float64
+}
+
+// WithRegisterer registers the pool's metrics (syncio_pool_*) with reg.
+// Without it the pool keeps its metrics unregistered, which is what tests and
+// multiple pools in one process usually want.
+func WithRegisterer(reg prometheus.Registerer) Option {
+	return func(o *options) { o.reg = reg }
+}
+
+// WithQueueWaitBuckets overrides the histogram buckets, in seconds, of
+// syncio_pool_queue_wait_seconds. The default spans 1 ms to about 2 minutes,
+// because a saturated synchronous endpoint can queue for a minute.
+func WithQueueWaitBuckets(b []float64) Option {
+	return func(o *options) { o.buckets = b }
+}
+
+// waiter is one goroutine blocked in Acquire or in Await's re-acquire.
+type waiter struct {
+	ready   chan struct{} // closed when a worker has been handed to this waiter
+	granted bool          // set under Pool.mu together with closing ready
+	elem    *list.Element // position in its queue while waiting
+}
+
+// Pool is a fixed set of worker slots with a bounded FIFO admission queue and
+// an unbounded continuation queue that has priority over it. The zero value is
+// not usable; call New.
+type Pool struct {
+	workers  int
+	capacity int
+
+	mu       sync.Mutex
+	busy     int
+	arrivals list.List // of *waiter, bounded by capacity
+	conts    list.List // of *waiter, continuations from Await
+	rejected uint64
+
+	m metrics
+}
+
+// New returns a pool with the given number of workers (at least 1) and
+// admission queue capacity (0 means: reject whenever all workers are busy).
+func New(workers, queue int, opts ...Option) *Pool {
+	if workers < 1 {
+		workers = 1
+	}
+	if queue < 0 {
+		queue = 0
+	}
+	o := options{buckets: prometheus.ExponentialBuckets(0.001, 2, 18)}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	p := &Pool{workers: workers, capacity: queue, m: newMetrics(o.buckets)}
+	p.m.workers.Set(float64(workers))
+	if o.reg != nil {
+		p.m.register(o.reg)
+	}
+	return p
+}
+
+// Acquire obtains a worker for a new arrival. If none is free the caller
+// waits in FIFO order behind earlier arrivals (and behind every waiting
+// continuation). It returns ErrQueueFull at once when the queue is at
+// capacity, and ctx.Err() if ctx ends while queued; in both cases the caller
+// holds no worker and must not call Release.
+func (p *Pool) Acquire(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	// A free worker goes to a new arrival only when nobody is waiting, so
+	// that arrivals cannot overtake the queue (FIFO) or continuations.
+	if p.busy < p.workers && p.arrivals.Len() == 0 && p.conts.Len() == 0 {
+		p.busy++
+		p.m.busy.Set(float64(p.busy))
+		p.mu.Unlock()
+		p.m.wait.Observe(0)
+		return nil
+	}
+	if p.arrivals.Len() >= p.capacity {
+		p.rejected++
+		p.mu.Unlock()
+		p.m.rejected.Inc()
+		return ErrQueueFull
+	}
+	w := &waiter{ready: make(chan struct{})}
+	w.elem = p.arrivals.PushBack(w)
+	p.m.queue.Set(float64(p.arrivals.Len()))
+	p.mu.Unlock()
+
+	start := time.Now()
+	select {
+	case <-w.ready:
+		p.m.wait.Observe(time.Since(start).Seconds())
+		return nil
+	case <-ctx.Done():
+	}
+
+	p.mu.Lock()
+	if w.granted {
+		// The worker arrived at the same moment the context ended. The
+		// request is dropped anyway, so pass the worker on.
+		p.releaseLocked()
+	} else {
+		p.arrivals.Remove(w.elem)
+		p.m.queue.Set(float64(p.arrivals.Len()))
+	}
+	p.mu.Unlock()
+	return fmt.Errorf("pool: dropped while queued: %w", ctx.Err())
+}
+
+// Release gives a worker back. If anyone is waiting, the worker is handed
+// over directly: the oldest continuation first, else the oldest arrival.
+func (p *Pool) Release() {
+	p.mu.Lock()
+	p.releaseLocked()
+	p.mu.Unlock()
+}
+
+func (p *Pool) releaseLocked() {
+	if p.busy <= 0 {
+		panic("pool: Release without a held worker")
+	}
+	var next *list.List
+	switch {
+	case p.conts.Len() > 0:
+		next = &p.conts
+	case p.arrivals.Len() > 0:
+		next = &p.arrivals
+	default:
+		p.busy--
+		p.m.busy.Set(float64(p.busy))
+		return
+	}
+	w := next.Remove(next.Front()).(*waiter)
+	w.granted = true
+	close(w.ready)
+	p.m.queue.Set(float64(p.arrivals.Len()))
+}
+
+// Await runs io without holding a worker. The caller must hold one when it
+// calls Await; Await hands it back for the duration of io (so other requests
+// can run) and then takes a worker again with continuation priority: ahead of
+// every new arrival and never rejected. Await always returns holding a worker,
+// even when io fails, panics or ctx ends, so the caller's single Release stays
+// balanced. The re-acquire does not watch ctx: continuations are served by the
+// next worker that frees up, so the wait is bounded by the pool's own work,
+// and giving up would leave the caller without the worker it must release.
+func (p *Pool) Await(ctx context.Context, io func(context.Context) error) error {
+	p.Release()
+	defer p.reacquire()
+	return io(ctx)
+}
+
+func (p *Pool) reacquire() {
+	p.mu.Lock()
+	if p.busy < p.workers && p.conts.Len() == 0 {
+		p.busy++
+		p.m.busy.Set(float64(p.busy))
+		p.mu.Unlock()
+		return
+	}
+	w := &waiter{ready: make(chan struct{})}
+	w.elem = p.conts.PushBack(w)
+	p.mu.Unlock()
+	<-w.ready
+}
+
+// Do runs fn on a worker of its own: Acquire, fn, Release. It is what the
+// "wrapped" demo endpoint uses to push a blocking call onto another worker;
+// if the caller already holds a worker, the request then occupies two.
+func (p *Pool) Do(ctx context.Context, fn func(context.Context) error) error {
+	if err := p.Acquire(ctx); err != nil {
+		return err
+	}
+	defer p.Release()
+	return fn(ctx)
+}
+
+// Stats returns a snapshot of the pool's state.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{
+		Workers:       p.workers,
+		Busy:          p.busy,
+		Queued:        p.arrivals.Len(),
+		Continuations: p.conts.Len(),
+		Rejected:      p.rejected,
+	}
+}
