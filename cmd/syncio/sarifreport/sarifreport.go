@@ -1,0 +1,306 @@
+package sarifreport
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+	"golang.org/x/tools/go/analysis"
+)
+
+// SrcRoot is the uriBaseId under which file locations are written.
+const SrcRoot = "%SRCROOT%"
+
+// Rule is one entry of the tool's rule catalogue as SARIF shows it.
+type Rule struct {
+	ID      string // stable ID, e.g. SIO001; results refer to it
+	Name    string // short kebab-case name
+	Short   string // one-line description
+	HelpURI string // documentation page
+}
+
+// Hop is one step of a finding's call chain.
+type Hop struct {
+	Pos     token.Position
+	Message string
+}
+
+// Finding is one diagnostic with its positions resolved to files.
+type Finding struct {
+	RuleID  string
+	Message string
+	Pos     token.Position
+	End     token.Position // may be invalid when the analyzer gave no end
+	Chain   []Hop
+}
+
+// ruleSuffix matches the rule ID that syncio messages end with; it is only
+// a fallback for diagnostics whose Category is empty.
+var ruleSuffix = regexp.MustCompile(`\((SIO\d{3})\)$`)
+
+// FromDiagnostic resolves d's positions with fset. The rule ID is d.Category,
+// or, when that is empty, the "(SIOnnn)" suffix of the message.
+func FromDiagnostic(fset *token.FileSet, d analysis.Diagnostic) Finding {
+	f := Finding{
+		RuleID:  d.Category,
+		Message: d.Message,
+		Pos:     fset.Position(d.Pos),
+	}
+	if d.End.IsValid() {
+		f.End = fset.Position(d.End)
+	}
+	if f.RuleID == "" {
+		if m := ruleSuffix.FindStringSubmatch(d.Message); m != nil {
+			f.RuleID = m[1]
+		}
+	}
+	for _, r := range d.Related {
+		f.Chain = append(f.Chain, Hop{Pos: fset.Position(r.Pos), Message: r.Message})
+	}
+	return f
+}
+
+// Tool describes the analysis tool that produced the findings.
+type Tool struct {
+	Name           string // driver name, e.g. "syncio"
+	Version        string // optional
+	InformationURI string // optional
+	Rules          []Rule
+	// FallbackRule is the rule ID used for findings without one. It is
+	// added to the driver's rules on first use.
+	FallbackRule string
+}
+
+// Run is the outcome of one analysis run.
+type Run struct {
+	// SrcRoot is the directory that relative file URIs are resolved
+	// against, normally the working directory. It must be absolute.
+	SrcRoot  string
+	Findings []Finding
+	// Problems are errors that made the run incomplete (packages that did
+	// not load or type-check). They become tool execution notifications and
+	// mark the invocation as unsuccessful.
+	Problems []string
+}
+
+// Build returns the SARIF 2.1.0 log of run as produced by tool.
+func Build(tool Tool, run Run) (*sarif.Report, error) {
+	if tool.Name == "" {
+		return nil, errors.New("sarifreport: tool name is empty")
+	}
+	if !filepath.IsAbs(run.SrcRoot) {
+		return nil, fmt.Errorf("sarifreport: source root %q is not absolute", run.SrcRoot)
+	}
+	b := &builder{
+		run:       sarif.NewRun(),
+		root:      filepath.Clean(run.SrcRoot),
+		artifacts: map[string]int{},
+	}
+	driver := sarif.NewToolComponent().WithName(tool.Name)
+	if tool.Version != "" {
+		driver.WithVersion(tool.Version)
+	}
+	if tool.InformationURI != "" {
+		driver.WithInformationURI(tool.InformationURI)
+	}
+	b.run.WithTool(sarif.NewTool().WithDriver(driver))
+	for _, r := range tool.Rules {
+		b.addRule(r)
+	}
+	b.run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{
+		SrcRoot: *sarif.NewArtifactLocation().WithURI(dirURI(b.root)),
+	})
+
+	for _, f := range run.Findings {
+		id := f.RuleID
+		if id == "" {
+			id = tool.FallbackRule
+		}
+		if id == "" {
+			return nil, fmt.Errorf("sarifreport: finding at %s has no rule ID and the tool has no fallback rule", f.Pos)
+		}
+		if b.run.GetRuleIndex(id) < 0 {
+			// Unknown IDs still need a driver rule, or the result's ruleId
+			// would not resolve and code scanning rejects the log.
+			b.addRule(Rule{ID: id, Name: id, Short: id})
+		}
+		if err := b.addResult(id, f); err != nil {
+			return nil, err
+		}
+	}
+
+	inv := sarif.NewInvocation().WithExecutionSuccessful(len(run.Problems) == 0)
+	for _, p := range run.Problems {
+		inv.AddToolExecutionNotification(sarif.NewNotification().
+			WithLevel(sarif.LevelError).
+			WithMessage(sarif.NewTextMessage(p)))
+	}
+	b.run.AddInvocation(inv)
+
+	rep := sarif.NewReport()
+	rep.AddRun(b.run)
+	return rep, nil
+}
+
+// WriteFile writes rep as indented JSON to path.
+func WriteFile(path string, rep *sarif.Report) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create SARIF file: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close SARIF file: %w", cerr)
+		}
+	}()
+	if err := rep.PrettyWrite(f); err != nil {
+		return fmt.Errorf("write SARIF file %s: %w", path, err)
+	}
+	return nil
+}
+
+type builder struct {
+	run       *sarif.Run
+	root      string
+	artifacts map[string]int // artifact URI → index in run.Artifacts
+}
+
+func (b *builder) addRule(r Rule) {
+	rule := b.run.AddRule(r.ID)
+	if r.Name != "" {
+		rule.WithName(r.Name)
+	}
+	if r.Short != "" {
+		rule.WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.Short))
+		help := r.Short
+		if r.HelpURI != "" {
+			help += "\n\nSee " + r.HelpURI
+		}
+		rule.WithHelp(sarif.NewMultiformatMessageString().WithText(help))
+	}
+	if r.HelpURI != "" {
+		rule.WithHelpURI(r.HelpURI)
+	}
+	rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarif.LevelWarning))
+}
+
+func (b *builder) addResult(ruleID string, f Finding) error {
+	loc, err := b.location(f.Pos, f.End)
+	if err != nil {
+		return err
+	}
+	res := b.run.CreateResultForRule(ruleID).
+		WithLevel(sarif.LevelWarning).
+		WithMessage(sarif.NewTextMessage(f.Message)).
+		AddLocation(loc)
+	if len(f.Chain) == 0 {
+		return nil
+	}
+	flow := sarif.NewThreadFlow()
+	for i, h := range f.Chain {
+		hl, err := b.location(h.Pos, token.Position{})
+		if err != nil {
+			return err
+		}
+		hl.WithMessage(sarif.NewTextMessage(h.Message))
+		tfl := sarif.NewThreadFlowLocation().
+			WithLocation(hl).
+			WithExecutionOrder(i).
+			WithNestingLevel(i).
+			AddKind("call")
+		flow.AddLocation(tfl)
+	}
+	res.AddCodeFlow(sarif.NewCodeFlow().
+		WithMessage(sarif.NewTextMessage("call chain from the request handler to the blocking operation")).
+		AddThreadFlow(flow))
+	return nil
+}
+
+// location builds a SARIF location for a source range. Positions without a
+// line (e.g. from a file the analyzer could not place) are an error, since
+// SARIF regions need startLine ≥ 1.
+func (b *builder) location(pos, end token.Position) (*sarif.Location, error) {
+	if pos.Filename == "" || pos.Line < 1 {
+		return nil, fmt.Errorf("sarifreport: position %q has no file or line", pos)
+	}
+	uri, base := b.fileURI(pos.Filename)
+	al := sarif.NewArtifactLocation().WithURI(uri)
+	if base != "" {
+		al.WithURIBaseID(base)
+	}
+	al.WithIndex(b.artifact(uri, base))
+
+	region := sarif.NewRegion().WithStartLine(pos.Line)
+	if pos.Column > 0 {
+		region.WithStartColumn(pos.Column)
+	}
+	if end.IsValid() && end.Filename == pos.Filename && end.Line >= pos.Line {
+		region.WithEndLine(end.Line)
+		if end.Column > 0 && (end.Line > pos.Line || end.Column > pos.Column) {
+			region.WithEndColumn(end.Column)
+		}
+	}
+	return sarif.NewLocationWithPhysicalLocation(
+		sarif.NewPhysicalLocation().WithArtifactLocation(al).WithRegion(region)), nil
+}
+
+// artifact returns the index of the run artifact for uri, adding it if new,
+// so that every artifactLocation.index points at a real artifact.
+func (b *builder) artifact(uri, base string) int {
+	key := base + "|" + uri
+	if i, ok := b.artifacts[key]; ok {
+		return i
+	}
+	al := sarif.NewArtifactLocation().WithURI(uri)
+	if base != "" {
+		al.WithURIBaseID(base)
+	}
+	a := sarif.NewArtifact().WithLocation(al)
+	// -1 is the schema's "unknown" for length and parentIndex; the zero
+	// values would claim an empty file nested in artifact 0.
+	a.WithLength(-1)
+	a.WithParentIndex(-1)
+	b.run.AddArtifact(a)
+	i := len(b.run.Artifacts) - 1
+	b.artifacts[key] = i
+	return i
+}
+
+// fileURI returns the URI of filename relative to the source root with the
+// SrcRoot base id, or an absolute file URI (and no base id) for files
+// outside the root, such as dependencies in the module cache.
+func (b *builder) fileURI(filename string) (uri, base string) {
+	abs := filename
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(b.root, abs)
+	}
+	rel, err := filepath.Rel(b.root, abs)
+	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return (&url.URL{Path: filepath.ToSlash(rel)}).String(), SrcRoot
+	}
+	return fileURL(abs), ""
+}
+
+func fileURL(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive letters: file:///C:/...
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// dirURI is the absolute file URI of a directory; SARIF requires base URIs
+// to end with a slash.
+func dirURI(dir string) string {
+	u := fileURL(dir)
+	if !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
