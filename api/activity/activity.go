@@ -1,0 +1,59 @@
+package activity
+
+import (
+	"context"
+	"fmt"
+)
+
+// Activity is a node of a workflow template. Values are built by the
+// constructors in this package (Code, Async, Sequence, ...) and are immutable
+// once a workflow is built from them. An Activity value belongs to one place
+// in one workflow: New panics if it finds the same value twice, because the
+// activity's path (used in errors and tracking) is fixed at build time.
+type Activity interface {
+	// Name is the activity's own name; its path is the names from the root.
+	Name() string
+	node() *base
+	children() []Activity
+	execute(r *run, e *Env, ctx context.Context, k cont)
+}
+
+// cont is what an activity calls exactly once when it completes.
+type cont func(error)
+
+type base struct {
+	name string
+	path string // set once by New; read-only afterwards
+}
+
+func (b *base) Name() string { return b.name }
+func (b *base) node() *base  { return b }
+
+// Error is a failure of an activity, carrying the activity's path. The first
+// failing activity wraps the cause; composites pass it up unchanged.
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap exposes the cause to errors.Is and errors.As.
+func (e *Error) Unwrap() error { return e.Err }
+
+// assignPaths fixes every activity's path below root. Paths are computed once
+// here so that errors and tracking events cost no string building per run.
+func assignPaths(a Activity, prefix string, seen map[*base]bool) {
+	b := a.node()
+	if seen[b] || b.path != "" {
+		panic(fmt.Sprintf("activity: %q is used twice; build a new activity for each place", b.name))
+	}
+	seen[b] = true
+	b.path = b.name
+	if prefix != "" {
+		b.path = prefix + "/" + b.name
+	}
+	for _, c := range a.children() {
+		assignPaths(c, b.path, seen)
+	}
+}
