@@ -1,0 +1,123 @@
+package api
+
+import "time"
+
+// Config configures a Server. Zero values are replaced by DefaultConfig's.
+type Config struct {
+	// Addr is the listen address; "127.0.0.1:0" picks a free port.
+	Addr string
+	// Workers is the pool size and Queue the admission queue capacity
+	// (0 = default; a negative Queue means no queue: reject when all busy).
+	// The defaults (100 and 3000) are the load lab's 4000-user setup: with a
+	// 2 s profile latency a queue of 3000 caps sync latency near 60 s while
+	// 4000 users still overflow it into 503s.
+	Workers, Queue int
+
+	// ProfileLatency, ProfileJitter and ProfileErrorRate configure the
+	// in-process fake profile service (ignored when ProfileURL is set).
+	ProfileLatency   time.Duration
+	ProfileJitter    time.Duration
+	ProfileErrorRate float64
+	// ProfileURL, when set, is the base URL of a remote fakes/profile server;
+	// "" uses the in-process fake.
+	ProfileURL string
+
+	// StorageConnectionString selects the blob storage; "" starts the
+	// embedded fakes/blobserver on a loopback port.
+	StorageConnectionString string
+	// Container receives the uploads; it is created once at start-up.
+	Container string
+	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).
+	MaxUploadBytes int64
+
+	// UpstreamTimeout bounds each profile or storage call made by a handler
+	// (after it has a worker; queueing time is not included). Exceeding it
+	// answers 504.
+	UpstreamTimeout time.Duration
+	// StorageRetries and StorageTryTimeout configure azcore's retry policy:
+	// at most StorageRetries retries (0 = default, negative = none), each try bounded by StorageTryTimeout,
+	// with short delays, so a failing storage answers 502 in bounded time.
+	StorageRetries    int
+	StorageTryTimeout time.Duration
+
+	// HTTP server timeouts. WriteTimeout includes the time a request waits
+	// in the admission queue, so it must exceed the worst sync queueing time.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+
+	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
+	// profiles expose internals and cost CPU).
+	Pprof bool
+}
+
+// DefaultConfig returns the defaults documented on Config's fields.
+func DefaultConfig() Config {
+	return Config{
+		Addr:              "127.0.0.1:8080",
+		Workers:           100,
+		Queue:             3000,
+		ProfileLatency:    2 * time.Second,
+		Container:         "uploads",
+		MaxUploadBytes:    32 << 20,
+		UpstreamTimeout:   30 * time.Second,
+		StorageRetries:    2,
+		StorageTryTimeout: 15 * time.Second,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// withDefaults fills every zero field from DefaultConfig.
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.Addr == "" {
+		c.Addr = d.Addr
+	}
+	if c.Workers <= 0 {
+		c.Workers = d.Workers
+	}
+	switch {
+	case c.Queue == 0:
+		c.Queue = d.Queue
+	case c.Queue < 0: // explicitly no queue: reject whenever all workers are busy
+		c.Queue = 0
+	}
+	if c.ProfileLatency <= 0 {
+		c.ProfileLatency = d.ProfileLatency
+	}
+	if c.Container == "" {
+		c.Container = d.Container
+	}
+	if c.MaxUploadBytes <= 0 {
+		c.MaxUploadBytes = d.MaxUploadBytes
+	}
+	if c.UpstreamTimeout <= 0 {
+		c.UpstreamTimeout = d.UpstreamTimeout
+	}
+	switch {
+	case c.StorageRetries == 0:
+		c.StorageRetries = d.StorageRetries
+	case c.StorageRetries < 0: // explicitly no retries
+		c.StorageRetries = 0
+	}
+	if c.StorageTryTimeout <= 0 {
+		c.StorageTryTimeout = d.StorageTryTimeout
+	}
+	if c.ReadHeaderTimeout <= 0 {
+		c.ReadHeaderTimeout = d.ReadHeaderTimeout
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = d.ReadTimeout
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = d.WriteTimeout
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = d.IdleTimeout
+	}
+	return c
+}

@@ -1,0 +1,141 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/pprof"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/syncio/syncio/api/pool"
+)
+
+// ginMode is set once: gin keeps its mode in a package global, and writing
+// it per Server would race when several servers start in one process.
+var ginMode sync.Once
+
+// newRouter wires middleware and routes. Operational endpoints (/healthz,
+// /readyz, /metrics, pprof) bypass the pool so they answer under overload.
+func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine {
+	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.NoRoute(func(c *gin.Context) { abortError(c, http.StatusNotFound, codeNotFound, "no such route") })
+	r.NoMethod(func(c *gin.Context) {
+		abortError(c, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed")
+	})
+	r.Use(a.observe(reg), a.recoverJSON)
+
+	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/readyz", a.ready)
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
+	if enablePprof {
+		r.GET("/debug/pprof/*name", gin.WrapF(pprofIndex))
+	}
+
+	g := r.Group("/api", a.admit)
+	g.GET("/sync/profile", a.syncProfile)
+	g.GET("/async/profile", a.asyncProfile)
+	g.GET("/wrapped/profile", a.wrappedProfile)
+	g.POST("/sync/upload", a.syncUpload)
+	g.POST("/async/upload", a.asyncUpload)
+	g.GET("/blobs/:name", a.getBlob)
+	return r
+}
+
+// pprofIndex dispatches /debug/pprof/<name> to net/http/pprof.
+func pprofIndex(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/debug/pprof/cmdline":
+		pprof.Cmdline(w, r)
+	case "/debug/pprof/profile":
+		pprof.Profile(w, r)
+	case "/debug/pprof/symbol":
+		pprof.Symbol(w, r)
+	case "/debug/pprof/trace":
+		pprof.Trace(w, r)
+	default:
+		pprof.Index(w, r)
+	}
+}
+
+// admit holds a pool worker for the rest of the request. A full queue is
+// answered at once; a request whose client left while queued never runs.
+func (a *app) admit(c *gin.Context) {
+	err := a.pool.Acquire(c.Request.Context())
+	switch {
+	case err == nil:
+	case errors.Is(err, pool.ErrQueueFull):
+		c.Header("Retry-After", "1")
+		abortError(c, http.StatusServiceUnavailable, codeQueueFull, "server busy: admission queue full, retry later")
+		return
+	default:
+		abortError(c, statusClientClosed, codeClientClosed, "client closed the request while queued")
+		return
+	}
+	// Deferred so a panicking handler still gives its worker back.
+	defer a.pool.Release()
+	c.Next()
+}
+
+// recoverJSON turns a handler panic into a 500 JSON response and keeps the
+// server up. http.ErrAbortHandler keeps its meaning (abort the connection).
+func (a *app) recoverJSON(c *gin.Context) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared by identity, as net/http does
+			panic(v)
+		}
+		a.log.Error("handler panic", "route", c.FullPath(), "panic", fmt.Sprint(v))
+		if !c.Writer.Written() {
+			abortError(c, http.StatusInternalServerError, codeInternal, "internal error")
+		} else {
+			c.Abort()
+		}
+	}()
+	c.Next()
+}
+
+// observe records syncio_http_request_duration_seconds by route and status,
+// and logs server errors.
+func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
+	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "syncio_http_request_duration_seconds",
+		Help:    "Time from request arrival to response, including admission queueing.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 18),
+	}, []string{"route", "status"})
+	reg.MustRegister(hist)
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched" // bounded label cardinality for unknown paths
+		}
+		status := c.Writer.Status()
+		hist.WithLabelValues(route, strconv.Itoa(status)).Observe(time.Since(start).Seconds())
+		if status >= 500 && status != http.StatusServiceUnavailable {
+			a.log.Warn("request failed", "route", route, "status", status,
+				"duration", time.Since(start), "errors", c.Errors.String())
+		}
+	}
+}
+
+// ready reports whether storage is reachable.
+func (a *app) ready(c *gin.Context) {
+	if err := a.store.ping(c.Request.Context()); err != nil {
+		a.log.Warn("readiness check failed", "err", err)
+		abortError(c, http.StatusServiceUnavailable, codeStorageDown, "storage unreachable: "+err.Error())
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}

@@ -1,0 +1,165 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/syncio/syncio/api/pool"
+	"github.com/syncio/syncio/fakes/blobserver"
+	"github.com/syncio/syncio/fakes/profile"
+)
+
+// app holds what the handlers share.
+type app struct {
+	cfg      Config
+	log      *slog.Logger
+	pool     *pool.Pool
+	profiles *profiles
+	store    *store
+}
+
+// Server is a running demo API.
+type Server struct {
+	app      *app
+	http     *http.Server
+	url      string
+	blobs    *blobserver.Server // embedded storage, or nil
+	profiles *http.Client       // client of a remote profile service, or nil
+	served   chan error         // result of Serve
+}
+
+// Start builds the API from cfg, listens on cfg.Addr and serves in the
+// background. Without a storage connection string it starts the embedded
+// fakes/blobserver on a loopback port; without a profile URL it uses the
+// in-process fake profile service. The upload container is created here,
+// once. ctx bounds start-up only, not the server's lifetime: stop it with
+// Shutdown.
+func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	cfg = cfg.withDefaults()
+	if log == nil {
+		log = slog.Default()
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	a := &app{
+		cfg:  cfg,
+		log:  log,
+		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg)),
+	}
+	s := &Server{app: a, served: make(chan error, 1)}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	// From here on, every failure must undo what was started.
+	fail := func(err error) (*Server, error) {
+		_ = ln.Close()
+		s.closeBackends()
+		return nil, err
+	}
+
+	connString := cfg.StorageConnectionString
+	if connString == "" {
+		s.blobs = blobserver.New(blobserver.WithLogger(log.With("component", "blobserver")))
+		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
+			s.blobs = nil
+			return fail(fmt.Errorf("start embedded blob server: %w", err))
+		}
+		connString = s.blobs.ConnectionString()
+		log.Info("embedded blob storage started", "url", s.blobs.URL())
+	}
+	a.store, err = newStore(connString, cfg.Container, cfg.Workers, cfg.StorageRetries, cfg.StorageTryTimeout)
+	if err != nil {
+		return fail(err)
+	}
+	initCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := a.store.ensureContainer(initCtx); err != nil {
+		return fail(err)
+	}
+
+	a.profiles = &profiles{timeout: cfg.UpstreamTimeout}
+	if cfg.ProfileURL != "" {
+		s.profiles = &http.Client{Transport: newTransport(max(cfg.Workers, 16))}
+		a.profiles.remote = profile.NewClient(cfg.ProfileURL, s.profiles)
+	} else {
+		a.profiles.opts = []profile.Option{
+			profile.WithLatency(cfg.ProfileLatency),
+			profile.WithJitter(cfg.ProfileJitter),
+			profile.WithErrorRate(cfg.ProfileErrorRate),
+		}
+		a.profiles.local = profile.New(a.profiles.opts...)
+	}
+
+	s.http = &http.Server{
+		Handler:           a.newRouter(reg, cfg.Pprof),
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+		ReadTimeout:       cfg.ReadTimeout,
+		WriteTimeout:      cfg.WriteTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	s.url = "http://" + ln.Addr().String()
+	go func() { s.served <- s.http.Serve(ln) }()
+	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
+		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof)
+	return s, nil
+}
+
+func storageKind(cfg Config) string {
+	if cfg.StorageConnectionString == "" {
+		return "embedded"
+	}
+	return "external"
+}
+
+// URL returns the base URL, e.g. "http://127.0.0.1:41234".
+func (s *Server) URL() string { return s.url }
+
+// Shutdown stops accepting connections, waits for in-flight requests
+// (including those still queued for a worker) until ctx ends, and then stops
+// the embedded fakes. If ctx ends first, remaining connections are closed
+// forcibly and the context's error is returned.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.http.Shutdown(ctx)
+	if err != nil {
+		_ = s.http.Close()
+		err = fmt.Errorf("graceful shutdown: %w", err)
+	}
+	if serveErr := <-s.served; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		err = errors.Join(err, fmt.Errorf("serve: %w", serveErr))
+	}
+	s.closeBackends()
+	s.app.log.Info("syncio-api stopped", "url", s.url)
+	return err
+}
+
+// closeBackends releases storage and profile connections and stops the
+// embedded blob server. Only after the HTTP server has drained: an in-flight
+// upload still needs its storage.
+func (s *Server) closeBackends() {
+	if s.app.store != nil {
+		s.app.store.close()
+	}
+	if s.profiles != nil {
+		s.profiles.CloseIdleConnections()
+	}
+	if s.blobs != nil {
+		if err := s.blobs.Close(); err != nil {
+			s.app.log.Warn("closing embedded blob server", "err", err)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
+)
+
+// store is the blob storage used by the upload endpoints: one shared azblob
+// client over one tuned transport, plus what is needed to build the
+// per-request antipattern client.
+type store struct {
+	connString string
+	container  string
+	retries    int
+	tryTimeout time.Duration
+
+	transport *http.Transport
+	client    *azblob.Client
+}
+
+// newTransport returns a transport sized for the pool. azcore's default keeps
+// only 10 idle connections per host, so under a few hundred concurrent
+// uploads most requests would dial anew; we keep one per worker.
+func newTransport(idlePerHost int) *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:          0, // no global cap; the per-host cap below bounds it
+		MaxIdleConnsPerHost:   idlePerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+func newStore(connString, container string, workers, retries int, tryTimeout time.Duration) (*store, error) {
+	s := &store{
+		connString: connString,
+		container:  container,
+		retries:    retries,
+		tryTimeout: tryTimeout,
+		transport:  newTransport(max(workers, 16)),
+	}
+	c, err := s.newClient(s.transport)
+	if err != nil {
+		return nil, err
+	}
+	s.client = c
+	return s, nil
+}
+
+// newClient builds an azblob client over transport with bounded retries:
+// azcore's default (3 retries from 800 ms, up to 60 s apart) could keep a
+// request on a failing storage for minutes; here the worst case is about
+// (retries+1)·tryTimeout plus well under a second of delays, and the
+// handler's upstream deadline caps it further.
+func (s *store) newClient(transport *http.Transport) (*azblob.Client, error) {
+	opts := &azblob.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Transport: &http.Client{Transport: transport},
+		Retry: policy.RetryOptions{
+			MaxRetries:    int32(s.retries),
+			TryTimeout:    s.tryTimeout,
+			RetryDelay:    100 * time.Millisecond,
+			MaxRetryDelay: 400 * time.Millisecond,
+		},
+	}}
+	c, err := azblob.NewClientFromConnectionString(s.connString, opts)
+	if err != nil {
+		return nil, fmt.Errorf("azblob client: %w", err)
+	}
+	return c, nil
+}
+
+// ensureContainer creates the upload container once, at start-up; the
+// original sample's CreateIfNotExists per request is one round trip wasted.
+func (s *store) ensureContainer(ctx context.Context) error {
+	_, err := s.client.CreateContainer(ctx, s.container, nil)
+	if err != nil && !bloberror.HasCode(err, bloberror.ContainerAlreadyExists) {
+		return fmt.Errorf("create container %q: %w", s.container, err)
+	}
+	return nil
+}
+
+// ping checks that storage answers, for /readyz.
+func (s *store) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := s.client.ServiceClient().NewContainerClient(s.container).GetProperties(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("container properties: %w", err)
+	}
+	return nil
+}
+
+func (s *store) close() { s.transport.CloseIdleConnections() }

@@ -1,0 +1,103 @@
+// Command syncio-api serves the syncio demo API: the same profile lookup and
+// blob upload, sync and async, behind a bounded worker pool.
+//
+// By default it runs on embedded fakes: the in-process profile service and a
+// loopback fakes/blobserver. AZURE_STORAGE_CONNECTION_STRING selects real
+// storage (e.g. Azurite); -profile-url a remote fakes/profile server.
+//
+// SIGINT or SIGTERM stops it gracefully: no new connections, in-flight
+// requests finish (bounded by -shutdown-timeout), exit status 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/syncio/syncio/api"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	cfg := api.DefaultConfig()
+	fs := flag.NewFlagSet("syncio-api", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage: syncio-api [flags]
+
+Serves the syncio demo API (sync vs async endpoints behind a bounded worker pool).
+Storage: AZURE_STORAGE_CONNECTION_STRING if set, else an embedded fake blob server on loopback.
+
+Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|serialized]
+        POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
+        GET /api/blobs/:name, /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (host:port; port 0 picks a free one)")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "worker slots in the pool: requests that can run at once")
+	fs.IntVar(&cfg.Queue, "queue", cfg.Queue, "admission queue capacity; beyond workers+queue requests get 503 (negative: no queue)")
+	fs.DurationVar(&cfg.ProfileLatency, "profile-latency", cfg.ProfileLatency, "latency of the in-process fake profile service")
+	fs.DurationVar(&cfg.ProfileJitter, "profile-jitter", cfg.ProfileJitter, "random extra latency, up to this much, of the in-process profile service")
+	fs.Float64Var(&cfg.ProfileErrorRate, "profile-error-rate", cfg.ProfileErrorRate, "fraction of profile calls that fail (0..1)")
+	fs.StringVar(&cfg.ProfileURL, "profile-url", cfg.ProfileURL, "base URL of a remote fakes/profile server (empty: in-process fake)")
+	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
+	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
+	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
+	fs.IntVar(&cfg.StorageRetries, "storage-retries", cfg.StorageRetries, "azcore retries per storage call (negative: none)")
+	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
+	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
+	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "syncio-api: unexpected arguments: %v\n", fs.Args())
+		fs.Usage()
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "syncio-api: -log-level: %v\n", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.StorageConnectionString = os.Getenv("AZURE_STORAGE_CONNECTION_STRING")
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	srv, err := api.Start(ctx, cfg, log)
+	if err != nil {
+		// One line, no stack: the usual cause is a taken port or bad storage.
+		fmt.Fprintf(stderr, "syncio-api: %v\n", err)
+		return 1
+	}
+	<-ctx.Done()
+	stop() // a second signal now kills the process the default way
+	log.Info("shutting down", "timeout", *shutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Error("shutdown incomplete", "err", err)
+		return 1
+	}
+	return 0
+}
