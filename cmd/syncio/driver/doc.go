@@ -1,0 +1,17 @@
+// Package driver is the command-line driver behind cmd/syncio: it loads
+// packages, runs one go/analysis Analyzer over them with
+// golang.org/x/tools/go/analysis/checker, prints the findings like
+// singlechecker does and can also write them as SARIF 2.1.0.
+//
+// It keeps singlechecker's contract so that scripts and go vet see the same
+// tool: the vet protocol (-V=full, -flags and a single *.cfg argument) and
+// -fix/-diff are handed to singlechecker itself, which owns unitchecker and
+// the fix applier. Everything else runs here, because singlechecker gives no
+// access to the diagnostics (needed for SARIF) and reports a package that
+// fails to type-check without naming it.
+//
+// Exit codes: 0 no findings, 3 findings, 1 when a package could not be
+// loaded or analysed (the other packages are still analysed and their
+// findings printed), 2 for a usage error. With -json the exit code is 0 or
+// 1, as in singlechecker.
+package driver

@@ -1,0 +1,471 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis/singlechecker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/syncio/syncio/cmd/syncio/sarifreport"
+)
+
+// Exit codes of Run.
+const (
+	ExitClean    = 0 // no findings
+	ExitError    = 1 // a package failed to load or analyse, or output failed
+	ExitUsage    = 2 // bad flags or arguments
+	ExitFindings = 3 // findings were reported
+)
+
+// Config describes the tool that Run drives.
+type Config struct {
+	Analyzer *analysis.Analyzer
+	// Rules is the rule catalogue written to SARIF; findings whose rule
+	// is missing from it still get a rule entry.
+	Rules []sarifreport.Rule
+	// Dir is the working directory: packages are loaded from it and file
+	// paths are shown relative to it. Empty means the process's.
+	Dir    string
+	Stdout io.Writer // -json output
+	Stderr io.Writer // findings, errors and usage
+}
+
+// Main is the main function of a syncio-style command. It never returns.
+func Main(cfg Config) {
+	args := os.Args[1:]
+	if IsVetProtocol(args) {
+		singlechecker.Main(cfg.Analyzer)
+	}
+	code, delegate := run(cfg, args)
+	if delegate {
+		// -fix, -diff and the profiling flags: singlechecker re-parses
+		// os.Args with the same flag names.
+		singlechecker.Main(cfg.Analyzer)
+	}
+	os.Exit(code)
+}
+
+// IsVetProtocol reports whether args come from go vet (or a user speaking
+// its protocol): a version query, a flag listing, or a single *.cfg file
+// describing one compilation unit.
+func IsVetProtocol(args []string) bool {
+	for _, a := range args {
+		name := strings.TrimLeft(a, "-")
+		if len(name) == len(a) {
+			continue // not a flag
+		}
+		if name == "V" || strings.HasPrefix(name, "V=") || name == "flags" || strings.HasPrefix(name, "flags=") {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// Run runs the command with args (without the program name) and returns the
+// exit code. Flags that Main hands to singlechecker (-fix, -diff, -debug and
+// the profiling flags) are a usage error here.
+func Run(cfg Config, args []string) int {
+	code, delegate := run(cfg, args)
+	if delegate {
+		fmt.Fprintf(stderrOf(cfg), "%s: -fix, -diff and the debug/profile flags are only available from the command line\n", cfg.Analyzer.Name)
+		return ExitUsage
+	}
+	return code
+}
+
+// options are the parsed command-line flags.
+type options struct {
+	json         bool
+	context      int
+	includeTests bool
+	sarif        string
+	// handed to singlechecker
+	fix, diff                            bool
+	debug, cpuprofile, memprofile, trace string
+}
+
+func (o *options) delegated() bool {
+	return o.fix || o.diff || o.debug != "" || o.cpuprofile != "" || o.memprofile != "" || o.trace != ""
+}
+
+func stderrOf(cfg Config) io.Writer {
+	if cfg.Stderr != nil {
+		return cfg.Stderr
+	}
+	return os.Stderr
+}
+
+func stdoutOf(cfg Config) io.Writer {
+	if cfg.Stdout != nil {
+		return cfg.Stdout
+	}
+	return os.Stdout
+}
+
+func newFlagSet(cfg Config, o *options) *flag.FlagSet {
+	a := cfg.Analyzer
+	fs := flag.NewFlagSet(a.Name, flag.ContinueOnError)
+	fs.SetOutput(stderrOf(cfg))
+	// The analyzer's own flags keep their plain names, as singlechecker
+	// registers them, so command lines work with either driver.
+	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	fs.BoolVar(&o.json, "json", false, "emit JSON output (exit code 0 even with findings)")
+	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
+	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
+	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
+	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
+	fs.BoolVar(&o.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
+	fs.StringVar(&o.debug, "debug", "", `debug flags, any subset of "fpstv" (as singlechecker)`)
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write memory profile to this file")
+	fs.StringVar(&o.trace, "trace", "", "write trace log to this file")
+	fs.Usage = func() { usage(fs, a) }
+	return fs
+}
+
+func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
+	w := fs.Output()
+	paras := strings.Split(strings.TrimSpace(a.Doc), "\n\n")
+	fmt.Fprintf(w, "%s: %s\n\n", a.Name, paras[0])
+	fmt.Fprintf(w, `Usage:
+  %[1]s [flags] packages                 report findings (exit 3 when there are any)
+  %[1]s -sarif out.sarif ./...           also write SARIF 2.1.0 for code scanning
+  %[1]s -fix [-diff] packages            apply (or show) the suggested fixes
+  go vet -vettool=$(command -v %[1]s) ./...   run as a go vet tool
+
+Exit codes: 0 no findings, 3 findings, 1 a package failed to load or
+type-check (the others are still analysed), 2 bad usage.
+
+Flags:
+`, a.Name)
+	fs.PrintDefaults()
+}
+
+// run does the work of Run; delegate reports that singlechecker must take
+// over because a flag it owns was given.
+func run(cfg Config, args []string) (code int, delegate bool) {
+	var o options
+	stderr := stderrOf(cfg)
+	fs := newFlagSet(cfg, &o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitClean, false
+		}
+		return ExitUsage, false
+	}
+	if o.delegated() {
+		if o.sarif != "" {
+			fmt.Fprintf(stderr, "%s: -sarif cannot be combined with -fix, -diff or the debug/profile flags\n", cfg.Analyzer.Name)
+			return ExitUsage, false
+		}
+		return 0, true
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return ExitUsage, false
+	}
+	return analyze(cfg, o, fs.Args()), false
+}
+
+// analyze loads the packages, runs the analyzer and prints the results.
+func analyze(cfg Config, o options, patterns []string) int {
+	stderr := stderrOf(cfg)
+	name := cfg.Analyzer.Name
+	dir, err := workDir(cfg.Dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitError
+	}
+
+	mode := packages.LoadSyntax | packages.NeedModule
+	if needsFacts(cfg.Analyzer) {
+		// Facts are computed on every dependency, so those need syntax too.
+		mode = packages.LoadAllSyntax | packages.NeedModule
+	}
+	initial, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: o.includeTests}, patterns...)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: loading packages: %v\n", name, err)
+		return ExitError
+	}
+	if len(initial) == 0 {
+		fmt.Fprintf(stderr, "%s: %s matched no packages\n", name, strings.Join(patterns, " "))
+		return ExitError
+	}
+
+	problems := packageProblems(initial, dir)
+
+	graph, err := checker.Analyze([]*analysis.Analyzer{cfg.Analyzer}, initial, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitError
+	}
+	problems = append(problems, actionProblems(graph)...)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "%s: %s\n", name, p)
+	}
+
+	found := collect(graph)
+
+	code := ExitClean
+	if o.json {
+		if err := graph.PrintJSON(stdoutOf(cfg)); err != nil {
+			fmt.Fprintf(stderr, "%s: writing JSON: %v\n", name, err)
+			code = ExitError
+		}
+	} else {
+		if err := printText(stderr, dir, found, o.context); err != nil {
+			fmt.Fprintf(stderr, "%s: writing findings: %v\n", name, err)
+			code = ExitError
+		}
+		if len(found) > 0 {
+			code = ExitFindings
+		}
+	}
+
+	if o.sarif != "" {
+		if err := writeSARIF(cfg, o.sarif, dir, found, problems); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			code = ExitError
+		}
+	}
+	if len(problems) > 0 {
+		// An incomplete run must not pass for a clean one, and a partial
+		// list of findings is not the whole story either.
+		code = ExitError
+	}
+	return code
+}
+
+func workDir(dir string) (string, error) {
+	if dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("working directory: %w", err)
+		}
+		return d, nil
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("working directory %s: %w", dir, err)
+	}
+	return d, nil
+}
+
+// needsFacts reports whether a or anything it requires uses facts.
+func needsFacts(a *analysis.Analyzer) bool {
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(*analysis.Analyzer) bool
+	visit = func(a *analysis.Analyzer) bool {
+		if seen[a] {
+			return false
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return true
+		}
+		for _, r := range a.Requires {
+			if visit(r) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(a)
+}
+
+// packageProblems returns one line per distinct load, parse or type error
+// in the packages and their dependencies, each naming its package.
+func packageProblems(initial []*packages.Package, dir string) []string {
+	var out []string
+	seen := map[string]bool{}
+	packages.Visit(initial, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			line := fmt.Sprintf("package %s: %s", pkgName(p), describeError(e, dir))
+			if !seen[line] {
+				seen[line] = true
+				out = append(out, line)
+			}
+		}
+	})
+	return out
+}
+
+func describeError(e packages.Error, dir string) string {
+	kind := "error"
+	switch e.Kind {
+	case packages.ListError:
+		kind = "load error"
+	case packages.ParseError:
+		kind = "parse error"
+	case packages.TypeError:
+		kind = "type error"
+	}
+	msg := strings.ReplaceAll(strings.TrimSpace(e.Msg), "\n", "; ")
+	if e.Pos == "" || e.Pos == "-" {
+		return kind + ": " + msg
+	}
+	return fmt.Sprintf("%s: %s: %s", kind, shortPath(dir, e.Pos), msg)
+}
+
+// pkgName is the import path, without the test-variant suffix that would
+// make the same error appear once per variant.
+func pkgName(p *packages.Package) string {
+	if p.PkgPath != "" {
+		return p.PkgPath
+	}
+	return p.ID
+}
+
+// actionProblems returns one line per root package that the analyzer could
+// not run on (type errors, failed dependencies, analyzer errors).
+func actionProblems(g *checker.Graph) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, act := range g.Roots {
+		if act.Err == nil {
+			continue
+		}
+		line := fmt.Sprintf("package %s not analysed: %v", pkgName(act.Package), act.Err)
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// finding is a diagnostic of a root package with its file set.
+type finding struct {
+	diag analysis.Diagnostic
+	fset *token.FileSet
+	pos  token.Position
+}
+
+// collect returns the root diagnostics, de-duplicated (a file in both a
+// package and its test variant is analysed twice) and sorted by position.
+func collect(g *checker.Graph) []finding {
+	type key struct {
+		pos, end string
+		msg      string
+	}
+	seen := map[key]bool{}
+	var out []finding
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			continue
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			p := fset.Position(d.Pos)
+			k := key{p.String(), fset.Position(d.End).String(), d.Message}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, finding{diag: d, fset: fset, pos: p})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].pos, out[j].pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return out[i].diag.Message < out[j].diag.Message
+	})
+	return out
+}
+
+// printText prints findings as singlechecker does, "file:line:col: message"
+// followed by one indented line per Related entry (the call chain), but
+// with paths relative to dir so the output is the same on every machine.
+func printText(w io.Writer, dir string, found []finding, contextLines int) error {
+	var b strings.Builder
+	for _, f := range found {
+		fset := f.fset
+		printOne(&b, dir, fset.Position(f.diag.Pos), fset.Position(f.diag.End), f.diag.Message, contextLines)
+		for _, r := range f.diag.Related {
+			printOne(&b, dir, fset.Position(r.Pos), fset.Position(r.End), "\t"+r.Message, contextLines)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func printOne(b *strings.Builder, dir string, pos, end token.Position, msg string, contextLines int) {
+	posn := pos
+	posn.Filename = shortPath(dir, pos.Filename)
+	fmt.Fprintf(b, "%s: %s\n", posn, msg)
+	if contextLines < 0 {
+		return
+	}
+	if !end.IsValid() {
+		end = pos
+	}
+	data, err := os.ReadFile(pos.Filename)
+	if err != nil {
+		return // context is a convenience; the finding itself is printed
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := max(1, pos.Line-contextLines); i <= end.Line+contextLines && i <= len(lines); i++ {
+		fmt.Fprintf(b, "%d\t%s\n", i, lines[i-1])
+	}
+}
+
+// shortPath returns path relative to dir when it lies inside dir. The path
+// may carry a ":line:col" suffix.
+func shortPath(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsAbs(path) &&
+		rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return path
+}
+
+func writeSARIF(cfg Config, path, dir string, found []finding, problems []string) error {
+	run := sarifreport.Run{SrcRoot: dir, Problems: problems}
+	for _, f := range found {
+		run.Findings = append(run.Findings, sarifreport.FromDiagnostic(f.fset, f.diag))
+	}
+	tool := sarifreport.Tool{
+		Name:           cfg.Analyzer.Name,
+		Version:        version(),
+		InformationURI: cfg.Analyzer.URL,
+		Rules:          cfg.Rules,
+		FallbackRule:   cfg.Analyzer.Name,
+	}
+	rep, err := sarifreport.Build(tool, run)
+	if err != nil {
+		return fmt.Errorf("building SARIF: %w", err)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return sarifreport.WriteFile(path, rep)
+}
+
+// version is the main module's version: a tag for `go install`ed builds,
+// "(devel)" for builds from a checkout.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

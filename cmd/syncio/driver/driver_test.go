@@ -1,0 +1,260 @@
+package driver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/cmd/syncio/driver"
+	"github.com/syncio/syncio/cmd/syncio/sarifreport"
+)
+
+// marker is a fact type; declaring one makes the driver load and analyse
+// dependencies the way it must for the real, fact-based analyzer.
+type marker struct{}
+
+func (*marker) AFact()         {}
+func (*marker) String() string { return "marker" }
+
+// testAnalyzer stands in for the syncio analyzer: it follows the same
+// contract (Category = rule ID, URL, message ending in the rule ID, Related
+// = call chain) and flags every call to a function named block.
+var testAnalyzer = &analysis.Analyzer{
+	Name:      "syncio",
+	Doc:       "syncio (test double) flags calls to block.\n\nA second paragraph.",
+	URL:       "https://example.test/syncio",
+	FactTypes: []analysis.Fact{new(marker)},
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "block" {
+					pass.Report(analysis.Diagnostic{
+						Pos:      call.Pos(),
+						End:      call.End(),
+						Category: "SIO001",
+						URL:      "https://example.test/SIO001.md",
+						Message:  "Handler calls block, which blocks without the request context (SIO001)",
+						Related:  []analysis.RelatedInformation{{Pos: call.Pos(), Message: "calls block"}},
+					})
+				}
+				return true
+			})
+		}
+		return nil, nil
+	},
+}
+
+var testRules = []sarifreport.Rule{
+	{ID: "SIO001", Name: "blocking-call", Short: "blocking call", HelpURI: "https://example.test/SIO001.md"},
+	{ID: "SIO005", Name: "uncancellable-wait", Short: "wait", HelpURI: "https://example.test/SIO005.md"},
+}
+
+const modDir = "testdata/mod"
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func run(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := driver.Run(driver.Config{
+		Analyzer: testAnalyzer,
+		Rules:    testRules,
+		Dir:      modDir,
+		Stdout:   &out,
+		Stderr:   &errb,
+	}, args)
+	return result{code, out.String(), errb.String()}
+}
+
+// markerLine returns the 1-based line of the first line in file containing
+// substr, so expectations follow the testdata instead of hard-coded numbers.
+func markerLine(t *testing.T, file, substr string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(modDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, substr) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line containing %q", file, substr)
+	return 0
+}
+
+func TestFindingsExitThree(t *testing.T) {
+	r := run(t, "./good")
+	if r.code != driver.ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, driver.ExitFindings, r.stderr)
+	}
+	line := markerLine(t, "good/good.go", "// finding")
+	want := fmt.Sprintf("good/good.go:%d:2: Handler calls block, which blocks without the request context (SIO001)\n"+
+		"good/good.go:%d:2: \tcalls block\n", line, line)
+	if r.stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout not empty: %q", r.stdout)
+	}
+}
+
+func TestCleanExitZero(t *testing.T) {
+	r := run(t, "./clean")
+	if r.code != driver.ExitClean || r.stderr != "" {
+		t.Errorf("exit %d stderr %q, want 0 and nothing", r.code, r.stderr)
+	}
+}
+
+// A package that does not type-check is named in one line per error, and
+// the other packages are still analysed and reported.
+func TestBrokenPackageDoesNotStopTheRun(t *testing.T) {
+	sarifPath := filepath.Join(t.TempDir(), "out.sarif")
+	r := run(t, "-sarif", sarifPath, "./...")
+	if r.code != driver.ExitError {
+		t.Errorf("exit %d, want %d (incomplete run)", r.code, driver.ExitError)
+	}
+	badLine := markerLine(t, "bad/bad.go", "// type error")
+	wantErr := fmt.Sprintf("syncio: package example.com/mod/bad: type error: bad/bad.go:%d:9: undefined: undefinedName\n", badLine)
+	if strings.Count(r.stderr, wantErr) != 1 {
+		t.Errorf("stderr should contain exactly once:\n%s\ngot:\n%s", wantErr, r.stderr)
+	}
+	for _, want := range []string{
+		"syncio: package example.com/mod/bad not analysed: analysis skipped due to errors in package\n",
+		// usesbad type-checks, but the facts of its dependency are missing.
+		"syncio: package example.com/mod/usesbad not analysed: failed prerequisites",
+		fmt.Sprintf("good/good.go:%d:2: Handler calls block", markerLine(t, "good/good.go", "// finding")),
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
+		t.Errorf("stderr looks like a crash:\n%s", r.stderr)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		if strings.HasPrefix(l, "syncio: ") && !strings.Contains(l, "example.com/mod/") {
+			t.Errorf("error line does not name its package: %q", l)
+		}
+	}
+
+	rep, err := sarif.Open(sarifPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	run0 := rep.Runs[0]
+	if len(run0.Results) != 1 || *run0.Results[0].RuleID != "SIO001" {
+		t.Fatalf("SARIF results = %d, want the one finding in good", len(run0.Results))
+	}
+	uri := *run0.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI
+	if uri != "good/good.go" {
+		t.Errorf("SARIF uri = %q, want good/good.go (relative to the working dir)", uri)
+	}
+	inv := run0.Invocations[0]
+	if inv.ExecutionSuccessful == nil || *inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) == 0 {
+		t.Errorf("invocation should be unsuccessful with notifications: %+v", inv)
+	}
+	if *run0.Tool.Driver.Name != "syncio" || len(run0.Tool.Driver.Rules) != len(testRules) {
+		t.Errorf("driver %q with %d rules, want syncio with %d", *run0.Tool.Driver.Name, len(run0.Tool.Driver.Rules), len(testRules))
+	}
+	if len(run0.Results[0].CodeFlows) != 1 {
+		t.Errorf("result has %d codeFlows, want 1 from Related", len(run0.Results[0].CodeFlows))
+	}
+}
+
+func TestJSON(t *testing.T) {
+	r := run(t, "-json", "./good")
+	if r.code != driver.ExitClean {
+		t.Errorf("exit %d, want 0 (as singlechecker -json)", r.code)
+	}
+	var tree map[string]map[string][]struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+		t.Fatalf("stdout is not the JSON tree: %v\n%s", err, r.stdout)
+	}
+	diags := tree["example.com/mod/good"]["syncio"]
+	if len(diags) != 1 || !strings.HasSuffix(diags[0].Message, "(SIO001)") {
+		t.Errorf("JSON diagnostics = %+v", diags)
+	}
+}
+
+func TestContextLines(t *testing.T) {
+	r := run(t, "-c", "0", "./good")
+	line := markerLine(t, "good/good.go", "// finding")
+	want := fmt.Sprintf("%d\t\tblock() // finding\n", line)
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks the source line %q:\n%s", want, r.stderr)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	r := run(t, "-h")
+	if r.code != driver.ExitClean {
+		t.Errorf("-h exit %d, want 0", r.code)
+	}
+	for _, want := range []string{"-sarif", "go vet -vettool=$(command -v syncio) ./...", "syncio (test double) flags calls to block.", "-json", "-fix"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("usage lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if r := run(t); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "Usage:") {
+		t.Errorf("no packages: exit %d, stderr %q; want usage and exit 2", r.code, r.stderr)
+	}
+	if r := run(t, "-nosuchflag", "./good"); r.code != driver.ExitUsage {
+		t.Errorf("unknown flag: exit %d, want 2", r.code)
+	}
+	if r := run(t, "-fix", "-sarif", "x.sarif", "./good"); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "cannot be combined") {
+		t.Errorf("-fix with -sarif: exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestNoSuchPackage(t *testing.T) {
+	r := run(t, "./nosuchdir")
+	if r.code != driver.ExitError {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	if !regexp.MustCompile(`(?m)^syncio: (package \S+: )?.*nosuchdir`).MatchString(r.stderr) {
+		t.Errorf("stderr does not name the missing package:\n%s", r.stderr)
+	}
+}
+
+func TestIsVetProtocol(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-V=full"}, true},
+		{[]string{"--V=full"}, true},
+		{[]string{"-flags"}, true},
+		{[]string{"-json", "/tmp/go-build/b001/vet.cfg"}, true},
+		{[]string{"./..."}, false},
+		{[]string{"-sarif", "out.sarif", "./..."}, false},
+		{[]string{"-fix", "./pkg"}, false},
+		{nil, false},
+	} {
+		if got := driver.IsVetProtocol(tc.args); got != tc.want {
+			t.Errorf("IsVetProtocol(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
