@@ -1,0 +1,214 @@
+package order
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/syncio/syncio/api/activity"
+)
+
+// Limits on an order, enforced by Validate.
+const (
+	MaxItems    = 100
+	MaxQuantity = 1000
+)
+
+// Item is one order line. Prices are in cents to keep totals exact.
+type Item struct {
+	SKU        string `json:"sku"`
+	Quantity   int    `json:"quantity"`
+	PriceCents int64  `json:"priceCents"`
+}
+
+// Order is the workflow's input, as posted by the client.
+type Order struct {
+	ID    string `json:"id"`
+	Items []Item `json:"items"`
+}
+
+// Profile is the customer profile the workflow fetches.
+type Profile struct {
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+}
+
+// Blob describes the uploaded receipt.
+type Blob struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	MD5  string `json:"md5"`
+}
+
+// Confirmation is the workflow's output.
+type Confirmation struct {
+	OrderID    string `json:"orderId"`
+	Customer   string `json:"customer"`
+	TotalCents int64  `json:"totalCents"`
+	Receipt    Blob   `json:"receipt"`
+	Status     string `json:"status"`
+}
+
+// ProfileFunc fetches the customer's profile. In ModeAsync it runs with no
+// worker held and must honour ctx; in ModeSync it runs on the worker.
+type ProfileFunc func(ctx context.Context) (Profile, error)
+
+// UploadFunc stores data as a blob called name.
+type UploadFunc func(ctx context.Context, name string, data []byte) (Blob, error)
+
+// Services are the two backend calls the workflow makes.
+type Services struct {
+	Profile ProfileFunc
+	Upload  UploadFunc
+}
+
+// Mode selects how the service calls run.
+type Mode int
+
+const (
+	// ModeAsync runs the calls as Async activities that free the worker.
+	ModeAsync Mode = iota
+	// ModeSync runs them as blocking Code activities that hold the worker.
+	ModeSync
+)
+
+func (m Mode) String() string {
+	if m == ModeSync {
+		return "sync"
+	}
+	return "async"
+}
+
+// ValidationError says what is wrong with an order. A handler should answer
+// 400 with it; the workflow fails with it before any service is called.
+type ValidationError struct {
+	Field  string
+	Reason string
+}
+
+func (e *ValidationError) Error() string { return "invalid order: " + e.Field + ": " + e.Reason }
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Validate checks o and returns a *ValidationError for the first problem.
+// The ID must be safe to use in a blob name, hence the strict pattern.
+func Validate(o Order) error {
+	if !idPattern.MatchString(o.ID) {
+		return &ValidationError{Field: "id", Reason: "must be 1-64 letters, digits, '-' or '_'"}
+	}
+	if len(o.Items) == 0 || len(o.Items) > MaxItems {
+		return &ValidationError{Field: "items", Reason: fmt.Sprintf("must have 1-%d items", MaxItems)}
+	}
+	for i, it := range o.Items {
+		field := fmt.Sprintf("items[%d]", i)
+		switch {
+		case it.SKU == "":
+			return &ValidationError{Field: field + ".sku", Reason: "is required"}
+		case it.Quantity < 1 || it.Quantity > MaxQuantity:
+			return &ValidationError{Field: field + ".quantity", Reason: fmt.Sprintf("must be 1-%d", MaxQuantity)}
+		case it.PriceCents < 0:
+			return &ValidationError{Field: field + ".priceCents", Reason: "must not be negative"}
+		}
+	}
+	return nil
+}
+
+// Total returns the order total in cents. Validate's limits keep it far
+// from overflowing for any sane price.
+func Total(o Order) int64 {
+	var t int64
+	for _, it := range o.Items {
+		t += int64(it.Quantity) * it.PriceCents
+	}
+	return t
+}
+
+// Decode reads one JSON order from r, rejecting unknown fields and trailing
+// data, and validates it. Every failure is a *ValidationError.
+func Decode(r io.Reader) (Order, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var o Order
+	if err := dec.Decode(&o); err != nil {
+		return Order{}, &ValidationError{Field: "body", Reason: err.Error()}
+	}
+	if dec.More() {
+		return Order{}, &ValidationError{Field: "body", Reason: "trailing data after the order"}
+	}
+	return o, Validate(o)
+}
+
+// ReceiptName is the blob name of o's receipt. It is deterministic, so a
+// retried order overwrites its own receipt instead of adding another.
+func ReceiptName(o Order) string { return "receipts/" + o.ID + ".json" }
+
+type receipt struct {
+	Order
+	TotalCents int64 `json:"totalCents"`
+}
+
+type upload struct {
+	name string
+	data []byte
+}
+
+// New builds the order workflow. Build it once and Run it per request.
+func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Order, Confirmation] {
+	if svc.Profile == nil || svc.Upload == nil {
+		panic(errors.New("order: Services needs Profile and Upload"))
+	}
+	return activity.New("Order", func(s *activity.Scope, in activity.Var[Order], out activity.Var[Confirmation]) activity.Activity {
+		total := activity.Declare[int64](s, "total")
+		profile := activity.Declare[Profile](s, "profile")
+		blob := activity.Declare[Blob](s, "receipt")
+
+		validate := activity.Code("Validate", in, total, func(_ context.Context, o Order) (int64, error) {
+			if err := Validate(o); err != nil {
+				return 0, err
+			}
+			return Total(o), nil
+		})
+		// The receipt is marshalled on the worker (CPU work); only the
+		// upload itself is I/O.
+		prepare := activity.Expr[upload](func(e *activity.Env) upload {
+			o := in.Get(e)
+			data, _ := json.Marshal(receipt{Order: o, TotalCents: total.Get(e)}) // plain structs cannot fail to marshal
+			return upload{name: ReceiptName(o), data: data}
+		})
+		var getProfile, uploadReceipt activity.Activity
+		if mode == ModeSync {
+			getProfile = activity.Code("GetUserProfile", nil, profile, func(ctx context.Context, _ struct{}) (Profile, error) {
+				return svc.Profile(ctx)
+			})
+			uploadReceipt = activity.Code("UploadReceipt", prepare, blob, func(ctx context.Context, u upload) (Blob, error) {
+				return svc.Upload(ctx, u.name, u.data)
+			})
+		} else {
+			getProfile = activity.AsyncIO("GetUserProfile", nil, profile, func(ctx context.Context, _ struct{}) (Profile, error) {
+				return svc.Profile(ctx)
+			})
+			uploadReceipt = activity.AsyncIO("UploadReceipt", prepare, blob, func(ctx context.Context, u upload) (Blob, error) {
+				return svc.Upload(ctx, u.name, u.data)
+			})
+		}
+		confirm := activity.Code("Confirm", activity.Expr[Confirmation](func(e *activity.Env) Confirmation {
+			p := profile.Get(e)
+			return Confirmation{
+				OrderID:    in.Get(e).ID,
+				Customer:   p.FirstName + " " + p.LastName,
+				TotalCents: total.Get(e),
+				Receipt:    blob.Get(e),
+				Status:     "confirmed",
+			}
+		}), out, func(_ context.Context, c Confirmation) (Confirmation, error) { return c, nil })
+
+		return activity.Sequence("Order",
+			validate,
+			activity.Parallel("Parallel", getProfile, uploadReceipt),
+			confirm,
+		)
+	}, opts...)
+}

@@ -1,0 +1,259 @@
+package order_test
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/syncio/syncio/api/activity"
+	"github.com/syncio/syncio/api/activity/order"
+	"github.com/syncio/syncio/api/pool"
+	"github.com/syncio/syncio/fakes/profile"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func validOrder(id string) order.Order {
+	return order.Order{ID: id, Items: []order.Item{{SKU: "pen", Quantity: 3, PriceCents: 150}, {SKU: "ink", Quantity: 1, PriceCents: 999}}}
+}
+
+// recorder is an in-memory stand-in for the two services.
+type recorder struct {
+	mu       sync.Mutex
+	profiles int
+	uploads  map[string][]byte
+}
+
+func (r *recorder) services() order.Services {
+	return order.Services{
+		Profile: func(context.Context) (order.Profile, error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.profiles++
+			return order.Profile{FirstName: "Ada", LastName: "Lovelace"}, nil
+		},
+		Upload: func(_ context.Context, name string, data []byte) (order.Blob, error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.uploads == nil {
+				r.uploads = map[string][]byte{}
+			}
+			r.uploads[name] = data
+			sum := md5.Sum(data)
+			return order.Blob{Name: name, Size: int64(len(data)), MD5: hex.EncodeToString(sum[:])}, nil
+		},
+	}
+}
+
+func TestOrderBothModes(t *testing.T) {
+	for _, mode := range []order.Mode{order.ModeAsync, order.ModeSync} {
+		t.Run(mode.String(), func(t *testing.T) {
+			rec := &recorder{}
+			wf := order.New(mode, rec.services())
+			o := validOrder("A-1")
+			got, err := wf.Run(context.Background(), activity.Unlimited{}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.OrderID != "A-1" || got.Customer != "Ada Lovelace" || got.TotalCents != 1449 || got.Status != "confirmed" {
+				t.Errorf("confirmation = %+v", got)
+			}
+			data := rec.uploads["receipts/A-1.json"]
+			if got.Receipt.Name != "receipts/A-1.json" || got.Receipt.Size != int64(len(data)) {
+				t.Errorf("receipt = %+v, uploaded %d bytes", got.Receipt, len(data))
+			}
+			var back struct {
+				order.Order
+				TotalCents int64 `json:"totalCents"`
+			}
+			if err := json.Unmarshal(data, &back); err != nil || back.ID != "A-1" || back.TotalCents != 1449 || len(back.Items) != 2 {
+				t.Errorf("receipt body %s: %v", data, err)
+			}
+		})
+	}
+}
+
+func TestInvalidOrderUploadsNothing(t *testing.T) {
+	bad := []struct {
+		o     order.Order
+		field string
+	}{
+		{order.Order{ID: "", Items: validOrder("x").Items}, "id"},
+		{order.Order{ID: "../etc", Items: validOrder("x").Items}, "id"},
+		{order.Order{ID: "x"}, "items"},
+		{order.Order{ID: "x", Items: []order.Item{{SKU: "", Quantity: 1}}}, "items[0].sku"},
+		{order.Order{ID: "x", Items: []order.Item{{SKU: "a", Quantity: 1}, {SKU: "b", Quantity: 0}}}, "items[1].quantity"},
+		{order.Order{ID: "x", Items: []order.Item{{SKU: "a", Quantity: 1, PriceCents: -1}}}, "items[0].priceCents"},
+	}
+	for _, mode := range []order.Mode{order.ModeAsync, order.ModeSync} {
+		rec := &recorder{}
+		wf := order.New(mode, rec.services())
+		for _, c := range bad {
+			_, err := wf.Run(context.Background(), activity.Unlimited{}, c.o)
+			var ve *order.ValidationError
+			if !errors.As(err, &ve) || ve.Field != c.field {
+				t.Errorf("%v %+v: err = %v, want a ValidationError on %s", mode, c.o, err, c.field)
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "Order/Validate: invalid order: ") {
+				t.Errorf("error lacks path: %v", err)
+			}
+		}
+		if rec.profiles != 0 || len(rec.uploads) != 0 {
+			t.Errorf("%v: invalid orders called services: %d profiles, %d uploads", mode, rec.profiles, len(rec.uploads))
+		}
+	}
+}
+
+func TestDecode(t *testing.T) {
+	if o, err := order.Decode(strings.NewReader(`{"id":"B2","items":[{"sku":"a","quantity":2,"priceCents":5}]}`)); err != nil || order.Total(o) != 10 {
+		t.Errorf("good order: %+v, %v", o, err)
+	}
+	for _, body := range []string{`{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`} {
+		var ve *order.ValidationError
+		if _, err := order.Decode(strings.NewReader(body)); !errors.As(err, &ve) {
+			t.Errorf("Decode(%s) = %v, want a ValidationError", body, err)
+		}
+	}
+}
+
+func TestProfileFailureCancelsUpload(t *testing.T) {
+	errDown := errors.New("profile service down")
+	var uploadErr error
+	uploadStarted := make(chan struct{})
+	wf := order.New(order.ModeAsync, order.Services{
+		Profile: func(ctx context.Context) (order.Profile, error) {
+			<-uploadStarted
+			return order.Profile{}, errDown
+		},
+		Upload: func(ctx context.Context, _ string, _ []byte) (order.Blob, error) {
+			close(uploadStarted)
+			<-ctx.Done()
+			uploadErr = ctx.Err()
+			return order.Blob{}, uploadErr
+		},
+	})
+	_, err := wf.Run(context.Background(), activity.Unlimited{}, validOrder("C3"))
+	if !errors.Is(err, errDown) || !strings.HasPrefix(err.Error(), "Order/Parallel/GetUserProfile: ") {
+		t.Errorf("err = %v", err)
+	}
+	if !errors.Is(uploadErr, context.Canceled) {
+		t.Errorf("upload ended with %v, want context.Canceled", uploadErr)
+	}
+}
+
+// TestAsyncOrdersShareOneWorker runs against the real api/pool with ONE
+// worker: four async orders must all have both calls in flight at once,
+// which is only possible if each run gives the worker back during its I/O.
+func TestAsyncOrdersShareOneWorker(t *testing.T) {
+	const orders = 4
+	p := pool.New(1, orders)
+	var inFlight atomic.Int32
+	allIn := make(chan struct{})
+	var once sync.Once
+	barrier := func(ctx context.Context) error {
+		if inFlight.Add(1) == 2*orders {
+			once.Do(func() { close(allIn) })
+		}
+		select {
+		case <-allIn:
+			return nil
+		case <-time.After(10 * time.Second): // hang guard only
+			return errors.New("calls never overlapped: the worker was not released")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	wf := order.New(order.ModeAsync, order.Services{
+		Profile: func(ctx context.Context) (order.Profile, error) {
+			return order.Profile{FirstName: "A", LastName: "B"}, barrier(ctx)
+		},
+		Upload: func(ctx context.Context, name string, data []byte) (order.Blob, error) {
+			return order.Blob{Name: name, Size: int64(len(data))}, barrier(ctx)
+		},
+	})
+	var wg sync.WaitGroup
+	errs := make([]error, orders)
+	for i := range orders {
+		wg.Go(func() {
+			_, errs[i] = wf.Run(context.Background(), p, validOrder("O"+string(rune('a'+i))))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.Busy != 0 || st.Continuations != 0 || st.Queued != 0 {
+		t.Errorf("pool after runs: %+v", st)
+	}
+}
+
+// TestSyncOrdersHoldTheWorker is the contrast: with blocking activities a
+// run keeps its worker during I/O, so on a one-worker pool no two calls ever
+// overlap, not even the two branches of one order's Parallel.
+func TestSyncOrdersHoldTheWorker(t *testing.T) {
+	p := pool.New(1, 8)
+	var inFlight, maxInFlight atomic.Int32
+	call := func() {
+		n := inFlight.Add(1)
+		for {
+			m := maxInFlight.Load()
+			if n <= m || maxInFlight.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(2 * time.Millisecond) // a blocking call, giving others a chance to overlap if they could
+		inFlight.Add(-1)
+	}
+	wf := order.New(order.ModeSync, order.Services{
+		Profile: func(context.Context) (order.Profile, error) { call(); return order.Profile{}, nil },
+		Upload:  func(context.Context, string, []byte) (order.Blob, error) { call(); return order.Blob{}, nil },
+	})
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			if _, err := wf.Run(context.Background(), p, validOrder("S"+string(rune('a'+i)))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := maxInFlight.Load(); got != 1 {
+		t.Errorf("max concurrent calls = %d, want 1", got)
+	}
+}
+
+// TestWiringWithFakeProfile shows the closures the API passes: the async
+// mode waits on the fake's timer-driven Future, the sync mode calls the
+// blocking method.
+func TestWiringWithFakeProfile(t *testing.T) {
+	svc := profile.New(profile.WithLatency(5 * time.Millisecond))
+	conv := func(p profile.Profile, err error) (order.Profile, error) {
+		return order.Profile{FirstName: p.FirstName, LastName: p.LastName}, err
+	}
+	rec := &recorder{}
+	upload := rec.services().Upload
+	p := pool.New(2, 4)
+	async := order.New(order.ModeAsync, order.Services{
+		Profile: func(ctx context.Context) (order.Profile, error) { return conv(svc.GetUserProfileAsync(ctx).Wait(ctx)) },
+		Upload:  upload,
+	})
+	sync := order.New(order.ModeSync, order.Services{
+		Profile: func(context.Context) (order.Profile, error) { return conv(svc.GetUserProfile()) },
+		Upload:  upload,
+	})
+	for _, wf := range []*activity.Workflow[order.Order, order.Confirmation]{async, sync} {
+		got, err := wf.Run(context.Background(), p, validOrder("W1"))
+		if err != nil || got.Customer != "Alton Hudgens" {
+			t.Errorf("got %+v, %v", got, err)
+		}
+	}
+}
