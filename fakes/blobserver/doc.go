@@ -1,0 +1,18 @@
+// Package blobserver is an in-process fake of the subset of the Azure Blob Storage REST API
+// that the demo's uploads need, spoken well enough for the real azblob SDK (v1.8.3):
+// Create Container, Get Container Properties, Delete Container, Put Blob, Put Block,
+// Put Block List, Get Blob (with ranges), Get Blob Properties and Delete Blob.
+//
+// It is the embedded default storage of the demo API, so the API runs with no outside
+// services. Azurite remains the reference: the conformance suite in this package runs the
+// same checks, through the real SDK, against both (see Conformance and tools/azurite).
+//
+// URLs are path style, as Azurite's: http://host:port/devstoreaccount1/container/blob.
+// Requests are not authenticated: any Authorization header is accepted, so the connection
+// string built from AccountName and AccountKey works unchanged against this fake and against
+// Azurite. Errors follow the service: the status, an x-ms-error-code header and an XML
+// <Error><Code/><Message/></Error> body.
+//
+// Storage is memory only, bounded by a byte cap. Latency and failure injection model a slow
+// or flaky remote store.
+package blobserver

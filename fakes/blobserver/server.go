@@ -1,0 +1,208 @@
+package blobserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// The Azurite development account. Signatures are not checked, but the SDK needs a valid
+// base64 key to sign with, and using Azurite's means one connection string shape for both.
+const (
+	AccountName = "devstoreaccount1"
+	AccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+
+// DefaultMaxBytes caps the fake's memory unless WithMaxBytes says otherwise.
+const DefaultMaxBytes = 1 << 30
+
+// serviceVersion is reported when a request names none. The SDK sends its own, which is
+// echoed, since this fake does not vary its behaviour by version.
+const serviceVersion = "2026-12-06"
+
+// Server is the fake Blob service. Its handler is safe for concurrent use.
+type Server struct {
+	store       *store
+	latency     time.Duration
+	failureRate float64
+	failStatus  int
+	log         *slog.Logger
+
+	rndMu sync.Mutex // guards rnd
+	rnd   *rand.Rand
+
+	reqSeq  uint64 // guarded by rndMu: request IDs are cheap enough to share the lock
+	closing chan struct{}
+
+	mu      sync.Mutex // guards the fields below (the listening side)
+	srv     *http.Server
+	url     string
+	served  chan struct{}
+	started bool
+	closed  bool
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithLatency delays every request by d before it is handled, like a remote store's round
+// trip. The wait ends early if the client goes away.
+func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = max(d, 0) } }
+
+// WithFailureRate makes a fraction p (clamped to [0,1]) of requests fail, before they touch
+// storage, with the status set by WithFailureStatus (503 ServerBusy by default). azcore
+// retries those, so a moderate rate exercises the SDK's retry path.
+func WithFailureRate(p float64) Option {
+	return func(s *Server) { s.failureRate = min(max(p, 0), 1) }
+}
+
+// WithFailureStatus chooses the injected failure: 500 (InternalError) or 503 (ServerBusy).
+// Other values are ignored.
+func WithFailureStatus(status int) Option {
+	return func(s *Server) {
+		if status == http.StatusInternalServerError || status == http.StatusServiceUnavailable {
+			s.failStatus = status
+		}
+	}
+}
+
+// WithMaxBytes caps the bytes held (committed blobs plus staged blocks); writes beyond it
+// fail with 507 and code FakeStorageFull. n <= 0 removes the cap.
+func WithMaxBytes(n int64) Option { return func(s *Server) { s.store.capacity = max(n, 0) } }
+
+// WithLogger sets where request logs go (Debug level per request). The default discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *Server) {
+		if l != nil {
+			s.log = l
+		}
+	}
+}
+
+// WithSeed makes failure injection reproducible.
+func WithSeed(seed int64) Option {
+	return func(s *Server) { s.rnd = rand.New(rand.NewPCG(uint64(seed), 0xb10b)) }
+}
+
+// New returns a Server with an empty store. It does not listen until Start; Handler can be
+// mounted elsewhere (e.g. httptest) instead.
+func New(opts ...Option) *Server {
+	s := &Server{
+		store:      newStore(DefaultMaxBytes),
+		failStatus: http.StatusServiceUnavailable,
+		log:        slog.New(slog.DiscardHandler),
+		closing:    make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.rnd == nil {
+		s.rnd = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	return s
+}
+
+// Start listens on addr (e.g. "127.0.0.1:0") and serves in the background until Close.
+func (s *Server) Start(addr string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return errors.New("blobserver: already started")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("blobserver: listen %s: %w", addr, err)
+	}
+	s.started = true
+	s.url = "http://" + ln.Addr().String() + "/" + AccountName
+	s.srv = &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	s.served = make(chan struct{})
+	go func() {
+		defer close(s.served)
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("blobserver: serve", "err", err)
+		}
+	}()
+	s.log.Info("blobserver: listening", "url", s.url)
+	return nil
+}
+
+// URL is the blob endpoint, http://host:port/devstoreaccount1, or "" before Start.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.url
+}
+
+// ConnectionString is a connection string for azblob.NewClientFromConnectionString, or ""
+// before Start.
+func (s *Server) ConnectionString() string {
+	u := s.URL()
+	if u == "" {
+		return ""
+	}
+	return ConnectionStringFor(u)
+}
+
+// ConnectionStringFor builds a dev-account connection string for any blob endpoint of this
+// fake, e.g. an httptest server's URL + "/devstoreaccount1".
+func ConnectionStringFor(blobEndpoint string) string {
+	return "DefaultEndpointsProtocol=http;AccountName=" + AccountName + ";AccountKey=" + AccountKey +
+		";BlobEndpoint=" + blobEndpoint + ";"
+}
+
+// UsedBytes reports the bytes currently held.
+func (s *Server) UsedBytes() int64 { return s.store.usedBytes() }
+
+// Close stops serving: in-flight requests get up to 5 s to finish (their injected latency
+// is cut short), then connections are closed. It is safe to call more than once, and
+// without Start.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	close(s.closing)
+	if !s.started {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if err != nil {
+		err = errors.Join(fmt.Errorf("blobserver: shutdown: %w", err), s.srv.Close())
+	}
+	<-s.served
+	return err
+}
+
+// injectFailure draws whether this request fails.
+func (s *Server) injectFailure() bool {
+	if s.failureRate == 0 {
+		return false
+	}
+	s.rndMu.Lock()
+	defer s.rndMu.Unlock()
+	return s.rnd.Float64() < s.failureRate
+}
+
+func (s *Server) nextRequestID() string {
+	s.rndMu.Lock()
+	s.reqSeq++
+	n := s.reqSeq
+	s.rndMu.Unlock()
+	return fmt.Sprintf("00000000-0000-4000-8000-%012x", n)
+}
