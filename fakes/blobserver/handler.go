@@ -433,4 +433,3 @@ func (s *Server) getBlob(w http.ResponseWriter, r *http.Request, cname, bname st
 	}
 	return nil
 }
-
