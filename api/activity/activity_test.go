@@ -296,17 +296,17 @@ func TestCancelDuringIO(t *testing.T) {
 func TestAsyncBeginEndAndPanic(t *testing.T) {
 	wf := New("W", func(s *Scope, in Var[string], out Var[int]) Activity {
 		return Async("Len", in, out, AsyncOp[string, int, int]{
-			Begin: func(_ context.Context, s string) (string, error) {
+			Begin: func(_ context.Context, s string) (func(context.Context) (int, error), error) {
 				if s == "" {
-					return "", errors.New("empty input")
+					return nil, errors.New("empty input")
 				}
-				return s + "!", nil
-			},
-			IO: func(_ context.Context, s string) (int, error) {
-				if s == "panic!" {
-					panic("kaboom")
-				}
-				return len(s), nil
+				s += "!"
+				return func(context.Context) (int, error) {
+					if s == "panic!" {
+						panic("kaboom")
+					}
+					return len(s), nil
+				}, nil
 			},
 			End: func(_ context.Context, n int) (int, error) { return n * 10, nil },
 		})

@@ -40,20 +40,21 @@ func (a *code[I, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 	r.done(a, err, k)
 }
 
-// AsyncOp is the body of an asynchronous activity, in three parts:
+// AsyncOp is the body of an asynchronous activity, in three parts, as in
+// WF4's BeginExecute/EndExecute:
 //
-//   - Begin (optional) runs on the worker: validate or prepare the input.
-//   - IO (required) runs with NO worker held, on its own goroutine. It must
+//   - Begin runs on the worker. It starts the operation (or just captures
+//     its input) and returns wait, the part that waits for the result.
+//   - wait runs with NO worker held, on a goroutine of its own. It must
 //     honour ctx, because cancellation (a failed Parallel sibling, an ended
 //     request) reaches it only through ctx.
-//   - End (required) runs on the worker again, after IO, to turn IO's result
-//     into the activity's output.
+//   - End runs on the worker again, after wait, to turn the result into the
+//     activity's output.
 //
-// IO must not touch the Env: it gets its input by value and returns its
-// result by value, which is what keeps a run single-threaded.
+// wait must not touch the Env: it gets what it needs from Begin and returns
+// its result by value, which is what keeps a run single-threaded.
 type AsyncOp[I, R, O any] struct {
-	Begin func(ctx context.Context, in I) (I, error)
-	IO    func(ctx context.Context, in I) (R, error)
+	Begin func(ctx context.Context, in I) (wait func(context.Context) (R, error), err error)
 	End   func(ctx context.Context, r R) (O, error)
 }
 
@@ -64,18 +65,22 @@ type async[I, R, O any] struct {
 	op  AsyncOp[I, R, O]
 }
 
-// Async is an activity whose I/O runs without holding a worker; see AsyncOp.
+// Async is an activity whose waiting runs without holding a worker; see
+// AsyncOp.
 func Async[I, R, O any](name string, in Arg[I], out Out[O], op AsyncOp[I, R, O]) Activity {
-	if op.IO == nil || op.End == nil {
-		panic("activity: Async " + name + " needs IO and End")
+	if op.Begin == nil || op.End == nil {
+		panic("activity: Async " + name + " needs Begin and End")
 	}
 	return &async[I, R, O]{base: base{name: name}, in: in, out: out, op: op}
 }
 
-// AsyncIO is an Async activity with no Begin and whose output is IO's result.
+// AsyncIO is the common case of Async: io is the whole operation, run with
+// no worker held, and its result is the activity's output.
 func AsyncIO[I, R any](name string, in Arg[I], out Out[R], io func(ctx context.Context, in I) (R, error)) Activity {
 	return Async(name, in, out, AsyncOp[I, R, R]{
-		IO:  io,
+		Begin: func(_ context.Context, in I) (func(context.Context) (R, error), error) {
+			return func(ctx context.Context) (R, error) { return io(ctx, in) }, nil
+		},
 		End: func(_ context.Context, r R) (R, error) { return r, nil },
 	})
 }
@@ -87,15 +92,13 @@ func (a *async[I, R, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 	if a.in != nil {
 		in = a.in.Get(e)
 	}
-	if a.op.Begin != nil {
-		var err error
-		if in, err = a.op.Begin(ctx, in); err != nil {
-			r.done(a, err, k)
-			return
-		}
+	wait, err := a.op.Begin(ctx, in)
+	if err != nil {
+		r.done(a, err, k)
+		return
 	}
 	r.startIO(func() func() {
-		res, err := a.runIO(ctx, in)
+		res, err := waitSafely(ctx, wait)
 		// The returned func is the End work item; it runs on the scheduler.
 		return func() {
 			if err != nil {
@@ -111,13 +114,14 @@ func (a *async[I, R, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 	})
 }
 
-// runIO turns a panic in IO into an error: it runs on a goroutine of its
-// own, where nothing else could recover it and it would kill the process.
-func (a *async[I, R, O]) runIO(ctx context.Context, in I) (res R, err error) {
+// waitSafely turns a panic in wait into an error: wait runs on a goroutine
+// of its own, where nothing else could recover it and it would kill the
+// process.
+func waitSafely[R any](ctx context.Context, wait func(context.Context) (R, error)) (res R, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic in I/O: %v", p)
 		}
 	}()
-	return a.op.IO(ctx, in)
+	return wait(ctx)
 }
