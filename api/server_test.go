@@ -1,0 +1,156 @@
+package api
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+)
+
+func TestHealthReadyMetrics(t *testing.T) {
+	s := startServer(t, testConfig())
+	if r := get(t, s.URL()+"/healthz"); r.status != http.StatusOK {
+		t.Fatalf("healthz: %d %s", r.status, r.body)
+	}
+	if r := get(t, s.URL()+"/readyz"); r.status != http.StatusOK {
+		t.Fatalf("readyz: %d %s", r.status, r.body)
+	}
+	get(t, s.URL()+"/api/async/profile")
+	get(t, s.URL()+"/no/such/route")
+	r := get(t, s.URL()+"/metrics")
+	if r.status != http.StatusOK {
+		t.Fatalf("metrics: %d", r.status)
+	}
+	text := string(r.body)
+	for _, want := range []string{
+		"syncio_pool_workers 4",
+		"syncio_pool_workers_busy ",
+		"syncio_pool_queue_length ",
+		"syncio_pool_rejected_total 0",
+		"syncio_pool_queue_wait_seconds_bucket",
+		`syncio_http_request_duration_seconds_bucket{route="/api/async/profile",status="200"`,
+		`syncio_http_request_duration_seconds_count{route="unmatched",status="404"}`,
+		"go_goroutines ",
+		"process_resident_memory_bytes ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
+
+func TestEachServerHasItsOwnRegistry(t *testing.T) {
+	a := startServer(t, testConfig())
+	cfg := testConfig()
+	cfg.Workers = 7
+	b := startServer(t, cfg)
+	if !strings.Contains(string(get(t, a.URL()+"/metrics").body), "syncio_pool_workers 4") ||
+		!strings.Contains(string(get(t, b.URL()+"/metrics").body), "syncio_pool_workers 7") {
+		t.Fatal("servers in one process do not report their own pool sizes")
+	}
+}
+
+func TestUnknownRouteAndMethodAreJSON(t *testing.T) {
+	s := startServer(t, testConfig())
+	r := get(t, s.URL()+"/api/nope")
+	if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+		t.Fatalf("unknown route: %d %s", r.status, r.body)
+	}
+	r = get(t, s.URL()+"/api/async/upload")
+	if r.status != http.StatusMethodNotAllowed || r.errorBody(t).Code != codeMethodNotAllowed {
+		t.Fatalf("GET on an upload route: %d %s", r.status, r.body)
+	}
+}
+
+func TestPanicIs500AndServerStaysUp(t *testing.T) {
+	s := startServer(t, testConfig())
+	engine := s.http.Handler.(*gin.Engine)
+	// Registered before any request reaches it; the global middleware
+	// (recovery, metrics) applies as to every route.
+	engine.GET("/api/panic", s.app.admit, func(*gin.Context) { panic("boom") })
+
+	rec := httptest.NewRecorder()
+	engine.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/panic", nil))
+	r := response{status: rec.Code, body: rec.Body.Bytes()}
+	if r.status != http.StatusInternalServerError || r.errorBody(t).Code != codeInternal {
+		t.Fatalf("panicking handler: %d %s, want 500 internal", r.status, r.body)
+	}
+	if st := s.app.pool.Stats(); st.Busy != 0 {
+		t.Fatalf("the panicking request kept its worker: %+v", st)
+	}
+	// Over the network too, and the server still answers afterwards.
+	if r := get(t, s.URL()+"/api/panic"); r.status != http.StatusInternalServerError {
+		t.Fatalf("panic over HTTP: %d %s", r.status, r.body)
+	}
+	if r := get(t, s.URL()+"/api/async/profile"); r.status != http.StatusOK {
+		t.Fatalf("after a panic: %d %s", r.status, r.body)
+	}
+}
+
+func TestPprofOnlyWhenEnabled(t *testing.T) {
+	off := startServer(t, testConfig())
+	if r := get(t, off.URL()+"/debug/pprof/"); r.status != http.StatusNotFound {
+		t.Fatalf("pprof without the flag: %d", r.status)
+	}
+	cfg := testConfig()
+	cfg.Pprof = true
+	on := startServer(t, cfg)
+	if r := get(t, on.URL()+"/debug/pprof/"); r.status != http.StatusOK || !strings.Contains(string(r.body), "goroutine") {
+		t.Fatalf("pprof index: %d", r.status)
+	}
+	if r := get(t, on.URL()+"/debug/pprof/goroutine?debug=1"); r.status != http.StatusOK {
+		t.Fatalf("pprof goroutine: %d", r.status)
+	}
+}
+
+func TestStartFailsClearlyWhenPortTaken(t *testing.T) {
+	ln := listenLoopback(t)
+	defer ln.Close()
+	cfg := testConfig()
+	cfg.Addr = ln.Addr().String()
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err == nil {
+		_ = s.Shutdown(context.Background())
+		t.Fatal("Start on a taken port succeeded")
+	}
+	if !strings.Contains(err.Error(), "listen on "+cfg.Addr) {
+		t.Fatalf("error %q does not name the address", err)
+	}
+}
+
+func TestStartFailsOnBadStorage(t *testing.T) {
+	free := listenLoopback(t)
+	addr := free.Addr().String()
+	free.Close()
+	cfg := testConfig()
+	cfg.Addr = addr
+	cfg.StorageConnectionString = "not a connection string"
+	if s, err := Start(context.Background(), cfg, testLogger(t)); err == nil {
+		_ = s.Shutdown(context.Background())
+		t.Fatal("Start with a bad connection string succeeded")
+	}
+	// The failed Start released its listener: the address can be bound again.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("address still taken after a failed Start: %v", err)
+	}
+	ln.Close()
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c := Config{Queue: -1, StorageRetries: -1}.withDefaults()
+	d := DefaultConfig()
+	if c.Addr != d.Addr || c.Workers != 100 || c.ProfileLatency != d.ProfileLatency {
+		t.Fatalf("defaults not applied: %+v", c)
+	}
+	if c.Queue != 0 || c.StorageRetries != 0 {
+		t.Fatalf("negative queue/retries must mean none, got %d/%d", c.Queue, c.StorageRetries)
+	}
+	if z := (Config{}).withDefaults(); z.Queue != 3000 || z.StorageRetries != d.StorageRetries {
+		t.Fatalf("zero queue/retries must mean default, got %d/%d", z.Queue, z.StorageRetries)
+	}
+}
