@@ -1,0 +1,561 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Name is the analyzer's name, as used by drivers and golangci-lint.
+const Name = "syncio"
+
+const doc = `report blocking I/O and uncancellable waits on HTTP request paths
+
+syncio finds request roots (net/http, gin, echo, fiber and gRPC handlers and
+functions marked //syncio:handler) and reports calls on their paths that block
+without the request's context (SIO001), drop the request context (SIO002) or
+wait with no ctx.Done() escape (SIO005). Helpers are followed across packages
+through facts; a finding is reported at the root's call with the chain.
+Suppress with //syncio:ignore SIO00N -- reason.`
+
+// Analyzer is the syncio analyzer with the default configuration.
+var Analyzer = New(DefaultConfig())
+
+// New returns a syncio analyzer for cfg. The returned analyzer owns a copy
+// of cfg, which its flags (-rules) may change before it runs.
+func New(cfg Config) *analysis.Analyzer {
+	c := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}}
+	for k, v := range cfg.Rules {
+		c.Rules[k] = v
+	}
+	for k, v := range cfg.Blocking {
+		c.Blocking[k] = v
+	}
+	a := &analysis.Analyzer{
+		Name:      Name,
+		Doc:       doc,
+		URL:       "https://github.com/syncio/syncio/blob/main/docs/rules/",
+		Requires:  []*analysis.Analyzer{inspect.Analyzer},
+		FactTypes: []analysis.Fact{new(blocksFact)},
+		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
+	}
+	registerFlags(&a.Flags, c)
+	return a
+}
+
+// fnSummary is what one function body does, before callees are resolved.
+type fnSummary struct {
+	fn      *types.Func // nil for func literals
+	name    string      // display name of a root
+	root    rootKind
+	sig     *types.Signature
+	items   []item
+	ignores map[string]bool // rules the doc comment suppresses
+	result  *finding        // set when a non-root function blocks
+}
+
+// item is one place in a body that may block: a blocking operation (term)
+// or a call to a function that may block (local or ext).
+type item struct {
+	pos, end token.Pos
+	call     *ast.CallExpr
+	term     *finding    // direct blocking operation
+	local    *types.Func // same-package callee
+	ext      *blocksFact // other-package callee that blocks
+	name     string      // callee display name for local/ext
+	fixKey   string      // SIO001 table key, for suggested fixes
+	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
+}
+
+type runner struct {
+	pass    *analysis.Pass
+	cfg     *Config
+	dirs    *directives
+	byFunc  map[*types.Func]*fnSummary
+	assigns map[*ast.CallExpr]*ast.AssignStmt
+	files   map[string]*token.File // lazily built, for cross-package sites
+	src     map[string][]byte
+}
+
+func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	r := &runner{
+		pass:    pass,
+		cfg:     cfg,
+		byFunc:  map[*types.Func]*fnSummary{},
+		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
+		src:     map[string][]byte{},
+	}
+	if inGOROOT(pass) {
+		// The standard library's blocking APIs are in the SIO001 table and
+		// are judged at the caller; its internals (runtime channels and the
+		// like) are not request paths and would make everything "block".
+		return nil, nil
+	}
+	var files []*ast.File
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
+			continue // tests are never request paths
+		}
+		files = append(files, f)
+	}
+	r.dirs = newDirectives(pass.Fset, files)
+	r.reportBadIgnores()
+
+	var decls, roots []*fnSummary
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: funcIgnores(fd.Doc), name: declName(fd, fn)}
+			if fn != nil {
+				s.sig, _ = fn.Type().(*types.Signature)
+				r.byFunc[fn] = s
+			}
+			s.items = r.collect(s.sig, fd.Body)
+			decls = append(decls, s)
+			if s.root != notRoot {
+				roots = append(roots, s)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.FuncLit)
+			if !ok {
+				return true
+			}
+			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
+			if k := signatureRoot(sig); k != notRoot {
+				s := &fnSummary{root: k, sig: sig, name: "func literal"}
+				s.items = r.collect(sig, lit.Body)
+				roots = append(roots, s)
+			}
+			return true
+		})
+	}
+
+	// Fixpoint over the package's call graph: a function blocks once one of
+	// its items blocks. Results never change once set, so it terminates,
+	// recursion included, and chains never loop.
+	for changed := true; changed; {
+		changed = false
+		for _, s := range decls {
+			if s.root != notRoot || s.result != nil {
+				continue
+			}
+			for _, it := range s.items {
+				if f := r.resolve(it); f != nil && !r.suppressed(s, it, f.rule) {
+					s.result = f
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for _, s := range decls {
+		if s.root == notRoot && s.result != nil && s.fn != nil && !entryPoint(s.fn) {
+			pass.ExportObjectFact(s.fn, s.result.fact())
+		}
+	}
+	for _, s := range roots {
+		for _, it := range s.items {
+			if f := r.resolve(it); f != nil && !r.suppressed(s, it, f.rule) {
+				r.report(s, it, f)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// inGOROOT reports whether the package is part of the Go distribution.
+func inGOROOT(pass *analysis.Pass) bool {
+	root := build.Default.GOROOT
+	if root == "" {
+		return false
+	}
+	prefix := filepath.Join(root, "src") + string(filepath.Separator)
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasPrefix(tf.Name(), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// entryPoint reports whether fn is main.main or an init function: nothing
+// calls them, so they export no fact.
+func entryPoint(fn *types.Func) bool {
+	if recvOf(fn) != nil {
+		return false
+	}
+	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
+}
+
+func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
+	return s.ignores[rule] || r.dirs.suppressed(it.pos, rule)
+}
+
+// resolve returns the blocking path behind an item, or nil.
+func (r *runner) resolve(it item) *finding {
+	switch {
+	case it.term != nil:
+		return it.term
+	case it.ext != nil:
+		f := &finding{rule: it.ext.Rule, chain: it.ext.Chain, sites: it.ext.Sites, detail: it.ext.Detail, hint: it.ext.Hint}
+		for _, s := range it.ext.Sites {
+			f.poses = append(f.poses, r.sitePos(s))
+		}
+		return f.prepend(it.name, r.site(it.pos), it.pos)
+	case it.local != nil:
+		callee := r.byFunc[it.local]
+		if callee == nil || callee.root != notRoot || callee.result == nil {
+			return nil
+		}
+		return callee.result.prepend(it.name, r.site(it.pos), it.pos)
+	}
+	return nil
+}
+
+func (r *runner) site(pos token.Pos) string {
+	p := r.pass.Fset.Position(pos)
+	return p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+}
+
+// sitePos maps a "file:line:col" site back to a position when the file is
+// part of this pass's file set (drivers that load dependencies from source),
+// and to token.NoPos otherwise (export data only, e.g. go vet).
+func (r *runner) sitePos(site string) token.Pos {
+	if r.files == nil {
+		r.files = map[string]*token.File{}
+		r.pass.Fset.Iterate(func(f *token.File) bool {
+			r.files[f.Name()] = f
+			return true
+		})
+	}
+	rest, colStr, ok1 := cutLast(site)
+	name, lineStr, ok2 := cutLast(rest)
+	if !ok1 || !ok2 {
+		return token.NoPos
+	}
+	line, err1 := strconv.Atoi(lineStr)
+	col, err2 := strconv.Atoi(colStr)
+	f := r.files[name]
+	if err1 != nil || err2 != nil || f == nil || line < 1 || line > f.LineCount() {
+		return token.NoPos
+	}
+	pos := f.LineStart(line) + token.Pos(col-1)
+	if int(pos) > f.Base()+f.Size() {
+		return token.NoPos
+	}
+	return pos
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// report emits the diagnostic for a root's blocking item.
+func (r *runner) report(s *fnSummary, it item, f *finding) {
+	var msg string
+	last := f.chain[len(f.chain)-1]
+	if len(f.chain) == 1 {
+		msg = last + " " + f.detail
+	} else {
+		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + f.detail
+	}
+	msg += "; " + f.hint + " (" + f.rule + ")"
+	d := analysis.Diagnostic{
+		Pos:      it.pos,
+		End:      it.end,
+		Category: f.rule,
+		URL:      RuleURL(f.rule),
+		Message:  msg,
+	}
+	if len(f.chain) > 1 {
+		for i, name := range f.chain {
+			if i >= len(f.poses) || !f.poses[i].IsValid() {
+				continue
+			}
+			m := "calls " + name
+			if i == len(f.chain)-1 {
+				m = name + " " + f.detail
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: f.poses[i], Message: m})
+		}
+	}
+	if it.term != nil {
+		d.SuggestedFixes = r.fixes(s, it)
+	}
+	r.pass.Report(d)
+}
+
+// reportBadIgnores reports //syncio:ignore comments without a reason or
+// without valid rule IDs. They are reported under the first rule they
+// name (SIO000 when they name none), so SARIF keeps one rule per ID.
+func (r *runner) reportBadIgnores() {
+	for _, ig := range r.dirs.all {
+		rule := "SIO000"
+		var unknown []string
+		for _, id := range ig.ids {
+			if _, ok := RuleByID(id); ok {
+				if rule == "SIO000" {
+					rule = id
+				}
+			} else {
+				unknown = append(unknown, id)
+			}
+		}
+		var problem string
+		switch {
+		case len(ig.ids) == 0:
+			problem = "syncio:ignore names no rule; write //syncio:ignore SIO001 -- why this is safe"
+		case len(unknown) > 0:
+			problem = "syncio:ignore names unknown rule " + strings.Join(unknown, ", ") + "; use IDs from docs/rules"
+		case ig.reason == "":
+			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.ids, ",") + " -- why this is safe"
+		default:
+			continue
+		}
+		d := analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, Message: problem + " (" + rule + ")"}
+		if rule != "SIO000" {
+			d.URL = RuleURL(rule)
+		}
+		r.pass.Report(d)
+	}
+}
+
+// declName is the name a root has in messages: F, T.M or (*T).M.
+func declName(fd *ast.FuncDecl, fn *types.Func) string {
+	if fn == nil {
+		return fd.Name.Name
+	}
+	q := qualified(fn, "")
+	return strings.TrimPrefix(q, ".")
+}
+
+// qualified names fn as prefix.F, prefix.T.M or prefix.(*T).M.
+func qualified(fn *types.Func, prefix string) string {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		t := types.Unalias(sig.Recv().Type())
+		ptr := false
+		if p, ok := t.(*types.Pointer); ok {
+			t, ptr = types.Unalias(p.Elem()), true
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj() != nil {
+			if ptr {
+				return prefix + ".(*" + n.Obj().Name() + ")." + fn.Name()
+			}
+			return prefix + "." + n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return prefix + "." + fn.Name()
+}
+
+// displayName names a callee in a chain: pkgname.F for project code.
+func displayName(fn *types.Func) string {
+	if fn.Pkg() == nil {
+		return fn.Name()
+	}
+	return qualified(fn, fn.Pkg().Name())
+}
+
+// collect walks a body in source order and records what may block. The
+// body of a go statement and func literals that are not called on the spot
+// are off the request path and skipped.
+func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
+	if body == nil {
+		return nil
+	}
+	info := r.pass.TypesInfo
+	flow := newCtxFlow(info, sig, body)
+	invoked := map[*ast.FuncLit]bool{}
+	inSelect := map[ast.Node]bool{}
+	var items []item
+	term := func(rule string, pos, end token.Pos, name, detail, hint string) item {
+		return item{pos: pos, end: end, term: &finding{
+			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			detail: detail, hint: hint,
+		}}
+	}
+	wait := r.cfg.enabled("SIO005")
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return invoked[n]
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+					r.assigns[call] = n
+				}
+			}
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+				invoked[lit] = true
+			}
+			if it, ok := r.classifyCall(n, flow); ok {
+				items = append(items, it)
+			}
+		case *ast.SelectStmt:
+			escape := false
+			for _, st := range n.Body.List {
+				cc, ok := st.(*ast.CommClause)
+				if !ok {
+					continue
+				}
+				if cc.Comm == nil {
+					escape = true
+					continue
+				}
+				if op := commOp(cc.Comm); op != nil {
+					inSelect[op] = true
+					if u, ok := op.(*ast.UnaryExpr); ok && isDoneCall(u.X) {
+						escape = true
+					}
+				}
+			}
+			if wait && !escape {
+				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select",
+					"has no ctx.Done() case and no default, so it waits with no way to cancel",
+					"add a case <-ctx.Done() that returns ctx.Err()"))
+			}
+		case *ast.SendStmt:
+			if wait && !inSelect[n] {
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel send",
+					"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"))
+			}
+		case *ast.UnaryExpr:
+			if wait && n.Op == token.ARROW && !inSelect[n] && !isDoneCall(n.X) {
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
+					"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"))
+			}
+		case *ast.RangeStmt:
+			if t := info.TypeOf(n.X); wait && t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					items = append(items, term("SIO005", n.For, n.X.End(), "range over channel",
+						"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"))
+				}
+			}
+		}
+		return true
+	})
+	return items
+}
+
+// commOp returns the channel operation of a select case.
+func commOp(st ast.Stmt) ast.Node {
+	switch st := st.(type) {
+	case *ast.SendStmt:
+		return st
+	case *ast.ExprStmt:
+		if u, ok := ast.Unparen(st.X).(*ast.UnaryExpr); ok {
+			return u
+		}
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			if u, ok := ast.Unparen(st.Rhs[0]).(*ast.UnaryExpr); ok {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+// isDoneCall reports whether e is x.Done(): waiting on it is the
+// cancellation escape itself.
+func isDoneCall(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Done"
+}
+
+// classifyCall turns a call into an item when it may block.
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
+	info := r.pass.TypesInfo
+	tv, ok := info.Types[call.Fun]
+	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
+		return item{}, false
+	}
+	sig, _ := tv.Type.Underlying().(*types.Signature)
+	fn := typeutil.StaticCallee(info, call)
+	if fn != nil {
+		fn = fn.Origin()
+	}
+	pos, end := call.Pos(), call.End()
+	mk := func(rule, name, detail, hint string) item {
+		return item{pos: pos, end: end, call: call, term: &finding{
+			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			detail: detail, hint: hint,
+		}}
+	}
+	if r.cfg.enabled("SIO002") && sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
+		isContextType(sig.Params().At(0).Type()) &&
+		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) {
+		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
+			// The receiving call ends the chain: name it by import path,
+			// like the SIO001 table does.
+			name := types.ExprString(call.Fun)
+			if fn != nil && fn.Pkg() != nil {
+				name = qualified(fn, fn.Pkg().Path())
+			}
+			arg := ast.Unparen(call.Args[0])
+			given := ci.desc
+			if id, ok := arg.(*ast.Ident); ok {
+				given = id.Name + " (" + ci.desc + ")"
+			}
+			it := mk("SIO002", name, "is given "+given+" instead of the request context",
+				"pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request")
+			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
+				it.fixArg = c
+			}
+			return it, true
+		}
+	}
+	if fn == nil || fn.Pkg() == nil {
+		return item{}, false // interface dispatch or an unknown func value: no guessing
+	}
+	key := qualified(fn, fn.Pkg().Path())
+	if r.cfg.enabled("SIO001") {
+		if rep, ok := r.cfg.Blocking[key]; ok {
+			verb := rep.Verb
+			if verb == "" {
+				verb = "blocks without the request context"
+			}
+			it := mk("SIO001", key, verb, "use "+rep.Use)
+			it.fixKey = key
+			return it, true
+		}
+	}
+	if hint, ok := waitFuncs[key]; ok {
+		if r.cfg.enabled("SIO005") {
+			return mk("SIO005", key, "waits with no way to cancel it", hint), true
+		}
+		return item{}, false
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
+	}
+	var f blocksFact
+	if r.pass.ImportObjectFact(fn, &f) && r.cfg.enabled(f.Rule) {
+		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+	}
+	return item{}, false
+}

@@ -1,0 +1,230 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// ctxClass is what the analyzer knows about where a context value came from.
+type ctxClass int
+
+const (
+	ctxUnset   ctxClass = iota // no assignment seen yet (fixpoint start)
+	ctxUnknown                 // could not tell: never flagged
+	ctxRequest                 // the request's context, derived from it, or deliberately detached
+	ctxDropped                 // Background/TODO or derived from them
+)
+
+// ctxInfo is a classification with, for dropped contexts, how to name it.
+type ctxInfo struct {
+	class ctxClass
+	desc  string
+}
+
+const derivedFrom = "a context derived from "
+
+// ctxFlow classifies context expressions inside one function body. Local
+// variables are tracked through plain assignments; anything else (fields,
+// function results, globals) is unknown.
+type ctxFlow struct {
+	info *types.Info
+	vars map[*types.Var]ctxInfo
+}
+
+var deriveFuncs = map[string]bool{
+	"WithCancel": true, "WithCancelCause": true, "WithDeadline": true, "WithDeadlineCause": true,
+	"WithTimeout": true, "WithTimeoutCause": true, "WithValue": true,
+}
+
+// newCtxFlow seeds params of context type as request contexts and runs a
+// small fixpoint over the assignments in body.
+func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *ctxFlow {
+	f := &ctxFlow{info: info, vars: map[*types.Var]ctxInfo{}}
+	type assign struct {
+		v   *types.Var
+		rhs ast.Expr // nil: unknown source
+	}
+	var assigns []assign
+	if sig != nil {
+		for i := range sig.Params().Len() {
+			p := sig.Params().At(i)
+			if implementsContext(p.Type()) {
+				f.vars[p] = ctxInfo{class: ctxRequest}
+			}
+		}
+	}
+	lhsVar := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return nil
+		}
+		v, _ := info.ObjectOf(id).(*types.Var)
+		if v == nil || v.IsField() || !implementsContext(v.Type()) {
+			return nil
+		}
+		return v
+	}
+	pair := func(lhs []ast.Expr, rhs []ast.Expr) {
+		for i, l := range lhs {
+			v := lhsVar(l)
+			if v == nil {
+				continue
+			}
+			var r ast.Expr
+			switch {
+			case len(lhs) == len(rhs):
+				r = rhs[i]
+			case len(rhs) == 1 && i == 0:
+				// ctx, cancel := context.WithTimeout(parent, d)
+				r = rhs[0]
+			}
+			assigns = append(assigns, assign{v, r})
+		}
+	}
+	if body != nil {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				pair(n.Lhs, n.Rhs)
+			case *ast.ValueSpec:
+				if len(n.Values) > 0 {
+					lhs := make([]ast.Expr, len(n.Names))
+					for i, id := range n.Names {
+						lhs[i] = id
+					}
+					pair(lhs, n.Values)
+				}
+			case *ast.UnaryExpr:
+				// &ctx lets anything write it: give up on that variable.
+				if v := lhsVar(n.X); v != nil && n.Op.String() == "&" {
+					assigns = append(assigns, assign{v, nil})
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if v := lhsVar(e); v != nil {
+						assigns = append(assigns, assign{v, nil})
+					}
+				}
+			}
+			return true
+		})
+	}
+	// Bounded fixpoint: each round recomputes every variable from its seed
+	// (params) and its assignments, so the result does not oscillate.
+	seeds := f.vars
+	for range 6 {
+		next := map[*types.Var]ctxInfo{}
+		for v, ci := range seeds {
+			next[v] = ci
+		}
+		for _, a := range assigns {
+			ci := ctxInfo{class: ctxUnknown}
+			if a.rhs != nil {
+				ci = f.classify(a.rhs)
+			}
+			next[a.v] = meet(next[a.v], ci)
+		}
+		changed := len(next) != len(f.vars)
+		for v, ci := range next {
+			if f.vars[v] != ci {
+				changed = true
+			}
+		}
+		f.vars = next
+		if !changed {
+			break
+		}
+	}
+	return f
+}
+
+func meet(a, b ctxInfo) ctxInfo {
+	switch {
+	case a.class == ctxUnset:
+		return b
+	case b.class == ctxUnset:
+		return a
+	case a.class == b.class:
+		return a
+	}
+	return ctxInfo{class: ctxUnknown}
+}
+
+// implementsContext reports whether t is context.Context or a type that
+// can be used as one (gin's *gin.Context, fasthttp's *RequestCtx, …). Only
+// method names are compared: enough to classify, and it needs no access to
+// the real context package.
+func implementsContext(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if isContextType(t) {
+		return true
+	}
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// requestValueType reports whether a value of type t is itself the request
+// context: gin's *gin.Context and fiber v3's Ctx implement context.Context.
+func requestValueType(t types.Type) bool {
+	return isNamed(t, true, pathGin, "Context") || isNamed(t, false, pathFiberV3, "Ctx")
+}
+
+// classify says where the context value e comes from.
+func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
+	e = ast.Unparen(e)
+	if tv, ok := f.info.Types[e]; ok && requestValueType(tv.Type) {
+		return ctxInfo{class: ctxRequest}
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if v, ok := f.info.ObjectOf(e).(*types.Var); ok {
+			if ci, ok := f.vars[v]; ok && ci.class != ctxUnset {
+				return ci
+			}
+		}
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(f.info, e)
+		if fn == nil || fn.Pkg() == nil {
+			return ctxInfo{class: ctxUnknown}
+		}
+		path, name := fn.Pkg().Path(), fn.Name()
+		recv := recvOf(fn)
+		switch {
+		case path == pathContext && recv == nil && (name == "Background" || name == "TODO"):
+			return ctxInfo{class: ctxDropped, desc: "context." + name + "()"}
+		case path == pathContext && recv == nil && name == "WithoutCancel":
+			// A deliberate detach: the caller chose to outlive the request.
+			return ctxInfo{class: ctxRequest}
+		case path == pathContext && recv == nil && deriveFuncs[name] && len(e.Args) > 0:
+			ci := f.classify(e.Args[0])
+			if ci.class == ctxDropped && !strings.HasPrefix(ci.desc, derivedFrom) {
+				ci.desc = derivedFrom + ci.desc
+			}
+			return ci
+		case path == pathHTTP && name == "Context" && recv != nil && isNamed(recv.Type(), true, pathHTTP, "Request"):
+			return ctxInfo{class: ctxRequest}
+		case (path == pathFiberV2 || path == pathFiberV3) && recv != nil && (name == "Context" || name == "UserContext"):
+			return ctxInfo{class: ctxRequest}
+		}
+	}
+	return ctxInfo{class: ctxUnknown}
+}
+
+func recvOf(fn *types.Func) *types.Var {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	return sig.Recv()
+}

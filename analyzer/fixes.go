@@ -1,0 +1,232 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// requestCtx returns the expression for the request context of root s,
+// valid at pos, or "" when there is none or a shadowing declaration hides
+// it.
+func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
+	if s.sig == nil {
+		return ""
+	}
+	params := s.sig.Params()
+	visible := func(v *types.Var) bool {
+		if v == nil || v.Name() == "" || v.Name() == "_" {
+			return false
+		}
+		scope := r.pass.Pkg.Scope().Innermost(pos)
+		if scope == nil {
+			return false
+		}
+		_, obj := scope.LookupParent(v.Name(), pos)
+		return obj == v
+	}
+	for i := range params.Len() {
+		if p := params.At(i); isContextType(p.Type()) && visible(p) {
+			return p.Name()
+		}
+	}
+	suffix := map[rootKind]string{
+		rootGin: ".Request.Context()", rootEcho: ".Request().Context()",
+		rootFiberV2: ".UserContext()", rootFiberV3: ".Context()",
+	}
+	switch s.root {
+	case rootHTTP:
+		if params.Len() == 2 && visible(params.At(1)) {
+			return params.At(1).Name() + ".Context()"
+		}
+	case rootGin, rootEcho, rootFiberV2, rootFiberV3:
+		if params.Len() == 1 && visible(params.At(0)) {
+			return params.At(0).Name() + suffix[s.root]
+		}
+	}
+	return ""
+}
+
+// fixes returns the mechanical rewrite for a root's direct finding, if any.
+func (r *runner) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
+	if it.call == nil {
+		return nil
+	}
+	ctx := r.requestCtx(s, it.pos)
+	if ctx == "" {
+		return nil
+	}
+	if it.fixArg != nil {
+		return []analysis.SuggestedFix{{
+			Message:   "Pass the request context",
+			TextEdits: []analysis.TextEdit{{Pos: it.fixArg.Pos(), End: it.fixArg.End(), NewText: []byte(ctx)}},
+		}}
+	}
+	if it.fixKey == "" {
+		return nil
+	}
+	if method, ok := httpShortcuts[it.fixKey]; ok {
+		return r.httpFix(it, ctx, method)
+	}
+	rep := r.cfg.Blocking[it.fixKey]
+	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
+	if rep.Method == "" || !ok || (rep.ExtraArgs != "" && len(it.call.Args) > 0) {
+		return nil
+	}
+	insert := ctx
+	if rep.ExtraArgs != "" {
+		insert += ", " + rep.ExtraArgs
+	}
+	if len(it.call.Args) > 0 {
+		insert += ", "
+	}
+	return []analysis.SuggestedFix{{
+		Message: "Use " + rep.Method + " with the request context",
+		TextEdits: []analysis.TextEdit{
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(rep.Method)},
+			{Pos: it.call.Lparen + 1, End: it.call.Lparen + 1, NewText: []byte(insert)},
+		},
+	}}
+}
+
+// httpFix rewrites `resp, err := http.Get(u)` (and Head, Post, and the
+// *http.Client methods) into NewRequestWithContext + Do. It keeps the
+// original semantics: when building the request fails, resp is nil and err
+// is set, as http.Get itself does. Other statement forms get no fix.
+func (r *runner) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
+	as := r.assigns[it.call]
+	if as == nil || as.Tok != token.DEFINE || len(as.Lhs) != 2 {
+		return nil
+	}
+	resp, ok1 := as.Lhs[0].(*ast.Ident)
+	errID, ok2 := as.Lhs[1].(*ast.Ident)
+	if !ok1 || !ok2 || resp.Name == "_" || errID.Name == "_" || r.pass.TypesInfo.Defs[resp] == nil {
+		return nil
+	}
+	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	scope := r.pass.Pkg.Scope().Innermost(as.Pos())
+	if scope == nil || scope.Lookup("req") != nil {
+		return nil
+	}
+	if _, obj := scope.LookupParent("req", as.Pos()); obj != nil {
+		return nil
+	}
+	httpName := r.importName(as.Pos(), pathHTTP)
+	if httpName == "" {
+		return nil
+	}
+	src := r.source(as.Pos())
+	text := func(e ast.Expr) string { return r.text(src, e) }
+	args := it.call.Args
+	client := httpName + ".DefaultClient"
+	if _, isPkg := r.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); !isPkg {
+		client = text(sel.X)
+	}
+	var url, body, contentType string
+	switch {
+	case method == "http.MethodPost" && len(args) == 3:
+		url, contentType, body = text(args[0]), text(args[1]), text(args[2])
+	case method != "http.MethodPost" && len(args) == 1:
+		url, body = text(args[0]), "nil"
+	default:
+		return nil
+	}
+	if src == nil || url == "" || client == "" {
+		return nil
+	}
+	indent := r.indent(src, as.Pos())
+	m := httpName + strings.TrimPrefix(method, "http")
+	var b strings.Builder
+	b.WriteString("var " + resp.Name + " *" + httpName + ".Response\n")
+	b.WriteString(indent + "req, " + errID.Name + " := " + httpName + ".NewRequestWithContext(" + ctx + ", " + m + ", " + url + ", " + body + ")\n")
+	b.WriteString(indent + "if " + errID.Name + " == nil {\n")
+	if contentType != "" {
+		b.WriteString(indent + "\treq.Header.Set(\"Content-Type\", " + contentType + ")\n")
+	}
+	b.WriteString(indent + "\t" + resp.Name + ", " + errID.Name + " = " + client + ".Do(req)\n")
+	b.WriteString(indent + "}")
+	return []analysis.SuggestedFix{{
+		Message:   "Use http.NewRequestWithContext with the request context and Do",
+		TextEdits: []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(b.String())}},
+	}}
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// importName returns the name under which the file containing pos imports
+// path, or "" (not imported, dot or blank import).
+func (r *runner) importName(pos token.Pos, path string) string {
+	for _, f := range r.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		for _, spec := range f.Imports {
+			if strings.Trim(spec.Path.Value, "`\"") != path {
+				continue
+			}
+			if spec.Name != nil {
+				if spec.Name.Name == "_" || spec.Name.Name == "." {
+					return ""
+				}
+				return spec.Name.Name
+			}
+			if pn, ok := r.pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
+				return pn.Name()
+			}
+		}
+	}
+	return ""
+}
+
+// source returns the content of the file containing pos.
+func (r *runner) source(pos token.Pos) []byte {
+	tf := r.pass.Fset.File(pos)
+	if tf == nil {
+		return nil
+	}
+	if b, ok := r.src[tf.Name()]; ok {
+		return b
+	}
+	b, err := r.pass.ReadFile(tf.Name())
+	if err != nil || len(b) != tf.Size() {
+		b = nil // a file that changed since parsing gets no fix
+	}
+	r.src[tf.Name()] = b
+	return b
+}
+
+// text returns the source text of e, or "" when unavailable.
+func (r *runner) text(src []byte, e ast.Expr) string {
+	tf := r.pass.Fset.File(e.Pos())
+	if src == nil || tf == nil {
+		return ""
+	}
+	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+	if start < 0 || end > len(src) || start > end {
+		return ""
+	}
+	return string(src[start:end])
+}
+
+// indent returns the leading whitespace of the line holding pos.
+func (r *runner) indent(src []byte, pos token.Pos) string {
+	tf := r.pass.Fset.File(pos)
+	if src == nil || tf == nil {
+		return ""
+	}
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := start
+	for end < len(src) && (src[end] == '\t' || src[end] == ' ') {
+		end++
+	}
+	return string(src[start:end])
+}

@@ -1,0 +1,156 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// Framework import paths. The analyzer matches them by path and type name
+// and never imports them.
+const (
+	pathHTTP    = "net/http"
+	pathGin     = "github.com/gin-gonic/gin"
+	pathEcho    = "github.com/labstack/echo/v4"
+	pathFiberV2 = "github.com/gofiber/fiber/v2"
+	pathFiberV3 = "github.com/gofiber/fiber/v3"
+	pathContext = "context"
+)
+
+// rootKind says which framework a request root belongs to; it decides the
+// request-context expression used by suggested fixes.
+type rootKind int
+
+const (
+	notRoot rootKind = iota
+	rootHTTP
+	rootGin
+	rootEcho
+	rootFiberV2
+	rootFiberV3
+	rootGRPC
+	rootCustom
+)
+
+// isNamed reports whether t (after removing one pointer if ptr is set) is
+// the named type path.name.
+func isNamed(t types.Type, ptr bool, path, name string) bool {
+	if t == nil {
+		return false
+	}
+	if ptr {
+		p, ok := types.Unalias(t).(*types.Pointer)
+		if !ok {
+			return false
+		}
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == path && obj.Name() == name
+}
+
+func isErrorType(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isContextType reports whether t is context.Context itself.
+func isContextType(t types.Type) bool { return isNamed(t, false, pathContext, "Context") }
+
+// signatureRoot classifies a handler signature shared by functions and
+// func literals. gRPC methods need the receiver and are handled apart.
+func signatureRoot(sig *types.Signature) rootKind {
+	if sig == nil {
+		return notRoot
+	}
+	params, results := sig.Params(), sig.Results()
+	switch {
+	case params.Len() == 2 && results.Len() == 0 &&
+		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
+		isNamed(params.At(1).Type(), true, pathHTTP, "Request"):
+		return rootHTTP
+	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
+		return rootGin
+	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
+		p := params.At(0).Type()
+		switch {
+		case isNamed(p, false, pathEcho, "Context"):
+			return rootEcho
+		case isNamed(p, true, pathFiberV2, "Ctx"):
+			return rootFiberV2
+		case isNamed(p, false, pathFiberV3, "Ctx"):
+			return rootFiberV3
+		}
+	}
+	return notRoot
+}
+
+// grpcRoot reports whether fn is a unary gRPC server method:
+// (ctx context.Context, req *T) (*U, error) on a type that embeds a
+// generated Unimplemented*Server.
+func grpcRoot(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	p, r := sig.Params(), sig.Results()
+	if p.Len() != 2 || r.Len() != 2 || !isContextType(p.At(0).Type()) || !isErrorType(r.At(1).Type()) {
+		return false
+	}
+	if _, ok := types.Unalias(p.At(1).Type()).(*types.Pointer); !ok {
+		return false
+	}
+	if _, ok := types.Unalias(r.At(0).Type()).(*types.Pointer); !ok {
+		return false
+	}
+	recv := types.Unalias(sig.Recv().Type())
+	if ptr, ok := recv.(*types.Pointer); ok {
+		recv = types.Unalias(ptr.Elem())
+	}
+	named, ok := recv.(*types.Named)
+	if !ok {
+		return false
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		ft := types.Unalias(f.Type())
+		if ptr, ok := ft.(*types.Pointer); ok {
+			ft = types.Unalias(ptr.Elem())
+		}
+		if n, ok := ft.(*types.Named); ok && n.Obj() != nil {
+			name := n.Obj().Name()
+			if strings.HasPrefix(name, "Unimplemented") && strings.HasSuffix(name, "Server") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declRoot classifies a function declaration.
+func declRoot(decl *ast.FuncDecl, fn *types.Func, dirs *directives) rootKind {
+	if dirs.handler(decl.Doc) {
+		return rootCustom
+	}
+	if fn == nil {
+		return notRoot
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if k := signatureRoot(sig); k != notRoot {
+		return k
+	}
+	if grpcRoot(fn) {
+		return rootGRPC
+	}
+	return notRoot
+}

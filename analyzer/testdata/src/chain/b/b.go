@@ -1,0 +1,23 @@
+// Package b is the middle of a cross-package chain.
+package b
+
+import (
+	"context"
+
+	"chain/c"
+)
+
+type Profiles struct{}
+
+func (p *Profiles) Load(id string) error { return c.Fetch("http://profiles/" + id) }
+
+// Repo is generic; its method blocks through a generic function.
+type Repo[T any] struct{}
+
+func (r Repo[T]) Find(id string) (T, error) { return c.Get[T]("http://repo/" + id) }
+
+func Audit() error { return c.Drop() }
+
+func Load(ctx context.Context, id string) error { return c.FetchCtx(ctx, id) }
+
+func Count(id string) int { return c.Pure(id) }

@@ -1,0 +1,23 @@
+// Package fiber is a minimal stand-in for github.com/gofiber/fiber/v3,
+// where Ctx is an interface that is itself a context.Context.
+package fiber
+
+import (
+	"context"
+	"time"
+)
+
+type Ctx interface {
+	Context() context.Context
+	Deadline() (time.Time, bool)
+	Done() <-chan struct{}
+	Err() error
+	Value(key any) any
+}
+
+type Handler = func(Ctx) error
+
+type App struct{}
+
+func New() *App                              { return &App{} }
+func (a *App) Get(path string, h ...Handler) {}
