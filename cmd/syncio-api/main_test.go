@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a goroutine-safe stderr for run.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	var out syncBuffer
+	if code := run([]string{"-h"}, &out); code != 0 {
+		t.Fatalf("-h exit code %d", code)
+	}
+	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
+		"-max-upload", "-pprof", "-upstream-timeout", "-shutdown-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
+		if !strings.Contains(out.String(), flag) {
+			t.Errorf("-h output lacks %s", flag)
+		}
+	}
+}
+
+func TestBadFlagsExit2(t *testing.T) {
+	for _, args := range [][]string{{"-workers", "many"}, {"extra-arg"}, {"-log-level", "loud"}} {
+		var out syncBuffer
+		if code := run(args, &out); code != 2 {
+			t.Errorf("%v: exit code %d, want 2", args, code)
+		}
+	}
+}
+
+func TestPortTakenIsAClearError(t *testing.T) {
+	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out syncBuffer
+	if code := run([]string{"-addr", ln.Addr().String()}, &out); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	msg := out.String()
+	if !strings.Contains(msg, "syncio-api: listen on "+ln.Addr().String()) || strings.Contains(msg, "goroutine ") {
+		t.Fatalf("want a one-line listen error, got:\n%s", msg)
+	}
+}
+
+// SIGTERM stops the server gracefully with exit status 0.
+func TestSIGTERMShutsDownCleanly(t *testing.T) {
+	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
+	var out syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"-addr", "127.0.0.1:0", "-workers", "2", "-profile-latency", "5ms"}, &out)
+	}()
+	// The signal handler is installed before Start, and Start logs the URL.
+	urlRE := regexp.MustCompile(`msg="syncio-api listening" url=(http://\S+)`)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == ""; {
+		if m := urlRE.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	resp, err := http.Get(url + "/api/async/profile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("profile: %d", resp.StatusCode)
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit code %d after SIGTERM, want 0:\n%s", c, out.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+	if !strings.Contains(out.String(), "syncio-api stopped") {
+		t.Fatalf("no graceful stop logged:\n%s", out.String())
+	}
+}
