@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/limits"
+	"github.com/syncio/syncio/loadtest/report"
+	"github.com/syncio/syncio/loadtest/schedule"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run returns the exit code: 0 done, 1 failed, 2 bad usage.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "report" {
+		return runReport(args[1:], stdout, stderr)
+	}
+	opts, err := parseRun(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "syncio-load: %v\n(run with -h for help)\n", err)
+		return 2
+	}
+	if err := attack(ctx, opts, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "syncio-load: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+type runOpts struct {
+	cfg            loadtest.Config
+	target         string
+	workers, queue int
+	verbose        bool
+}
+
+func parseRun(args []string, stderr io.Writer) (runOpts, error) {
+	fs := flag.NewFlagSet("syncio-load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		profileName  = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 per 60 s step, ~14 min per scenario)")
+		scenarios    = fs.String("scenarios", "headline", "comma-separated scenarios or groups to run, in table order (see the list below)")
+		target       = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API in-process on 127.0.0.1 with embedded fakes")
+		out          = fs.String("out", "", "results `folder` (default results/<timestamp>)")
+		usersList    = fs.String("users", "", "explicit comma-separated user count per step, e.g. 1,1000,2000 (overrides -start-users/-step-users/-max-users)")
+		startUsers   = fs.Int("start-users", 1, "users in the first step (and the warm-up)")
+		stepUsers    = fs.Int("step-users", 0, "users added per step (profile default: quick 1000, full 400)")
+		maxUsers     = fs.Int("max-users", 4000, "users in the last step; the step count is max/step-users + 1")
+		warmup       = fs.Duration("warmup", 0, "unmeasured warm-up at the first step's users (profile default: quick 5s, full 30s; 0s to skip when set)")
+		settle       = fs.Duration("settle", 0, "unmeasured settling at the start of each step but the last (quick 4s, full 20s)")
+		measure      = fs.Duration("measure", 0, "measured window of each step but the last (quick 6s, full 40s); a step lasts settle+measure")
+		topSettle    = fs.Duration("top-settle", 0, "settling at the last step for blocking (sync-like) scenarios, whose queue fills slowly (quick 50s, full 90s)")
+		topSettleA   = fs.Duration("top-settle-async", 0, "settling at the last step for async scenarios (quick 10s, full 20s)")
+		topMeasure   = fs.Duration("top-measure", 0, "measured window of the last step (quick 20s, full 60s)")
+		uploadSize   = fs.Int("upload-size", 4<<10, "upload body size in `bytes` for upload scenarios (small by default: the embedded blob fake keeps every upload in memory, capped at 1 GiB)")
+		timeout      = fs.Duration("timeout", 5*time.Minute, "per-request wait for response headers (counted as a timeout beyond it); must exceed the worst sync queueing time")
+		maxRetry     = fs.Duration("max-retry-after", 30*time.Second, "cap on a 503's Retry-After wait")
+		scrapeEvery  = fs.Duration("scrape", time.Second, "/metrics sampling interval (0 disables it)")
+		drain        = fs.Duration("drain", 2*time.Minute, "longest wait between scenarios for the server's queue and busy workers to empty")
+		backend      = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the in-process API's, and the basis of the Little's-law efficiency")
+		workers      = fs.Int("workers", 100, "in-process API: pool workers")
+		queue        = fs.Int("queue", 3000, "in-process API: admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
+		verbose      = fs.Bool("v", false, "log the in-process API and the runner at info level")
+		quiet        = fs.Bool("quiet", false, "no live progress line")
+	)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage:
+  syncio-load [flags]                  run a load profile and write a results folder
+  syncio-load report [-out DIR] DIR... merge result folders (several machines that attacked
+                                       the same API) and redraw summary.md, summary.json and charts
+
+Closed-loop users send their next request when the last one returns, with no think time.
+After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-after) before
+its next request; that wait sits between two requests and is never counted as latency.
+Figures are taken over each step's measured window, after it has settled; latencies are
+those of OK responses. Read the results with 'vegeta report DIR/NAME.bin' too.
+
+Flags:
+`)
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nScenarios (-scenarios takes names and groups; 'all' selects everything):\n")
+		for _, s := range loadtest.Scenarios {
+			fmt.Fprintf(stderr, "  %-32s %-5s %-40s [%s] %s\n", s.Name, s.Method, s.Path, strings.Join(s.Groups, ","), s.About)
+		}
+		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		return runOpts{}, err
+	}
+	if fs.NArg() > 0 {
+		return runOpts{}, fmt.Errorf("unexpected argument %q (did you mean `syncio-load report %s`?)", fs.Arg(0), strings.Join(fs.Args(), " "))
+	}
+	prof, err := schedule.ByName(*profileName)
+	if err != nil {
+		return runOpts{}, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["users"] {
+		prof.Users, err = parseUsers(*usersList)
+		if err != nil {
+			return runOpts{}, err
+		}
+	} else if set["start-users"] || set["step-users"] || set["max-users"] {
+		step := *stepUsers
+		if !set["step-users"] {
+			step = prof.Users[1] // the profile's increment: 1000 quick, 400 full
+		}
+		if step <= 0 || *startUsers < 1 || *maxUsers < *startUsers {
+			return runOpts{}, fmt.Errorf("need -step-users > 0 and 1 <= -start-users <= -max-users")
+		}
+		prof.Users = schedule.Ramp(*startUsers, step, *maxUsers)
+	}
+	override := func(name string, dst *time.Duration, v time.Duration) {
+		if set[name] {
+			*dst = v
+		}
+	}
+	override("warmup", &prof.Warmup, *warmup)
+	override("settle", &prof.Settle, *settle)
+	override("measure", &prof.Measure, *measure)
+	override("top-settle", &prof.TopSettleBlocking, *topSettle)
+	override("top-settle-async", &prof.TopSettleAsync, *topSettleA)
+	override("top-measure", &prof.TopMeasure, *topMeasure)
+	if err := prof.Validate(); err != nil {
+		return runOpts{}, fmt.Errorf("profile: %w", err)
+	}
+	sel, err := loadtest.Select(*scenarios)
+	if err != nil {
+		return runOpts{}, err
+	}
+	var errs []error
+	if *uploadSize < 0 {
+		errs = append(errs, errors.New("-upload-size must not be negative"))
+	}
+	if *timeout <= 0 || *maxRetry <= 0 || *drain < 0 || *scrapeEvery < 0 || *backend <= 0 {
+		errs = append(errs, errors.New("-timeout, -max-retry-after and -backend-latency must be positive; -drain and -scrape not negative"))
+	}
+	if *workers <= 0 || *queue < 0 {
+		errs = append(errs, errors.New("-workers must be positive and -queue not negative"))
+	}
+	if *target != "" && !strings.HasPrefix(*target, "http://") && !strings.HasPrefix(*target, "https://") {
+		errs = append(errs, fmt.Errorf("-target %q must be an http:// or https:// URL", *target))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return runOpts{}, err
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
+	}
+	return runOpts{
+		cfg: loadtest.Config{
+			BaseURL:        *target,
+			Profile:        prof,
+			Scenarios:      sel,
+			OutDir:         dir,
+			UploadSize:     *uploadSize,
+			Timeout:        *timeout,
+			MaxRetryAfter:  *maxRetry,
+			ScrapeInterval: *scrapeEvery,
+			Drain:          *drain,
+			BackendLatency: *backend,
+			InProcess:      *target == "",
+			Command:        "syncio-load " + strings.Join(args, " "),
+			Progress:       progressWriter(*quiet, stderr),
+		},
+		target:  *target,
+		workers: *workers,
+		queue:   *queue,
+		verbose: *verbose,
+	}, nil
+}
+
+func progressWriter(quiet bool, w io.Writer) io.Writer {
+	if quiet {
+		return nil
+	}
+	return w
+}
+
+func parseUsers(s string) ([]int, error) {
+	var users []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("-users: %q is not a number", f)
+		}
+		users = append(users, n)
+	}
+	return users, nil
+}
+
+func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
+	level := slog.LevelWarn
+	if o.verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg := o.cfg
+	cfg.Log = log
+	if o.target == "" {
+		// Check limits before starting anything, so a low ulimit fails fast.
+		if err := limits.Check(cfg.Profile.Users[len(cfg.Profile.Users)-1], true); err != nil {
+			return err
+		}
+		acfg := api.DefaultConfig()
+		acfg.Addr = "127.0.0.1:0"
+		acfg.Workers, acfg.Queue = o.workers, o.queue
+		if o.queue == 0 {
+			acfg.Queue = -1 // the API reads 0 as "default"; negative means no queue
+		}
+		acfg.ProfileLatency = cfg.BackendLatency
+		// Sync requests may queue for a minute; the server must not cut
+		// them off before the load generator's own timeout does.
+		acfg.WriteTimeout = max(acfg.WriteTimeout, cfg.Timeout+time.Minute)
+		acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(cfg.UploadSize))
+		// The API logs every failed request at warn; under load that floods
+		// the terminal, so it only speaks at error level unless -v.
+		apiLevel := slog.LevelError
+		if o.verbose {
+			apiLevel = slog.LevelInfo
+		}
+		apiLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: apiLevel})).With("component", "api")
+		srv, err := api.Start(ctx, acfg, apiLog)
+		if err != nil {
+			return fmt.Errorf("starting the in-process API: %w", err)
+		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				log.Warn("in-process API shutdown", "err", err)
+			}
+		}()
+		cfg.BaseURL = srv.URL()
+		cfg.Server = &report.Server{Workers: o.workers, Queue: o.queue}
+	}
+	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s, results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.OutDir)
+	sum, err := loadtest.Run(ctx, cfg)
+	if sum != nil {
+		if terr := sum.WriteTable(stdout); terr != nil {
+			err = errors.Join(err, terr)
+		}
+		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
+	}
+	return err
+}
+
+func scenarioNames(cfg loadtest.Config) string {
+	n := make([]string, len(cfg.Scenarios))
+	for i, s := range cfg.Scenarios {
+		n[i] = s.Name
+	}
+	return strings.Join(n, ",")
+}
+
+func runReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("syncio-load report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "output `folder` (default results/report-<timestamp>; may be the source folder when there is only one)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: syncio-load report [-out DIR] DIR...\n\nMerges the result folders of load generators that attacked the same API at the same time:\neach folder's vegeta results are sorted into its own step windows, users and OK/s add up,\nlatency percentiles are recomputed over all OK responses. Writes summary.json, steps.csv,\ncharts, plot.html and summary.md.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "syncio-load report: give at least one results folder")
+		fs.Usage()
+		return 2
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("results", "report-"+time.Now().Format("20060102-150405"))
+	}
+	if err := loadtest.Report(fs.Args(), dir); err != nil {
+		fmt.Fprintf(stderr, "syncio-load report: %v\n", err)
+		return 1
+	}
+	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		fmt.Fprintf(stderr, "syncio-load report: %v\n", err)
+		return 1
+	}
+	if err := sum.WriteTable(stdout); err != nil {
+		return 1
+	}
+	fmt.Fprintf(stdout, "Report: %s\n", dir)
+	return 0
+}

@@ -1,0 +1,161 @@
+package aggregate
+
+import (
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/scrape"
+)
+
+// Outcome classifies a Result.
+type Outcome int
+
+// The outcomes, in the order of the summary's columns.
+const (
+	OK       Outcome = iota // 2xx/3xx
+	Rejected                // 503: the pool's queue was full
+	Timeout                 // no response in time
+	Failed                  // anything else
+)
+
+// Classify returns r's outcome.
+func Classify(r *vegeta.Result) Outcome {
+	switch {
+	case r.Code >= 200 && r.Code < 400 && r.Error == "":
+		return OK
+	case r.Code == http.StatusServiceUnavailable:
+		return Rejected
+	case r.Code == 0 && isTimeout(r.Error), r.Code == http.StatusGatewayTimeout:
+		return Timeout
+	}
+	return Failed
+}
+
+func isTimeout(msg string) bool {
+	msg = strings.ToLower(msg)
+	return strings.Contains(msg, "timeout") || strings.Contains(msg, "deadline exceeded")
+}
+
+// Step accumulates the results of one measured window.
+type Step struct {
+	Requests, OK, Rejected, Timeouts, Errors int
+	latencies                                []float64 // OK only, seconds
+}
+
+// Add counts r.
+func (s *Step) Add(r *vegeta.Result) {
+	s.Requests++
+	switch Classify(r) {
+	case OK:
+		s.OK++
+		s.latencies = append(s.latencies, r.Latency.Seconds())
+	case Rejected:
+		s.Rejected++
+	case Timeout:
+		s.Timeouts++
+	default:
+		s.Errors++
+	}
+}
+
+// Merge adds o's results to s, as when several machines hit the same API.
+func (s *Step) Merge(o *Step) {
+	s.Requests += o.Requests
+	s.OK += o.OK
+	s.Rejected += o.Rejected
+	s.Timeouts += o.Timeouts
+	s.Errors += o.Errors
+	s.latencies = append(s.latencies, o.latencies...)
+}
+
+// Stats are a window's figures; latencies are of OK results, in seconds.
+type Stats struct {
+	Requests, OK, Rejected, Timeouts, Errors int
+	ThroughputRPS                            float64 // OK completions per second
+	RejectedRPS                              float64
+	LatencyMean, P50, P95, P99, Max          float64
+}
+
+// Stats computes the figures over a window of length window.
+func (s *Step) Stats(window time.Duration) Stats {
+	st := Stats{Requests: s.Requests, OK: s.OK, Rejected: s.Rejected, Timeouts: s.Timeouts, Errors: s.Errors}
+	if secs := window.Seconds(); secs > 0 {
+		st.ThroughputRPS = float64(s.OK) / secs
+		st.RejectedRPS = float64(s.Rejected) / secs
+	}
+	if len(s.latencies) == 0 {
+		return st
+	}
+	lat := slices.Clone(s.latencies)
+	slices.Sort(lat)
+	var sum float64
+	for _, l := range lat {
+		sum += l
+	}
+	st.LatencyMean = sum / float64(len(lat))
+	st.P50 = Percentile(lat, 0.50)
+	st.P95 = Percentile(lat, 0.95)
+	st.P99 = Percentile(lat, 0.99)
+	st.Max = lat[len(lat)-1]
+	return st
+}
+
+// Percentile returns the nearest-rank q-quantile (0 < q <= 1) of sorted
+// values: the smallest value with at least q of the values at or below it.
+func Percentile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(q*float64(len(sorted)))) - 1
+	rank = min(max(rank, 0), len(sorted)-1)
+	return sorted[rank]
+}
+
+// Server are the /metrics figures over a window.
+type Server struct {
+	Samples         int
+	QueueLengthMax  float64
+	WorkersBusyMean float64
+	Workers         float64
+	RejectedDelta   float64 // pool rejections counted by the server
+	RSSBytesMax     float64
+	GoroutinesMax   float64
+}
+
+// ServerStats summarises the samples taken in [from, to]. The rejected
+// delta is taken from the last sample before the window when there is one.
+func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
+	var out Server
+	var busy float64
+	var first, last *scrape.Sample
+	for i := range samples {
+		smp := &samples[i]
+		if smp.Time.Before(from) {
+			first = smp
+			continue
+		}
+		if smp.Time.After(to) {
+			break
+		}
+		if first == nil {
+			first = smp
+		}
+		last = smp
+		out.Samples++
+		busy += smp.WorkersBusy
+		out.QueueLengthMax = max(out.QueueLengthMax, smp.QueueLength)
+		out.RSSBytesMax = max(out.RSSBytesMax, smp.RSSBytes)
+		out.GoroutinesMax = max(out.GoroutinesMax, smp.Goroutines)
+		out.Workers = smp.Workers
+	}
+	if out.Samples > 0 {
+		out.WorkersBusyMean = busy / float64(out.Samples)
+		out.RejectedDelta = last.Rejected - first.Rejected
+	}
+	return out
+}

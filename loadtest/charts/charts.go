@@ -1,0 +1,139 @@
+package charts
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/syncio/syncio/loadtest/report"
+)
+
+// Chart is one figure drawn from a summary.
+type Chart struct {
+	Name   string // file base name
+	Title  string
+	YLabel string
+	LogY   bool
+	Value  func(report.Step) float64
+}
+
+// All lists the charts written for every run.
+var All = []Chart{
+	{Name: "throughput", Title: "Throughput (OK responses/s) vs users", YLabel: "OK/s (log)", LogY: true,
+		Value: func(s report.Step) float64 { return s.ThroughputRPS }},
+	{Name: "latency", Title: "Mean latency of OK responses vs users", YLabel: "seconds (log)", LogY: true,
+		Value: func(s report.Step) float64 { return s.LatencyMeanS }},
+	{Name: "rejections", Title: "503 responses/s vs users", YLabel: "503/s",
+		Value: func(s report.Step) float64 { return s.Status503RPS }},
+	{Name: "queue", Title: "Max pool queue length vs users", YLabel: "queued requests",
+		Value: func(s report.Step) float64 { return s.QueueLengthMax }},
+}
+
+var palette = []color.Color{
+	color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}, // sync first: red
+	color.RGBA{R: 0x27, G: 0x60, B: 0xae, A: 0xff},
+	color.RGBA{R: 0x27, G: 0xae, B: 0x60, A: 0xff},
+	color.RGBA{R: 0x8e, G: 0x44, B: 0xad, A: 0xff},
+	color.RGBA{R: 0xe6, G: 0x7e, B: 0x22, A: 0xff},
+	color.RGBA{R: 0x2c, G: 0x3e, B: 0x50, A: 0xff},
+	color.RGBA{R: 0x16, G: 0xa0, B: 0x85, A: 0xff},
+	color.RGBA{R: 0x7f, G: 0x8c, B: 0x8d, A: 0xff},
+}
+
+// Plot builds c's plot. A log axis cannot show zero, so non-positive
+// points are left out there (a sync step with no OK response yet).
+func (c Chart) Plot(s *report.Summary) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = c.Title
+	p.X.Label.Text = "users"
+	p.Y.Label.Text = c.YLabel
+	// Bottom right: the lines climb towards the top right, and the first
+	// step sits at the far left.
+	p.Legend.Top = false
+	p.Legend.Left = false
+	p.Legend.XOffs = -vg.Points(8)
+	p.Legend.YOffs = vg.Points(8)
+	p.Add(plotter.NewGrid())
+	if c.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	drawn := 0
+	for i, sc := range s.Scenarios {
+		var xys plotter.XYs
+		for _, st := range sc.Steps {
+			v := c.Value(st)
+			if c.LogY && v <= 0 {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: float64(st.Users), Y: v})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s, scenario %s: %w", c.Name, sc.Name, err)
+		}
+		col := palette[i%len(palette)]
+		line.Color = col
+		line.Width = vg.Points(1.5)
+		points.Color = col
+		points.Shape = draw.CircleGlyph{}
+		p.Add(line, points)
+		p.Legend.Add(sc.Name, line, points)
+		drawn++
+	}
+	if drawn == 0 && c.LogY {
+		// An empty log axis has no valid range; draw it linear instead.
+		p.Y.Scale = plot.LinearScale{}
+		p.Y.Tick.Marker = plot.DefaultTicks{}
+	}
+	return p, nil
+}
+
+// Render draws c in format ("png" or "svg").
+func (c Chart) Render(s *report.Summary, format string) ([]byte, error) {
+	p, err := c.Plot(s)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return nil, fmt.Errorf("chart %s as %s: %w", c.Name, format, err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("drawing chart %s as %s: %w", c.Name, format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteAll writes every chart as PNG and SVG into dir and returns the PNG
+// file names.
+func WriteAll(dir string, s *report.Summary) ([]string, error) {
+	var pngs []string
+	for _, c := range All {
+		for _, format := range []string{"png", "svg"} {
+			b, err := c.Render(s, format)
+			if err != nil {
+				return pngs, err
+			}
+			name := c.Name + "." + format
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				return pngs, fmt.Errorf("writing chart: %w", err)
+			}
+			if format == "png" {
+				pngs = append(pngs, name)
+			}
+		}
+	}
+	return pngs, nil
+}

@@ -1,0 +1,152 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/aggregate"
+	"github.com/syncio/syncio/loadtest/schedule"
+)
+
+// progress prints one live line a second: scenario, step, users, request
+// rate, 503s, elapsed time and ETA. On a terminal it rewrites the line in
+// place; otherwise it prints a line every ten seconds.
+type progress struct {
+	w        io.Writer
+	tty      bool
+	runStart time.Time
+	// remaining is the planned time of the scenarios not yet started.
+	remaining []time.Duration
+	drainEst  time.Duration
+
+	done_, rejected, ok atomic.Int64
+
+	mu       sync.Mutex
+	name     string
+	n, total int
+	plan     schedule.Plan
+	start    time.Time
+	stepN    int
+	users    int
+	status   string
+	stop     chan struct{}
+	stopped  sync.WaitGroup
+}
+
+func newProgress(cfg Config) *progress {
+	p := &progress{w: cfg.Progress, runStart: time.Now(), total: len(cfg.Scenarios), drainEst: 5 * time.Second}
+	for _, sc := range cfg.Scenarios {
+		pl, _ := cfg.Profile.Plan(sc.Blocking)
+		p.remaining = append(p.remaining, pl.Duration())
+	}
+	if p.w == nil {
+		return p
+	}
+	if f, ok := p.w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	p.stop = make(chan struct{})
+	p.stopped.Go(p.loop)
+	return p
+}
+
+func (p *progress) count(r *vegeta.Result) {
+	p.done_.Add(1)
+	switch aggregate.Classify(r) {
+	case aggregate.Rejected:
+		p.rejected.Add(1)
+	case aggregate.OK:
+		p.ok.Add(1)
+	}
+}
+
+func (p *progress) scenario(name string, n int, plan schedule.Plan, start time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.name, p.n, p.plan, p.start, p.status = name, n, plan, start, ""
+	p.stepN, p.users = 0, 0
+	p.done_.Store(0)
+	p.rejected.Store(0)
+	p.ok.Store(0)
+}
+
+func (p *progress) step(st schedule.Step) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stepN, p.users = st.Index, st.Users
+}
+
+func (p *progress) draining() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = "draining server"
+}
+
+func (p *progress) loop() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	var last, lastOK int64
+	var ticks int
+	for {
+		select {
+		case <-p.stop:
+			if p.tty {
+				fmt.Fprintln(p.w)
+			}
+			return
+		case <-t.C:
+		}
+		ticks++
+		done, ok := p.done_.Load(), p.ok.Load()
+		rps, okps := done-last, ok-lastOK
+		if rps < 0 || okps < 0 { // counters reset by a new scenario
+			rps, okps = done, ok
+		}
+		last, lastOK = done, ok
+		line := p.line(float64(rps), float64(okps))
+		if p.tty {
+			fmt.Fprintf(p.w, "\r%-130s", line)
+		} else if ticks%10 == 0 {
+			fmt.Fprintln(p.w, line)
+		}
+	}
+}
+
+func (p *progress) line(rps, okps float64) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	inScenario := now.Sub(p.start)
+	eta := max(p.plan.Duration()-inScenario, 0)
+	for i := p.n + 1; i < len(p.remaining); i++ {
+		eta += p.remaining[i] + p.drainEst
+	}
+	steps := len(p.plan.Measured())
+	step := fmt.Sprintf("step %d/%d", p.stepN, steps)
+	if p.stepN == 0 {
+		step = "warm-up"
+	}
+	status := p.status
+	if status == "" {
+		status = step
+	}
+	return fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
+		p.n+1, p.total, p.name, status, p.users, rps, okps, p.rejected.Load(),
+		now.Sub(p.runStart).Truncate(time.Second), eta.Truncate(time.Second))
+}
+
+func (p *progress) done() {
+	if p.stop == nil {
+		return
+	}
+	close(p.stop)
+	p.stopped.Wait()
+}

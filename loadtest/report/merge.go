@@ -1,0 +1,168 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/aggregate"
+)
+
+// SummaryFile is the summary's file name inside a results folder.
+const SummaryFile = "summary.json"
+
+// Merge rebuilds one summary from the result folders of several load
+// generators that attacked the same API at the same time. Each folder's
+// results are sorted into that folder's own step windows (so clocks need
+// not agree); then counts, users and OK/s add up, latency percentiles are
+// recomputed over all OK results, and the server's figures (one server,
+// scraped by each generator) take the maximum, or the mean for busy
+// workers.
+func Merge(dirs []string) (*Summary, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("no result folders given")
+	}
+	var out *Summary
+	type key struct {
+		scenario string
+		step     int
+	}
+	merged := map[key]*aggregate.Step{}
+	busyN := map[key]int{}
+	for _, dir := range dirs {
+		s, err := ReadJSON(filepath.Join(dir, SummaryFile))
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Machine: s.Machine, Server: s.Server}
+		}
+		out.Sources = append(out.Sources, dir)
+		if s.StartedAt.Before(out.StartedAt) {
+			out.StartedAt = s.StartedAt
+		}
+		for _, sc := range s.Scenarios {
+			wins, err := rescan(dir, sc)
+			if err != nil {
+				return nil, err
+			}
+			dst := scenarioNamed(out, sc)
+			for i, st := range sc.Steps {
+				k := key{sc.Name, st.Index}
+				stats := wins.Steps[i].Stats(wins.Windows[i].Len())
+				d := stepIndexed(dst, st)
+				d.Users += st.Users
+				d.ThroughputRPS += stats.ThroughputRPS
+				d.Status503RPS += stats.RejectedRPS
+				d.QueueLengthMax = max(d.QueueLengthMax, st.QueueLengthMax)
+				d.ServerRSSBytes = max(d.ServerRSSBytes, st.ServerRSSBytes)
+				d.ServerGoroutines = max(d.ServerGoroutines, st.ServerGoroutines)
+				d.Rejected = max(d.Rejected, st.Rejected)
+				d.Workers = max(d.Workers, st.Workers)
+				d.WorkersBusyMean += st.WorkersBusyMean
+				busyN[k]++
+				if merged[k] == nil {
+					merged[k] = &aggregate.Step{}
+				}
+				merged[k].Merge(wins.Steps[i])
+			}
+		}
+	}
+	for si := range out.Scenarios {
+		sc := &out.Scenarios[si]
+		for i := range sc.Steps {
+			st := &sc.Steps[i]
+			k := key{sc.Name, st.Index}
+			agg := merged[k].Stats(0)
+			st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts = agg.Requests, agg.OK, agg.Rejected, agg.Errors, agg.Timeouts
+			st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max
+			st.WorkersBusyMean /= float64(busyN[k])
+		}
+	}
+	out.ComputeHeadline()
+	return out, nil
+}
+
+func scenarioNamed(s *Summary, like Scenario) *Scenario {
+	for i := range s.Scenarios {
+		if s.Scenarios[i].Name == like.Name {
+			return &s.Scenarios[i]
+		}
+	}
+	s.Scenarios = append(s.Scenarios, Scenario{Name: like.Name, Path: like.Path, Method: like.Method, Blocking: like.Blocking})
+	return &s.Scenarios[len(s.Scenarios)-1]
+}
+
+// stepIndexed finds or adds the step with like's index, keeping one
+// folder's window times and users at zero for the caller to sum.
+func stepIndexed(sc *Scenario, like Step) *Step {
+	for i := range sc.Steps {
+		if sc.Steps[i].Index == like.Index {
+			return &sc.Steps[i]
+		}
+	}
+	sc.Steps = append(sc.Steps, Step{Index: like.Index, DurationS: like.DurationS, StepStart: like.StepStart, WindowStart: like.WindowStart, WindowEnd: like.WindowEnd})
+	slices.SortFunc(sc.Steps, func(a, b Step) int { return a.Index - b.Index })
+	return stepFind(sc, like.Index)
+}
+
+func stepFind(sc *Scenario, index int) *Step {
+	for i := range sc.Steps {
+		if sc.Steps[i].Index == index {
+			return &sc.Steps[i]
+		}
+	}
+	return nil
+}
+
+// rescan re-reads a scenario's result file and sorts it into its windows.
+func rescan(dir string, sc Scenario) (*aggregate.Windows, error) {
+	ws := make([]aggregate.Window, len(sc.Steps))
+	for i, st := range sc.Steps {
+		ws[i] = aggregate.Window{From: st.WindowStart, To: st.WindowEnd}
+	}
+	wins := aggregate.NewWindows(ws)
+	if sc.ResultsFile == "" {
+		return nil, fmt.Errorf("%s: scenario %s names no results file", dir, sc.Name)
+	}
+	err := EachResult(filepath.Join(dir, sc.ResultsFile), func(r *vegeta.Result) error {
+		wins.Add(r)
+		return nil
+	})
+	return wins, err
+}
+
+// EachResult decodes every result in a vegeta result file (gob, JSON or
+// CSV, as `vegeta encode` writes them) and calls fn on each.
+func EachResult(path string, fn func(*vegeta.Result) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening results: %w", err)
+	}
+	defer f.Close()
+	dec := vegeta.DecoderFor(f)
+	if dec == nil {
+		st, _ := f.Stat()
+		if st != nil && st.Size() == 0 {
+			return nil
+		}
+		return fmt.Errorf("%s: not a vegeta result file", path)
+	}
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("decoding %s: %w", path, err)
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+}

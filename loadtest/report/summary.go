@@ -1,0 +1,179 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Summary is summary.json. The keys of the issue's schema come first; the
+// rest are extras.
+type Summary struct {
+	Profile         string     `json:"profile"`
+	BackendLatencyS float64    `json:"backend_latency_s"`
+	Scenarios       []Scenario `json:"scenarios"`
+	Headline        Headline   `json:"headline"`
+
+	Target    string    `json:"target,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	Command   string    `json:"command,omitempty"`
+	Machine   Machine   `json:"machine"`
+	Server    *Server   `json:"server,omitempty"`
+	Sources   []string  `json:"sources,omitempty"` // folders merged by `report`
+}
+
+// Machine records what else the load generator's machine was doing: a
+// busy machine turns a pass into a fail.
+type Machine struct {
+	Hostname      string  `json:"hostname,omitempty"`
+	CPUs          int     `json:"cpus"`
+	GoVersion     string  `json:"go_version,omitempty"`
+	LoadAvgBefore string  `json:"loadavg_before,omitempty"`
+	LoadAvgAfter  string  `json:"loadavg_after,omitempty"`
+	Load1Before   float64 `json:"load1_before"`
+}
+
+// Server is the in-process API's configuration, when known.
+type Server struct {
+	Workers int `json:"workers"`
+	Queue   int `json:"queue"`
+}
+
+// Scenario is one scenario's steps.
+type Scenario struct {
+	Name        string `json:"name"`
+	Path        string `json:"path"`
+	Method      string `json:"method,omitempty"`
+	Blocking    bool   `json:"blocking"`
+	ResultsFile string `json:"results_file,omitempty"`
+	Steps       []Step `json:"steps"`
+}
+
+// Step is one step's figures over its measured window.
+type Step struct {
+	Users           int     `json:"users"`
+	DurationS       float64 `json:"duration_s"` // the measured window
+	Requests        int     `json:"requests"`
+	OK              int     `json:"ok"`
+	Status503       int     `json:"status_503"`
+	Errors          int     `json:"errors"` // neither OK, 503 nor timeout
+	ThroughputRPS   float64 `json:"throughput_rps"`
+	LatencyMeanS    float64 `json:"latency_mean_s"`
+	LatencyP50S     float64 `json:"latency_p50_s"`
+	LatencyP95S     float64 `json:"latency_p95_s"`
+	LatencyP99S     float64 `json:"latency_p99_s"`
+	LatencyMaxS     float64 `json:"latency_max_s"`
+	QueueLengthMax  float64 `json:"queue_length_max"`
+	WorkersBusyMean float64 `json:"workers_busy_mean"`
+	ServerRSSBytes  float64 `json:"server_rss_bytes"`
+
+	Index            int       `json:"index"`
+	Timeouts         int       `json:"timeouts"`
+	Status503RPS     float64   `json:"status_503_rps"`
+	Rejected         float64   `json:"server_rejected"` // the pool's own count in the window
+	ServerGoroutines float64   `json:"server_goroutines"`
+	Workers          float64   `json:"workers"`
+	StepStart        time.Time `json:"step_start"`
+	WindowStart      time.Time `json:"window_start"`
+	WindowEnd        time.Time `json:"window_end"`
+}
+
+// Headline compares sync and async profile at the top step.
+type Headline struct {
+	Users                     int     `json:"users"`
+	ThroughputRatio           float64 `json:"throughput_ratio"`
+	MeanLatencyRatio          float64 `json:"mean_latency_ratio"`
+	AsyncLittlesLawEfficiency float64 `json:"async_littles_law_efficiency"`
+	AsyncErrors               int     `json:"async_errors"` // every non-OK result
+
+	SyncThroughputRPS  float64 `json:"sync_throughput_rps"`
+	AsyncThroughputRPS float64 `json:"async_throughput_rps"`
+	SyncLatencyMeanS   float64 `json:"sync_latency_mean_s"`
+	AsyncLatencyMeanS  float64 `json:"async_latency_mean_s"`
+	Sync503            int     `json:"sync_status_503"`
+	Note               string  `json:"note,omitempty"`
+}
+
+// The scenario names the headline compares.
+const (
+	HeadlineSync  = "sync-profile"
+	HeadlineAsync = "async-profile"
+)
+
+// ComputeHeadline fills s.Headline from the top steps of the sync and async
+// profile scenarios.
+func (s *Summary) ComputeHeadline() {
+	var h Headline
+	syncTop, okS := s.top(HeadlineSync)
+	asyncTop, okA := s.top(HeadlineAsync)
+	switch {
+	case !okS && !okA:
+		h.Note = "no sync-profile or async-profile scenario: no headline"
+	case !okS:
+		h.Note = "no sync-profile scenario: ratios are not computed"
+	case !okA:
+		h.Note = "no async-profile scenario: ratios are not computed"
+	}
+	if okS {
+		h.Users = syncTop.Users
+		h.SyncThroughputRPS = syncTop.ThroughputRPS
+		h.SyncLatencyMeanS = syncTop.LatencyMeanS
+		h.Sync503 = syncTop.Status503
+	}
+	if okA {
+		h.Users = asyncTop.Users
+		h.AsyncThroughputRPS = asyncTop.ThroughputRPS
+		h.AsyncLatencyMeanS = asyncTop.LatencyMeanS
+		h.AsyncErrors = asyncTop.Requests - asyncTop.OK
+		if s.BackendLatencyS > 0 && asyncTop.Users > 0 {
+			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / s.BackendLatencyS)
+		}
+	}
+	if okS && okA {
+		if h.SyncThroughputRPS > 0 {
+			h.ThroughputRatio = h.AsyncThroughputRPS / h.SyncThroughputRPS
+		}
+		if h.AsyncLatencyMeanS > 0 {
+			h.MeanLatencyRatio = h.SyncLatencyMeanS / h.AsyncLatencyMeanS
+		}
+		if syncTop.Users != asyncTop.Users {
+			h.Note = fmt.Sprintf("top steps differ: sync %d users, async %d", syncTop.Users, asyncTop.Users)
+		}
+	}
+	s.Headline = h
+}
+
+func (s *Summary) top(name string) (Step, bool) {
+	for _, sc := range s.Scenarios {
+		if sc.Name == name && len(sc.Steps) > 0 {
+			return sc.Steps[len(sc.Steps)-1], true
+		}
+	}
+	return Step{}, false
+}
+
+// WriteJSON writes the summary to path.
+func (s *Summary) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding summary: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing summary: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads a summary.json.
+func ReadJSON(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading summary: %w", err)
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", path, err)
+	}
+	return &s, nil
+}

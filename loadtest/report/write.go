@@ -1,0 +1,137 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// csvHeader is steps.csv's header; one row per scenario and step.
+var csvHeader = []string{
+	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
+	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
+	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
+}
+
+// WriteCSV writes steps.csv.
+func (s *Summary) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return fmt.Errorf("writing csv: %w", err)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	for _, sc := range s.Scenarios {
+		for _, st := range sc.Steps {
+			row := []string{
+				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
+				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
+				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
+				f(st.QueueLengthMax), f(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
+			}
+			if err := cw.Write(row); err != nil {
+				return fmt.Errorf("writing csv: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("writing csv: %w", err)
+	}
+	return nil
+}
+
+// WriteTable writes the human-readable per-step table.
+func (s *Summary) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tRSS MB\tgoroutines\t")
+	for _, sc := range s.Scenarios {
+		for _, st := range sc.Steps {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.0f\t%.0f\t\n",
+				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
+				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
+				st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6, st.ServerGoroutines)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing table: %w", err)
+	}
+	_, err := fmt.Fprintln(w, s.HeadlineText())
+	return err
+}
+
+// HeadlineText is the one-paragraph verdict.
+func (s *Summary) HeadlineText() string {
+	h := s.Headline
+	if h.Note != "" && h.ThroughputRatio == 0 {
+		return "Headline: " + h.Note
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Headline at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %.1f s backend latency) with %d non-OK responses; sync got %d 503s.",
+		h.Users, h.AsyncThroughputRPS, h.SyncThroughputRPS, h.ThroughputRatio, h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
+		h.AsyncLittlesLawEfficiency, h.Users, s.BackendLatencyS, h.AsyncErrors, h.Sync503)
+	if h.Note != "" {
+		fmt.Fprintf(&b, " Note: %s.", h.Note)
+	}
+	return b.String()
+}
+
+// WriteMarkdown writes summary.md; charts are the chart file base names
+// (PNG) to embed.
+func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# syncio load results: profile %s\n\n", s.Profile)
+	fmt.Fprintf(&b, "Started %s against %s; backend latency %.1f s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
+	if s.Server != nil {
+		fmt.Fprintf(&b, " Pool: %d workers, queue %d.", s.Server.Workers, s.Server.Queue)
+	}
+	fmt.Fprintf(&b, " Load generator: %d CPUs, load average before %q, after %q.\n\n", s.Machine.CPUs, s.Machine.LoadAvgBefore, s.Machine.LoadAvgAfter)
+	if s.Command != "" {
+		fmt.Fprintf(&b, "Command: `%s`\n\n", s.Command)
+	}
+	if len(s.Sources) > 0 {
+		fmt.Fprintf(&b, "Merged from: %s\n\n", strings.Join(s.Sources, ", "))
+	}
+	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
+	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
+	b.WriteString("| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | RSS MB |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, sc := range s.Scenarios {
+		for _, st := range sc.Steps {
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.1f | %.0f |\n",
+				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
+				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6)
+		}
+	}
+	if len(charts) > 0 {
+		b.WriteString("\n## Charts\n\n")
+		for _, c := range charts {
+			fmt.Fprintf(&b, "![%s](%s)\n\n", strings.TrimSuffix(c, ".png"), c)
+		}
+		b.WriteString("Each chart is also an SVG next to its PNG. `plot.html` is vegeta's latency-over-time plot.\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return fmt.Errorf("writing markdown: %w", err)
+	}
+	return nil
+}
+
+// WriteFile creates path and runs write on it.
+func WriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,349 @@
+package loadtest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/aggregate"
+	"github.com/syncio/syncio/loadtest/closedloop"
+	"github.com/syncio/syncio/loadtest/limits"
+	"github.com/syncio/syncio/loadtest/report"
+	"github.com/syncio/syncio/loadtest/schedule"
+	"github.com/syncio/syncio/loadtest/scrape"
+)
+
+// Config is one load run.
+type Config struct {
+	BaseURL   string // e.g. http://127.0.0.1:8080
+	Profile   schedule.Profile
+	Scenarios []Scenario
+	OutDir    string
+	// UploadSize is the body size of upload scenarios.
+	UploadSize int
+	// Timeout bounds the wait for response headers; a queued sync request
+	// can legitimately take a minute.
+	Timeout time.Duration
+	// MaxRetryAfter caps a 503's advertised wait.
+	MaxRetryAfter time.Duration
+	// ScrapeInterval is how often /metrics is sampled (0 = never).
+	ScrapeInterval time.Duration
+	// Drain bounds the wait, between scenarios, for the server's queue
+	// and workers to empty.
+	Drain time.Duration
+	// BackendLatency is the profile service's latency, for Little's law.
+	BackendLatency time.Duration
+	// InProcess says the API runs in this process (it doubles the file
+	// descriptors needed, and RSS/goroutines then include the load users).
+	InProcess bool
+	Server    *report.Server
+	Command   string
+	Progress  io.Writer // live progress line; nil for none
+	Log       *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.Timeout == 0 {
+		c.Timeout = 5 * time.Minute
+	}
+	if c.MaxRetryAfter == 0 {
+		c.MaxRetryAfter = 30 * time.Second
+	}
+	if c.Drain == 0 {
+		c.Drain = 2 * time.Minute
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Validate checks the configuration before anything starts, including the
+// file descriptor and port limits for the largest step.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.BaseURL == "" {
+		errs = append(errs, errors.New("no target URL"))
+	}
+	if len(c.Scenarios) == 0 {
+		errs = append(errs, errors.New("no scenarios"))
+	}
+	if c.OutDir == "" {
+		errs = append(errs, errors.New("no output folder"))
+	}
+	if err := c.Profile.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("profile: %w", err))
+	} else if err := limits.Check(c.Profile.Users[len(c.Profile.Users)-1], c.InProcess); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// Run runs every scenario in turn and writes the results folder. On
+// cancellation it stops the current scenario, writes what it has and
+// returns the context's error with the partial summary.
+func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
+	cfg.defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating output folder: %w", err)
+	}
+	sum := &report.Summary{
+		Profile:         cfg.Profile.Name,
+		BackendLatencyS: cfg.BackendLatency.Seconds(),
+		Target:          cfg.BaseURL,
+		StartedAt:       time.Now(),
+		Command:         cfg.Command,
+		Server:          cfg.Server,
+		Machine:         machine(),
+	}
+
+	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)
+	defer scraper.Close()
+	scrapeCtx, stopScrape := context.WithCancel(context.Background())
+	var scrapeDone sync.WaitGroup
+	if cfg.ScrapeInterval > 0 {
+		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
+	}
+
+	prog := newProgress(cfg)
+	var runErr error
+	for i, sc := range cfg.Scenarios {
+		res, err := runScenario(ctx, cfg, sc, i, scraper, prog)
+		if res != nil {
+			sum.Scenarios = append(sum.Scenarios, *res)
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+		if i < len(cfg.Scenarios)-1 {
+			drain(ctx, cfg, scraper, prog)
+		}
+	}
+	prog.done()
+	stopScrape()
+	scrapeDone.Wait()
+
+	// Server figures come from the whole run's samples, per window.
+	samples := scraper.Samples()
+	for si := range sum.Scenarios {
+		for i := range sum.Scenarios[si].Steps {
+			st := &sum.Scenarios[si].Steps[i]
+			srv := aggregate.ServerStats(samples, st.WindowStart, st.WindowEnd)
+			st.QueueLengthMax, st.WorkersBusyMean, st.Rejected = srv.QueueLengthMax, srv.WorkersBusyMean, srv.RejectedDelta
+			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
+		}
+	}
+	sum.Machine.LoadAvgAfter, _ = loadAvg()
+	sum.ComputeHeadline()
+	if err := writeSamples(filepath.Join(cfg.OutDir, "metrics.jsonl"), samples); err != nil {
+		runErr = errors.Join(runErr, err)
+	}
+	var sources []report.PlotSource
+	for _, sc := range sum.Scenarios {
+		sources = append(sources, report.PlotSource{Path: filepath.Join(cfg.OutDir, sc.ResultsFile)})
+	}
+	if err := WriteOutputs(cfg.OutDir, sum, sources); err != nil {
+		runErr = errors.Join(runErr, err)
+	}
+	return sum, runErr
+}
+
+// ResultsExt is the extension of the vegeta (gob) result files.
+const ResultsExt = ".bin"
+
+func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *scrape.Scraper, prog *progress) (*report.Scenario, error) {
+	plan, err := cfg.Profile.Plan(sc.Blocking)
+	if err != nil {
+		return nil, err
+	}
+	name := sc.Name + ResultsExt
+	f, err := os.Create(filepath.Join(cfg.OutDir, name))
+	if err != nil {
+		return nil, fmt.Errorf("creating results file: %w", err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	enc := vegeta.NewEncoder(bw)
+
+	start := time.Now()
+	measured := plan.Measured()
+	ws := make([]aggregate.Window, len(measured))
+	for i, st := range measured {
+		ws[i] = aggregate.Window{From: start.Add(st.Window.From), To: start.Add(st.Window.To)}
+	}
+	wins := aggregate.NewWindows(ws)
+
+	// One collector goroutine owns the encoder and the accumulators, so
+	// users only pay for a channel send.
+	results := make(chan *vegeta.Result, 4096)
+	var encErr error
+	var collected sync.WaitGroup
+	collected.Go(func() {
+		for r := range results {
+			if encErr == nil {
+				if err := enc.Encode(r); err != nil {
+					encErr = fmt.Errorf("writing %s: %w", name, err)
+				}
+			}
+			wins.Add(r)
+			prog.count(r)
+		}
+	})
+
+	top := cfg.Profile.Users[len(cfg.Profile.Users)-1]
+	tr := closedloop.NewTransport(top, cfg.Timeout)
+	target := closedloop.Target{
+		Attack: sc.Name,
+		Method: sc.Method,
+		URL:    strings.TrimSuffix(cfg.BaseURL, "/") + sc.Path,
+	}
+	if sc.Upload {
+		target.Body = payload(cfg.UploadSize)
+		target.Header = map[string][]string{"Content-Type": {"application/octet-stream"}}
+	}
+	atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
+		// No Client.Timeout: the transport's ResponseHeaderTimeout bounds
+		// the wait without net/http's per-request timer goroutines.
+		closedloop.WithClient(&http.Client{Transport: tr}),
+		closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
+	prog.scenario(sc.Name, n, plan, start)
+
+	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
+	timer := time.NewTimer(0)
+	<-timer.C
+	interrupted := false
+	wait := func(until time.Duration) bool {
+		d := time.Until(start.Add(until))
+		if d <= 0 {
+			return true
+		}
+		timer.Reset(d)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return false
+		case <-timer.C:
+			return true
+		}
+	}
+	for _, st := range plan.Steps {
+		if !wait(st.Start) {
+			interrupted = true
+			break
+		}
+		atk.SetUsers(st.Users)
+		prog.step(st)
+	}
+	if !interrupted && !wait(plan.Duration()) {
+		interrupted = true
+	}
+	atk.Stop()
+	close(results)
+	collected.Wait()
+	tr.CloseIdleConnections()
+	if err := bw.Flush(); err != nil && encErr == nil {
+		encErr = fmt.Errorf("writing %s: %w", name, err)
+	}
+
+	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name}
+	for i, st := range measured {
+		if interrupted && start.Add(st.Window.To).After(time.Now()) {
+			break // an unfinished window would understate everything
+		}
+		stats := wins.Steps[i].Stats(ws[i].Len())
+		out.Steps = append(out.Steps, report.Step{
+			Users: st.Users, DurationS: ws[i].Len().Seconds(), Index: st.Index,
+			Requests: stats.Requests, OK: stats.OK, Status503: stats.Rejected, Errors: stats.Errors, Timeouts: stats.Timeouts,
+			ThroughputRPS: stats.ThroughputRPS, Status503RPS: stats.RejectedRPS,
+			LatencyMeanS: stats.LatencyMean, LatencyP50S: stats.P50, LatencyP95S: stats.P95, LatencyP99S: stats.P99, LatencyMaxS: stats.Max,
+			StepStart: start.Add(st.Start), WindowStart: ws[i].From, WindowEnd: ws[i].To,
+		})
+	}
+	if interrupted {
+		return out, errors.Join(ctx.Err(), encErr)
+	}
+	return out, encErr
+}
+
+// drain waits, between scenarios, until the server has no queued or busy
+// work left from the previous scenario, so the next one starts clean.
+func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progress) {
+	deadline := time.Now().Add(cfg.Drain)
+	prog.draining()
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		smp, err := scraper.Once(ctx)
+		if err != nil {
+			// No metrics: give in-flight backend calls time to finish.
+			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
+			return
+		}
+		if smp.QueueLength == 0 && smp.WorkersBusy == 0 {
+			return
+		}
+		sleep(ctx, 500*time.Millisecond)
+	}
+	cfg.Log.Warn("server still busy after the drain timeout; the next scenario starts anyway", "drain", cfg.Drain)
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// payload is a deterministic, incompressible-enough upload body.
+func payload(n int) []byte {
+	b := make([]byte, n)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x)
+	}
+	return b
+}
+
+func machine() report.Machine {
+	m := report.Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}
+	m.Hostname, _ = os.Hostname()
+	m.LoadAvgBefore, m.Load1Before = loadAvg()
+	return m
+}
+
+// loadAvg reads /proc/loadavg (Linux); elsewhere it returns nothing.
+func loadAvg() (string, float64) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "", 0
+	}
+	s := strings.TrimSpace(string(b))
+	f := strings.Fields(s)
+	var l1 float64
+	if len(f) > 0 {
+		l1, _ = strconv.ParseFloat(f[0], 64)
+	}
+	return s, l1
+}

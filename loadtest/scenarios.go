@@ -1,0 +1,103 @@
+package loadtest
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Scenario is one endpoint variant under load. To add one (the order
+// workflow, say), append it to Scenarios with its groups.
+type Scenario struct {
+	Name   string
+	Method string
+	Path   string // with any query
+	// Blocking marks variants that hold a worker (or a lock) across the
+	// backend wait; their queue needs longer to settle at the top step.
+	Blocking bool
+	// Upload sends an -upload-size body.
+	Upload bool
+	Groups []string
+	About  string
+}
+
+// Scenarios is the scenario table, in run order: sync before async so the
+// headline pair is first.
+var Scenarios = []Scenario{
+	{Name: "sync-profile", Method: http.MethodGet, Path: "/api/sync/profile", Blocking: true,
+		Groups: []string{"headline", "profile"}, About: "blocking profile call holding a pool worker"},
+	{Name: "async-profile", Method: http.MethodGet, Path: "/api/async/profile",
+		Groups: []string{"headline", "profile"}, About: "profile call that releases its worker while waiting"},
+	{Name: "wrapped-profile", Method: http.MethodGet, Path: "/api/wrapped/profile", Blocking: true,
+		Groups: []string{"profile"}, About: "fake async: the sync call wrapped in a goroutine, still holding a worker"},
+	{Name: "sync-upload", Method: http.MethodPost, Path: "/api/sync/upload", Blocking: true, Upload: true,
+		Groups: []string{"upload"}, About: "blob upload holding a worker"},
+	{Name: "async-upload", Method: http.MethodPost, Path: "/api/async/upload", Upload: true,
+		Groups: []string{"upload"}, About: "blob upload releasing its worker"},
+	{Name: "sync-profile-serialized", Method: http.MethodGet, Path: "/api/sync/profile?instancing=serialized", Blocking: true,
+		Groups: []string{"instancing"}, About: "one shared instance with a mutex held across the I/O"},
+	{Name: "async-profile-serialized", Method: http.MethodGet, Path: "/api/async/profile?instancing=serialized", Blocking: true,
+		Groups: []string{"instancing"}, About: "async, but a mutex held across the I/O serialises it anyway"},
+	{Name: "sync-profile-percall", Method: http.MethodGet, Path: "/api/sync/profile?instancing=percall", Blocking: true,
+		Groups: []string{"instancing"}, About: "a new service instance per call"},
+	{Name: "async-profile-percall", Method: http.MethodGet, Path: "/api/async/profile?instancing=percall",
+		Groups: []string{"instancing"}, About: "a new service instance per call, async"},
+	{Name: "sync-upload-client-per-request", Method: http.MethodPost, Path: "/api/sync/upload?client=per-request", Blocking: true, Upload: true,
+		Groups: []string{"client"}, About: "a new azblob client and transport per request"},
+	{Name: "async-upload-client-per-request", Method: http.MethodPost, Path: "/api/async/upload?client=per-request", Upload: true,
+		Groups: []string{"client"}, About: "a new azblob client and transport per request, async"},
+}
+
+// Groups lists the group names accepted by Select, besides "all".
+func Groups() []string {
+	var gs []string
+	for _, s := range Scenarios {
+		for _, g := range s.Groups {
+			if !slices.Contains(gs, g) {
+				gs = append(gs, g)
+			}
+		}
+	}
+	return gs
+}
+
+// Select resolves a comma-separated list of scenario and group names
+// ("all" for every scenario) into scenarios in table order.
+func Select(spec string) ([]Scenario, error) {
+	want := map[string]bool{}
+	for _, f := range strings.Split(spec, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		matched := false
+		for _, s := range Scenarios {
+			if f == "all" || s.Name == f || slices.Contains(s.Groups, f) {
+				want[s.Name] = true
+				matched = true
+			}
+		}
+		if !matched {
+			return nil, fmt.Errorf("unknown scenario or group %q (scenarios: %s; groups: %s, all)", f, strings.Join(names(), ", "), strings.Join(Groups(), ", "))
+		}
+	}
+	var out []Scenario
+	for _, s := range Scenarios {
+		if want[s.Name] {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no scenarios selected")
+	}
+	return out, nil
+}
+
+func names() []string {
+	n := make([]string, len(Scenarios))
+	for i, s := range Scenarios {
+		n[i] = s.Name
+	}
+	return n
+}

@@ -1,0 +1,157 @@
+package scrape
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// The metric names the demo API exposes.
+const (
+	MetricWorkers     = "syncio_pool_workers"
+	MetricWorkersBusy = "syncio_pool_workers_busy"
+	MetricQueueLength = "syncio_pool_queue_length"
+	MetricRejected    = "syncio_pool_rejected_total"
+	MetricGoroutines  = "go_goroutines"
+	MetricRSS         = "process_resident_memory_bytes"
+)
+
+// Sample is one scrape of /metrics. Missing metrics read as zero.
+type Sample struct {
+	Time        time.Time `json:"time"`
+	Workers     float64   `json:"workers"`
+	WorkersBusy float64   `json:"workers_busy"`
+	QueueLength float64   `json:"queue_length"`
+	Rejected    float64   `json:"rejected_total"`
+	Goroutines  float64   `json:"goroutines"`
+	RSSBytes    float64   `json:"rss_bytes"`
+}
+
+// Parse reads a Prometheus text exposition and extracts a Sample stamped at.
+func Parse(r io.Reader, at time.Time) (Sample, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(r)
+	if err != nil {
+		return Sample{}, fmt.Errorf("parsing metrics: %w", err)
+	}
+	return Sample{
+		Time:        at,
+		Workers:     sum(fams[MetricWorkers]),
+		WorkersBusy: sum(fams[MetricWorkersBusy]),
+		QueueLength: sum(fams[MetricQueueLength]),
+		Rejected:    sum(fams[MetricRejected]),
+		Goroutines:  sum(fams[MetricGoroutines]),
+		RSSBytes:    sum(fams[MetricRSS]),
+	}, nil
+}
+
+// sum adds a gauge or counter over all its label sets, which is the pool
+// total should the API ever label its pools.
+func sum(f *dto.MetricFamily) float64 {
+	if f == nil {
+		return 0
+	}
+	var v float64
+	for _, m := range f.GetMetric() {
+		switch {
+		case m.GetGauge() != nil:
+			v += m.GetGauge().GetValue()
+		case m.GetCounter() != nil:
+			v += m.GetCounter().GetValue()
+		case m.GetUntyped() != nil:
+			v += m.GetUntyped().GetValue()
+		}
+	}
+	return v
+}
+
+// Scraper polls a /metrics URL and keeps every sample in memory (one a
+// second is a few kilobytes per minute).
+type Scraper struct {
+	url    string
+	client *http.Client
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	samples []Sample
+	failed  bool
+}
+
+// New returns a Scraper for metricsURL. Its client is separate from the
+// load's, so the scrape never waits for a free load connection.
+func New(metricsURL string, log *slog.Logger) *Scraper {
+	return &Scraper{
+		url:    metricsURL,
+		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1}},
+		log:    log,
+	}
+}
+
+// Once takes one sample now.
+func (s *Scraper) Once(ctx context.Context) (Sample, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return Sample{}, fmt.Errorf("metrics request: %w", err)
+	}
+	at := time.Now()
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Sample{}, fmt.Errorf("scraping %s: %w", s.url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return Sample{}, fmt.Errorf("scraping %s: %s", s.url, resp.Status)
+	}
+	return Parse(resp.Body, at)
+}
+
+// Run samples every interval until ctx ends. A failing scrape is logged
+// once and retried; the run goes on without server figures.
+func (s *Scraper) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		smp, err := s.Once(ctx)
+		s.mu.Lock()
+		if err == nil {
+			s.samples = append(s.samples, smp)
+		} else if !s.failed && ctx.Err() == nil {
+			s.failed = true
+			s.log.Warn("metrics scrape failed; server figures will be missing", "err", err)
+		}
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Samples returns a copy of the samples taken so far.
+func (s *Scraper) Samples() []Sample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Sample(nil), s.samples...)
+}
+
+// Last returns the latest sample, if any.
+func (s *Scraper) Last() (Sample, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.samples) == 0 {
+		return Sample{}, false
+	}
+	return s.samples[len(s.samples)-1], true
+}
+
+// Close releases idle connections.
+func (s *Scraper) Close() { s.client.CloseIdleConnections() }
