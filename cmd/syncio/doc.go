@@ -1,0 +1,15 @@
+// Command syncio reports blocking I/O and uncancellable waits on HTTP
+// request paths (see the analyzer package and docs/rules).
+//
+// Usage:
+//
+//	syncio [flags] packages             text findings on stderr, exit 3 if any
+//	syncio -sarif out.sarif ./...       also write SARIF 2.1.0 (GitHub code scanning)
+//	syncio -json ./...                  JSON on stdout, as singlechecker
+//	syncio -fix [-diff] ./...           apply or show the suggested fixes
+//	go vet -vettool=$(command -v syncio) ./...
+//
+// A package that fails to load or type-check is reported on one line naming
+// the package and the error; the other packages are still analysed, and the
+// exit code is then 1. Run syncio -h for every flag.
+package main
