@@ -397,3 +397,34 @@ func TestUsageMentionsSARIFAndVet(t *testing.T) {
 		t.Errorf("-V=full: %v, output %q", err, out)
 	}
 }
+
+// TestFixDiffIsDelegated checks that -fix -diff, which this driver hands to
+// singlechecker, prints the suggested fixes as a diff and leaves the files
+// alone.
+func TestFixDiffIsDelegated(t *testing.T) {
+	bin := syncioBinary(t)
+	root := repoRoot(t)
+	file := filepath.Join(root, exampleDir, "nethttp.go")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-fix", "-diff", "./"+exampleDir)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("-fix -diff: %v\n%s", err, out)
+	}
+	for _, want := range []string{"+++ ", "-\trows, err := s.DB.Query(", "+\trows, err := s.DB.QueryContext("} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+	after, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Errorf("-diff modified %s", file)
+	}
+}
