@@ -129,6 +129,26 @@ func TestAsyncReleasesWorker(t *testing.T) {
 	}
 }
 
+// TestLoneAsyncRunsInsideAwait covers the fast path: a lone I/O runs on the
+// run's own goroutine inside Await, still with no worker held.
+func TestLoneAsyncRunsInsideAwait(t *testing.T) {
+	x := newCountingExec()
+	held := -1
+	wf := New("W", func(s *Scope, in Var[int], out Var[int]) Activity {
+		return Sequence("W",
+			AsyncIO("IO", in, out, func(_ context.Context, n int) (int, error) { held = x.Held(); return n + 1, nil }),
+			AsyncIO("IO2", out, out, func(_ context.Context, n int) (int, error) { return n * 3, nil }),
+		)
+	})
+	got, err := wf.Run(context.Background(), x, 1)
+	if err != nil || got != 6 {
+		t.Fatalf("got %d, %v, want 6", got, err)
+	}
+	if held != 0 || x.waits != 2 || x.Held() != 0 {
+		t.Errorf("held during I/O = %d, waits = %d, held after = %d; want 0, 2, 0", held, x.waits, x.Held())
+	}
+}
+
 func TestParallelFirstFailureCancelsOthers(t *testing.T) {
 	slowStarted := make(chan struct{})
 	var slowErr error

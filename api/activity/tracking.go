@@ -73,11 +73,36 @@ func (m Multi) Track(ev Event) {
 	}
 }
 
-// Buffered decouples a run from a slow sink, as ETW does: Track puts the
-// event in a bounded buffer without waiting, and drops (and counts) it when
-// the buffer is full. One goroutine delivers buffered events to the sink.
+// BatchTracker is implemented by trackers that can take several events in
+// one call. A run hands its events over in batches (when it goes idle and
+// when it ends), which costs one hand-off per batch instead of one per
+// event. TrackBatch must not keep evs after it returns.
+type BatchTracker interface {
+	Tracker
+	TrackBatch(evs []Event)
+}
+
+// TrackBatch fans a batch out, in one call to trackers that take batches.
+func (m Multi) TrackBatch(evs []Event) {
+	for _, t := range m {
+		if bt, ok := t.(BatchTracker); ok {
+			bt.TrackBatch(evs)
+			continue
+		}
+		for i := range evs {
+			t.Track(evs[i])
+		}
+	}
+}
+
+// Buffered decouples runs from a slow sink, as ETW does: Track appends the
+// event to a bounded buffer under a short lock, never waiting for the sink,
+// and drops (and counts) events once the buffer is full. A goroutine hands
+// the buffer to the sink every millisecond.
 type Buffered struct {
-	ch      chan Event
+	mu      sync.Mutex
+	pending []Event
+	limit   int
 	next    Tracker
 	dropped atomic.Uint64
 	quit    chan struct{}
@@ -85,20 +110,40 @@ type Buffered struct {
 	once    sync.Once
 }
 
+// drainEvery bounds how stale a buffered event gets; size the buffer for the
+// events a burst produces in that time.
+const drainEvery = time.Millisecond
+
 // NewBuffered starts delivering to next through a buffer of size events.
 // Call Close to stop the delivering goroutine.
 func NewBuffered(next Tracker, size int) *Buffered {
-	b := &Buffered{ch: make(chan Event, size), next: next, quit: make(chan struct{}), stopped: make(chan struct{})}
+	b := &Buffered{pending: make([]Event, 0, max(size, 1)), limit: max(size, 1), next: next,
+		quit: make(chan struct{}), stopped: make(chan struct{})}
 	go b.deliver()
 	return b
 }
 
-// Track buffers ev, or drops it if the buffer is full. It never blocks.
+// Track buffers ev, or drops it if the buffer is full. It never blocks on
+// the sink.
 func (b *Buffered) Track(ev Event) {
-	select {
-	case b.ch <- ev:
-	default:
-		b.dropped.Add(1)
+	b.mu.Lock()
+	if len(b.pending) < b.limit {
+		b.pending = append(b.pending, ev)
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	b.dropped.Add(1)
+}
+
+// TrackBatch buffers as many of evs as fit and drops the rest.
+func (b *Buffered) TrackBatch(evs []Event) {
+	b.mu.Lock()
+	n := min(len(evs), b.limit-len(b.pending))
+	b.pending = append(b.pending, evs[:n]...)
+	b.mu.Unlock()
+	if n < len(evs) {
+		b.dropped.Add(uint64(len(evs) - n))
 	}
 }
 
@@ -112,23 +157,36 @@ func (b *Buffered) Close() {
 	<-b.stopped
 }
 
+// deliver polls instead of being signalled per event: waking a goroutine on
+// every Track would cost the run more than the event itself.
 func (b *Buffered) deliver() {
 	defer close(b.stopped)
+	tick := time.NewTicker(drainEvery)
+	defer tick.Stop()
+	spare := make([]Event, 0, b.limit)
 	for {
 		select {
-		case ev := <-b.ch:
-			b.next.Track(ev)
+		case <-tick.C:
 		case <-b.quit:
-			for {
-				select {
-				case ev := <-b.ch:
-					b.next.Track(ev)
-				default:
-					return
-				}
-			}
+			b.drain(spare)
+			return
 		}
+		spare = b.drain(spare)
 	}
+}
+
+// drain swaps the buffer for spare under the lock, delivers the swapped-out
+// events without it, and returns that slice emptied, as the next spare.
+func (b *Buffered) drain(spare []Event) []Event {
+	b.mu.Lock()
+	full := b.pending
+	b.pending = spare[:0]
+	b.mu.Unlock()
+	for i := range full {
+		b.next.Track(full[i])
+		full[i] = Event{} // let errors be collected
+	}
+	return full[:0]
 }
 
 // Collector exposes the drop count as syncio_tracking_dropped_total.

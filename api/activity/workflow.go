@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -123,10 +124,18 @@ type run struct {
 	queue       []item
 	head        int
 	pending     int
+	deferred    func() func() // the newest I/O, not started yet; see startIO
 	completions chan func()
 	comps       []pendingComp
 	result      error
+	events      *[]Event // tracking batch, from eventBatches; nil when not tracking
 }
+
+// eventBatches recycles the per-run tracking batches.
+var eventBatches = sync.Pool{New: func() any { s := make([]Event, 0, maxBatch); return &s }}
+
+// maxBatch bounds a batch so a long run still hands its events over steadily.
+const maxBatch = 64
 
 type item struct {
 	a   Activity
@@ -153,6 +162,11 @@ func (r *run) exec(ctx context.Context, root Activity, env *Env) error {
 		r.emit(WorkflowFaulted, "", r.result)
 	} else {
 		r.emit(WorkflowCompleted, "", nil)
+	}
+	if r.events != nil {
+		r.flush()
+		eventBatches.Put(r.events)
+		r.events = nil
 	}
 	return r.result
 }
@@ -191,21 +205,42 @@ func (r *run) loop() {
 				// Reset while empty so a long While reuses the same slots.
 				r.queue, r.head = r.queue[:0], 0
 			}
+			if r.deferred != nil {
+				r.launch() // more work to do first: the I/O must not wait for it
+			}
 			r.step(it)
 		}
 		if r.pending == 0 {
 			return
 		}
+		if r.events != nil {
+			r.flush() // going idle: do not sit on events while the I/O runs
+		}
 		var end func()
-		select {
-		case end = <-r.completions: // already done: keep the worker
-		default:
-			// The I/O goroutines watch their own contexts, so this wait ends
-			// when one of them does; Await's ctx is not needed to stop it.
+		if r.deferred != nil && r.pending == 1 {
+			// The only thing left is one unstarted I/O: run it right here,
+			// inside Await, with the worker released. This is the common
+			// case (a Sequence of async calls) and costs no goroutine hand-off.
+			io := r.deferred
+			r.deferred = nil
 			_ = r.x.Await(context.Background(), func(context.Context) error {
-				end = <-r.completions
+				end = io()
 				return nil
 			})
+		} else {
+			if r.deferred != nil {
+				r.launch()
+			}
+			select {
+			case end = <-r.completions: // already done: keep the worker
+			default:
+				// The I/O goroutines watch their own contexts, so this wait
+				// ends when one of them does; Await's ctx is not needed.
+				_ = r.x.Await(context.Background(), func(context.Context) error {
+					end = <-r.completions
+					return nil
+				})
+			}
 		}
 		r.pending--
 		end()
@@ -243,20 +278,54 @@ func (r *run) done(a Activity, err error, k cont) {
 	k(err)
 }
 
-// startIO runs io on its own goroutine, without a worker; the func it
-// returns is the completion work item, sent back to the scheduler.
+// startIO registers an I/O; the func io returns is its completion work
+// item, to run on the scheduler. The newest I/O is kept unstarted until the
+// scheduler either has other work (then it goes to a goroutine) or has
+// nothing else to wait for (then loop runs it inline, inside Await).
 func (r *run) startIO(io func() func()) {
+	if r.deferred != nil {
+		r.launch()
+	}
+	r.pending++
+	r.deferred = io
+}
+
+// launch starts the deferred I/O on a goroutine of its own.
+func (r *run) launch() {
 	if r.completions == nil {
 		r.completions = make(chan func(), 4)
 	}
-	r.pending++
-	ch := r.completions
+	io, ch := r.deferred, r.completions
+	r.deferred = nil
 	go func() { ch <- io() }()
 }
 
+// emit records an event in the run's batch; flush hands the batch over.
 func (r *run) emit(k Kind, path string, err error) {
 	if r.cfg.profile == ProfileNone {
 		return
 	}
-	r.cfg.tracker.Track(Event{Kind: k, Workflow: r.workflow, Instance: r.id, Activity: path, Err: err, Time: time.Now()})
+	if r.events == nil {
+		r.events = eventBatches.Get().(*[]Event)
+	}
+	*r.events = append(*r.events, Event{Kind: k, Workflow: r.workflow, Instance: r.id, Activity: path, Err: err, Time: time.Now()})
+	if len(*r.events) >= maxBatch {
+		r.flush()
+	}
+}
+
+func (r *run) flush() {
+	evs := *r.events
+	if len(evs) == 0 {
+		return
+	}
+	if bt, ok := r.cfg.tracker.(BatchTracker); ok {
+		bt.TrackBatch(evs)
+	} else {
+		for i := range evs {
+			r.cfg.tracker.Track(evs[i])
+		}
+	}
+	clear(evs)
+	*r.events = evs[:0]
 }
