@@ -1,14 +1,67 @@
 package analyzer
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestAnalyzer runs every positive and negative case in one analysistest
-// run: with facts, each run analyses the standard library dependencies
-// too, so cases are grouped to keep the suite fast.
+// run: with facts, each run analyses the dependencies too, so cases are
+// grouped to keep the suite fast.
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "nethttp", "frameworks", "chain/a")
+	results := analysistest.Run(t, analysistest.TestData(), Analyzer,
+		"nethttp", "frameworks", "chain/a", "chain/b", "chain/c")
+
+	// Every diagnostic carries its rule as Category and the rule's page as URL.
+	var chain *analysis.Diagnostic
+	var fset = results[0].Pass.Fset
+	for _, res := range results {
+		for i, d := range res.Diagnostics {
+			if _, ok := RuleByID(d.Category); !ok && d.Category != "SIO000" {
+				t.Errorf("%s: category %q is not a rule ID", d.Message, d.Category)
+			}
+			if d.Category != "SIO000" && d.URL != RuleURL(d.Category) {
+				t.Errorf("%s: URL %q, want %q", d.Message, d.URL, RuleURL(d.Category))
+			}
+			if !strings.HasSuffix(d.Message, "("+d.Category+")") {
+				t.Errorf("message %q does not end with its rule ID", d.Message)
+			}
+			if strings.HasPrefix(d.Message, "GetProfile calls b.(*Profiles).Load") {
+				chain = &res.Diagnostics[i]
+				fset = res.Pass.Fset
+			}
+		}
+	}
+	if chain == nil {
+		t.Fatal("no diagnostic for the cross-package chain")
+	}
+	// The chain is also attached as Related, one hop per entry, each at the
+	// call inside the previous function, the last at the blocking call.
+	want := []struct{ file, msg string }{
+		{"a.go", "calls b.(*Profiles).Load"},
+		{"b.go", "calls c.Fetch"},
+		{"c.go", "net/http.Get blocks without the request context"},
+	}
+	if len(chain.Related) != len(want) {
+		t.Fatalf("Related has %d entries, want %d: %+v", len(chain.Related), len(want), chain.Related)
+	}
+	for i, w := range want {
+		rel := chain.Related[i]
+		p := fset.Position(rel.Pos)
+		if filepath.Base(p.Filename) != w.file || rel.Message != w.msg {
+			t.Errorf("Related[%d] = %s %q, want %s %q", i, p, rel.Message, w.file, w.msg)
+		}
+	}
+	if p := fset.Position(chain.Related[0].Pos); p != fset.Position(chain.Pos) {
+		t.Errorf("first hop at %s, want the diagnostic position %s", p, fset.Position(chain.Pos))
+	}
+}
+
+// TestSuggestedFixes checks every mechanical rewrite against fixes.go.golden.
+func TestSuggestedFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes")
 }

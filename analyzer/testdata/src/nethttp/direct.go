@@ -169,3 +169,22 @@ func main() {
 }
 
 func init() { _, _ = http.Get("http://example.com") }
+
+// Generics in one package: a generic function and a method of a generic
+// type, called through instantiations.
+func firstOf[T any](xs []T) T { // want firstOf:`blocks\(SIO005: time.Sleep\)`
+	time.Sleep(time.Millisecond)
+	return xs[0]
+}
+
+type cache[K comparable, V any] struct{ m map[K]V }
+
+func (c *cache[K, V]) load(k K) V { // want load:`blocks\(SIO005: main.firstOf → time.Sleep\)`
+	return firstOf([]V{c.m[k]})
+}
+
+func Generic(w http.ResponseWriter, r *http.Request) {
+	_ = firstOf[int]([]int{1}) // want `^Generic calls main.firstOf → time.Sleep, which waits`
+	c := &cache[string, int]{}
+	_ = c.load("k") // want `^Generic calls main.\(\*cache\).load → main.firstOf → time.Sleep, which waits`
+}
