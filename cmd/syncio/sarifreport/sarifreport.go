@@ -1,6 +1,7 @@
 package sarifreport
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"golang.org/x/tools/go/analysis"
@@ -87,6 +89,10 @@ type Run struct {
 	// not load or type-check). They become tool execution notifications and
 	// mark the invocation as unsuccessful.
 	Problems []string
+	// ReadFile reads source files to convert go/token's byte columns into
+	// the UTF-16 columns SARIF viewers count in. Nil means os.ReadFile; a
+	// file that cannot be read keeps its byte columns.
+	ReadFile func(name string) ([]byte, error)
 }
 
 // Build returns the SARIF 2.1.0 log of run as produced by tool.
@@ -101,7 +107,15 @@ func Build(tool Tool, run Run) (*sarif.Report, error) {
 		run:       sarif.NewRun(),
 		root:      filepath.Clean(run.SrcRoot),
 		artifacts: map[string]int{},
+		readFile:  run.ReadFile,
+		lines:     map[string][][]byte{},
 	}
+	if b.readFile == nil {
+		b.readFile = os.ReadFile
+	}
+	// Stated explicitly because go/token columns are bytes; location
+	// converts them.
+	b.run.WithColumnKind("utf16CodeUnits")
 	driver := sarif.NewToolComponent().WithName(tool.Name)
 	if tool.Version != "" {
 		driver.WithVersion(tool.Version)
@@ -169,6 +183,32 @@ type builder struct {
 	run       *sarif.Run
 	root      string
 	artifacts map[string]int // artifact URI → index in run.Artifacts
+	readFile  func(string) ([]byte, error)
+	lines     map[string][][]byte // file → its lines; nil when unreadable
+}
+
+// column converts a 1-based byte column on a line of file into a 1-based
+// UTF-16 column. It returns col unchanged when the file cannot be read.
+func (b *builder) column(file string, line, col int) int {
+	lines, ok := b.lines[file]
+	if !ok {
+		if data, err := b.readFile(file); err == nil {
+			lines = bytes.Split(data, []byte("\n"))
+		}
+		b.lines[file] = lines
+	}
+	if line < 1 || line > len(lines) || col < 1 {
+		return col
+	}
+	text := lines[line-1]
+	if col-1 > len(text) {
+		return col
+	}
+	units := 0
+	for _, r := range string(text[:col-1]) {
+		units += utf16.RuneLen(r)
+	}
+	return units + 1
 }
 
 func (b *builder) addRule(r Rule) {
@@ -212,8 +252,10 @@ func (b *builder) addResult(ruleID string, f Finding) error {
 		tfl := sarif.NewThreadFlowLocation().
 			WithLocation(hl).
 			WithExecutionOrder(i).
-			WithNestingLevel(i).
-			AddKind("call")
+			WithNestingLevel(i)
+		if strings.HasPrefix(h.Message, "calls ") {
+			tfl.AddKind("call") // the last hop is the blocking operation itself
+		}
 		flow.AddLocation(tfl)
 	}
 	res.AddCodeFlow(sarif.NewCodeFlow().
@@ -238,12 +280,12 @@ func (b *builder) location(pos, end token.Position) (*sarif.Location, error) {
 
 	region := sarif.NewRegion().WithStartLine(pos.Line)
 	if pos.Column > 0 {
-		region.WithStartColumn(pos.Column)
+		region.WithStartColumn(b.column(pos.Filename, pos.Line, pos.Column))
 	}
 	if end.IsValid() && end.Filename == pos.Filename && end.Line >= pos.Line {
 		region.WithEndLine(end.Line)
 		if end.Column > 0 && (end.Line > pos.Line || end.Column > pos.Column) {
-			region.WithEndColumn(end.Column)
+			region.WithEndColumn(b.column(end.Filename, end.Line, end.Column))
 		}
 	}
 	return sarif.NewLocationWithPhysicalLocation(

@@ -382,3 +382,38 @@ func TestSchemaValidationIsLive(t *testing.T) {
 		t.Error("log with level \"high\" passed schema validation")
 	}
 }
+
+// go/token columns count bytes; SARIF viewers count UTF-16 code units.
+func TestColumnsAreUTF16(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "a.go")
+	// "é" is 2 bytes and 1 unit; "𝄞" is 4 bytes and 2 units.
+	line := "\tx := \"é𝄞\"; call()"
+	if err := os.WriteFile(file, []byte("package a\n"+line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byteCol := strings.Index(line, "call") + 1
+	endByteCol := byteCol + len("call()")
+	f := sarifreport.Finding{
+		RuleID:  "SIO001",
+		Message: "m (SIO001)",
+		Pos:     token.Position{Filename: file, Line: 2, Column: byteCol},
+		End:     token.Position{Filename: file, Line: 2, Column: endByteCol},
+	}
+	rep, err := sarifreport.Build(sarifreport.Tool{Name: "syncio", Rules: testRules},
+		sarifreport.Run{SrcRoot: root, Findings: []sarifreport.Finding{f}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	region := rep.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	// 16 bytes before "call" but 13 units: é saves one, 𝄞 saves two.
+	if got, want := *region.StartColumn, 14; got != want || byteCol != 17 {
+		t.Errorf("startColumn = %d (byte column %d), want %d", got, byteCol, want)
+	}
+	if got, want := *region.EndColumn, *region.StartColumn+len("call()"); got != want {
+		t.Errorf("endColumn = %d, want %d", got, want)
+	}
+	if ck := rep.Runs[0].ColumnKind; ck == nil || *ck != "utf16CodeUnits" {
+		t.Errorf("columnKind = %v, want utf16CodeUnits", ck)
+	}
+}
