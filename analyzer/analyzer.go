@@ -373,6 +373,17 @@ func displayName(fn *types.Func) string {
 	return qualified(fn, fn.Pkg().Name())
 }
 
+// terminalName names the call that ends a chain: by import path for the
+// standard library (database/sql.(*DB).QueryContext, like the SIO001
+// table), by package name for everything else.
+func terminalName(fn *types.Func) string {
+	path := fn.Pkg().Path()
+	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") {
+		return qualified(fn, path)
+	}
+	return displayName(fn)
+}
+
 // collect walks a body in source order and records what may block. The
 // body of a go statement and func literals that are not called on the spot
 // are off the request path and skipped.
@@ -510,11 +521,9 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
-			// The receiving call ends the chain: name it by import path,
-			// like the SIO001 table does.
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
-				name = qualified(fn, fn.Pkg().Path())
+				name = terminalName(fn)
 			}
 			arg := ast.Unparen(call.Args[0])
 			given := ci.desc

@@ -5,4 +5,46 @@
 //
 // Frameworks are recognised by import path and type name only, so the
 // analyzer has no dependency on any of them.
+//
+// # Request roots
+//
+//   - net/http: functions, methods and func literals of type
+//     func(http.ResponseWriter, *http.Request), ServeHTTP included;
+//   - gin func(*gin.Context), echo func(echo.Context) error, fiber
+//     func(*fiber.Ctx) error (v2) and func(fiber.Ctx) error (v3), as
+//     declarations or as func literals anywhere (router arguments included);
+//   - gRPC unary methods (ctx context.Context, req *T) (*U, error) on a type
+//     that embeds a generated Unimplemented*Server;
+//   - any function whose doc comment holds //syncio:handler.
+//
+// # Rules
+//
+// SIO001 (blocking-call) flags context-less calls from a data-driven table
+// (Config.Blocking) that have a context-aware variant. SIO002
+// (dropped-context) flags a call whose first parameter is context.Context
+// when it is given context.Background(), context.TODO(), or a local
+// variable derived only from those; contexts of unknown origin (fields,
+// function results) are never flagged, and context.WithoutCancel is a
+// deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
+// WaitGroup and Cond waits, bare channel sends and receives, range over a
+// channel, and select statements with neither a x.Done() case nor default.
+//
+// # Interprocedural analysis
+//
+// Every function that is not a root and blocks (directly or through static
+// callees, recursion included) exports a blocksFact with its chain, so
+// callers in other packages see it under any go/analysis driver. Calls
+// through interfaces and func values are not followed. Bodies of go
+// statements and func literals that are not called on the spot are off the
+// request path. The standard library is not analysed: its blocking APIs are
+// judged at the caller through the SIO001 table. _test.go files, main and
+// init are never request paths.
+//
+// # Suppression
+//
+// //syncio:ignore SIO001[,SIO005] -- reason, on the reported line or the line
+// above, or in a function's doc comment for the whole function. In a helper
+// it also stops the helper from exporting that finding to its callers. An
+// ignore without a reason still suppresses but is itself reported, under the
+// first rule it names (SIO000 when it names no valid rule).
 package analyzer
