@@ -117,9 +117,6 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	a := cfg.Analyzer
 	fs := flag.NewFlagSet(a.Name, flag.ContinueOnError)
 	fs.SetOutput(stderrOf(cfg))
-	// The analyzer's own flags keep their plain names, as singlechecker
-	// registers them, so command lines work with either driver.
-	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
 	fs.BoolVar(&o.json, "json", false, "emit JSON output (exit code 0 even with findings)")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
@@ -130,6 +127,14 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write memory profile to this file")
 	fs.StringVar(&o.trace, "trace", "", "write trace log to this file")
+	// The analyzer's own flags keep their plain names, as singlechecker
+	// registers them, so command lines work with either driver; like
+	// singlechecker, a name the driver already uses is skipped.
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		if fs.Lookup(f.Name) == nil {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
 	fs.Usage = func() { usage(fs, a) }
 	return fs
 }

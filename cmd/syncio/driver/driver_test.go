@@ -3,8 +3,10 @@ package driver_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"go/ast"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -256,5 +258,25 @@ func TestIsVetProtocol(t *testing.T) {
 		if got := driver.IsVetProtocol(tc.args); got != tc.want {
 			t.Errorf("IsVetProtocol(%q) = %v, want %v", tc.args, got, tc.want)
 		}
+	}
+}
+
+// The analyzer's flags are settable by their plain names, and one that
+// clashes with a driver flag does not crash the flag set.
+func TestAnalyzerFlags(t *testing.T) {
+	var rules string
+	var clash bool
+	a := *testAnalyzer
+	a.Flags = *flag.NewFlagSet("syncio", flag.ContinueOnError)
+	a.Flags.StringVar(&rules, "rules", "SIO001", "enabled rules")
+	a.Flags.BoolVar(&clash, "json", false, "clashes with the driver's -json")
+	var errb bytes.Buffer
+	code := driver.Run(driver.Config{Analyzer: &a, Dir: modDir, Stdout: io.Discard, Stderr: &errb},
+		[]string{"-rules", "SIO005", "./clean"})
+	if code != driver.ExitClean {
+		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	}
+	if rules != "SIO005" {
+		t.Errorf("-rules not passed to the analyzer: %q", rules)
 	}
 }
