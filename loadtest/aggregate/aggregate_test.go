@@ -1,0 +1,145 @@
+package aggregate
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/scrape"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func result(code uint16, sentAt, latency time.Duration, errMsg string) *vegeta.Result {
+	return &vegeta.Result{Code: code, Timestamp: t0.Add(sentAt), Latency: latency, Error: errMsg}
+}
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		r    *vegeta.Result
+		want Outcome
+	}{
+		{result(200, 0, 0, ""), OK},
+		{result(201, 0, 0, ""), OK},
+		{result(503, 0, 0, "503 Service Unavailable"), Rejected},
+		{result(0, 0, 0, "net/http: timeout awaiting response headers"), Timeout},
+		{result(0, 0, 0, "context deadline exceeded"), Timeout},
+		{result(504, 0, 0, "504 Gateway Timeout"), Timeout},
+		{result(0, 0, 0, "connection refused"), Failed},
+		{result(500, 0, 0, "500 Internal Server Error"), Failed},
+		{result(200, 0, 0, "reading body: unexpected EOF"), Failed},
+	}
+	for _, c := range cases {
+		if got := Classify(c.r); got != c.want {
+			t.Errorf("Classify(code %d, %q) = %v, want %v", c.r.Code, c.r.Error, got, c.want)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	v := make([]float64, 100)
+	for i := range v {
+		v[i] = float64(i + 1)
+	}
+	for q, want := range map[float64]float64{0.5: 50, 0.95: 95, 0.99: 99, 1: 100, 0.001: 1} {
+		if got := Percentile(v, q); got != want {
+			t.Errorf("Percentile(1..100, %v) = %v, want %v", q, got, want)
+		}
+	}
+	if got := Percentile([]float64{7}, 0.99); got != 7 {
+		t.Errorf("single value: %v", got)
+	}
+	if got := Percentile(nil, 0.5); got != 0 {
+		t.Errorf("empty: %v", got)
+	}
+}
+
+func TestStepStats(t *testing.T) {
+	var s Step
+	for i := 1; i <= 10; i++ { // OK latencies 0.1 .. 1.0 s
+		s.Add(result(200, 0, time.Duration(i)*100*time.Millisecond, ""))
+	}
+	s.Add(result(503, 0, 5*time.Second, "503 Service Unavailable")) // not an OK latency
+	s.Add(result(503, 0, time.Millisecond, "503 Service Unavailable"))
+	s.Add(result(0, 0, time.Minute, "net/http: timeout awaiting response headers"))
+	s.Add(result(500, 0, time.Millisecond, "500 Internal Server Error"))
+
+	st := s.Stats(5 * time.Second)
+	if st.Requests != 14 || st.OK != 10 || st.Rejected != 2 || st.Timeouts != 1 || st.Errors != 1 {
+		t.Errorf("counts = %+v", st)
+	}
+	if st.ThroughputRPS != 2 || st.RejectedRPS != 0.4 {
+		t.Errorf("throughput %v OK/s, %v 503/s; want 2 and 0.4 over a 5 s window", st.ThroughputRPS, st.RejectedRPS)
+	}
+	approx := func(name string, got, want float64) {
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	approx("mean", st.LatencyMean, 0.55)
+	approx("p50", st.P50, 0.5)
+	approx("p95", st.P95, 1.0)
+	approx("max", st.Max, 1.0)
+	if zero := (&Step{}).Stats(time.Second); zero.LatencyMean != 0 || zero.ThroughputRPS != 0 {
+		t.Errorf("empty step stats = %+v", zero)
+	}
+}
+
+func TestWindowsUseCompletionTime(t *testing.T) {
+	w := NewWindows([]Window{
+		{From: t0.Add(10 * time.Second), To: t0.Add(20 * time.Second)},
+		{From: t0.Add(30 * time.Second), To: t0.Add(40 * time.Second)},
+	})
+	cases := []struct {
+		r    *vegeta.Result
+		want int
+	}{
+		{result(200, 5*time.Second, time.Second, ""), -1},         // ends at 6 s: warm-up
+		{result(200, 5*time.Second, 6*time.Second, ""), 0},        // sent early, ends at 11 s
+		{result(200, 19*time.Second, 2*time.Second, ""), -1},      // ends at 21 s: settling
+		{result(200, 10*time.Second, 10*time.Second, ""), -1},     // ends exactly at To: excluded
+		{result(200, 28*time.Second, 2*time.Second, ""), 1},       // ends exactly at From: included
+		{result(503, 35*time.Second, time.Millisecond, "503"), 1}, // rejected in window 1
+	}
+	for i, c := range cases {
+		if got := w.Add(c.r); got != c.want {
+			t.Errorf("case %d: window %d, want %d", i, got, c.want)
+		}
+	}
+	if w.Outside != 3 || w.Steps[0].Requests != 1 || w.Steps[1].Requests != 2 || w.Steps[1].Rejected != 1 {
+		t.Errorf("outside %d, step0 %+v, step1 %+v", w.Outside, *w.Steps[0], *w.Steps[1])
+	}
+}
+
+func TestMerge(t *testing.T) {
+	var a, b Step
+	a.Add(result(200, 0, time.Second, ""))
+	a.Add(result(503, 0, 0, "503"))
+	b.Add(result(200, 0, 3*time.Second, ""))
+	a.Merge(&b)
+	st := a.Stats(time.Second)
+	if st.Requests != 3 || st.OK != 2 || st.Rejected != 1 || st.LatencyMean != 2 || st.Max != 3 {
+		t.Errorf("merged stats = %+v", st)
+	}
+}
+
+func TestServerStats(t *testing.T) {
+	smp := func(sec int, queue, busy, rejected float64) scrape.Sample {
+		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), QueueLength: queue, WorkersBusy: busy, Rejected: rejected, Workers: 100, RSSBytes: float64(sec) * 1e6, Goroutines: float64(100 + sec)}
+	}
+	samples := []scrape.Sample{
+		smp(0, 0, 0, 0), smp(1, 5, 50, 10), // before the window
+		smp(2, 10, 100, 20), smp(3, 30, 100, 25), smp(4, 20, 70, 40), // inside
+		smp(5, 90, 100, 90), // after
+	}
+	got := ServerStats(samples, t0.Add(2*time.Second), t0.Add(4*time.Second))
+	want := Server{Samples: 3, QueueLengthMax: 30, WorkersBusyMean: 90, Workers: 100, RejectedDelta: 30, RSSBytesMax: 4e6, GoroutinesMax: 104}
+	if got != want {
+		t.Errorf("ServerStats = %+v, want %+v", got, want)
+	}
+	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != 0 {
+		t.Errorf("no samples in window: %+v", none)
+	}
+}

@@ -1,0 +1,100 @@
+package charts
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/syncio/syncio/loadtest/report"
+)
+
+func summary() *report.Summary {
+	return &report.Summary{Scenarios: []report.Scenario{
+		// The sync top step has no OK response yet: zero cannot go on a log axis.
+		{Name: "sync-profile", Steps: []report.Step{{Users: 1, ThroughputRPS: 0.5, LatencyMeanS: 2}, {Users: 1000, ThroughputRPS: 50, LatencyMeanS: 20, QueueLengthMax: 900}, {Users: 4000, Status503RPS: 900, QueueLengthMax: 3000}}},
+		{Name: "async-profile", Steps: []report.Step{{Users: 1, ThroughputRPS: 0.5, LatencyMeanS: 2}, {Users: 1000, ThroughputRPS: 500, LatencyMeanS: 2}, {Users: 4000, ThroughputRPS: 1990, LatencyMeanS: 2.01}}},
+	}}
+}
+
+func TestChartsAreValidPNGAndSVG(t *testing.T) {
+	for _, c := range All {
+		b, err := c.Render(summary(), "png")
+		if err != nil {
+			t.Fatalf("%s png: %v", c.Name, err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: not a PNG: %v", c.Name, err)
+		}
+		if r := img.Bounds(); r.Dx() < 100 || r.Dy() < 100 {
+			t.Errorf("%s: PNG is %v", c.Name, r)
+		}
+		b, err = c.Render(summary(), "svg")
+		if err != nil {
+			t.Fatalf("%s svg: %v", c.Name, err)
+		}
+		if root := xmlRoot(t, b); root != "svg" {
+			t.Errorf("%s: SVG root element is %q", c.Name, root)
+		}
+	}
+}
+
+// xmlRoot parses the whole document and returns its root element's name.
+func xmlRoot(t *testing.T, b []byte) string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return root
+		}
+		if err != nil {
+			t.Fatalf("invalid XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+}
+
+func TestLogChartSkipsNonPositivePoints(t *testing.T) {
+	p, err := All[0].Plot(summary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Grid, then line+points for each scenario: sync has 2 drawable steps.
+	if p.Y.Min != 0.5 || p.Y.Max != 1990 {
+		t.Errorf("throughput axis %v..%v, want 0.5..1990 (the zero left out)", p.Y.Min, p.Y.Max)
+	}
+}
+
+func TestEmptySummaryStillDraws(t *testing.T) {
+	for _, c := range All {
+		if _, err := c.Render(&report.Summary{}, "png"); err != nil {
+			t.Errorf("%s on no data: %v", c.Name, err)
+		}
+	}
+}
+
+func TestWriteAll(t *testing.T) {
+	dir := t.TempDir()
+	pngs, err := WriteAll(dir, summary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pngs) != len(All) {
+		t.Errorf("pngs = %v", pngs)
+	}
+	for _, c := range All {
+		for _, ext := range []string{".png", ".svg"} {
+			if st, err := os.Stat(filepath.Join(dir, c.Name+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("%s%s: %v", c.Name, ext, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+func step(users int, rps, mean float64, requests, ok int) Step {
+	return Step{Users: users, DurationS: 20, Requests: requests, OK: ok, Status503: requests - ok, ThroughputRPS: rps, LatencyMeanS: mean}
+}
+
+func TestComputeHeadline(t *testing.T) {
+	s := &Summary{BackendLatencyS: 2, Scenarios: []Scenario{
+		{Name: "sync-profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 50, 60, 1000, 900)}},
+		{Name: "wrapped-profile", Steps: []Step{step(4000, 1, 1, 1, 1)}},
+		{Name: "async-profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 1980, 2.02, 39600, 39598)}},
+	}}
+	s.ComputeHeadline()
+	h := s.Headline
+	if h.Users != 4000 || h.AsyncErrors != 2 || h.Sync503 != 100 {
+		t.Errorf("headline = %+v", h)
+	}
+	if got := h.ThroughputRatio; got != 1980.0/50 {
+		t.Errorf("throughput ratio = %v, want async/sync = %v", got, 1980.0/50)
+	}
+	if got := h.MeanLatencyRatio; got != 60/2.02 {
+		t.Errorf("latency ratio = %v, want sync/async = %v", got, 60/2.02)
+	}
+	if got := h.AsyncLittlesLawEfficiency; got != 1980.0/(4000.0/2) {
+		t.Errorf("Little's-law efficiency = %v", got)
+	}
+
+	only := &Summary{BackendLatencyS: 2, Scenarios: []Scenario{{Name: "async-profile", Steps: []Step{step(10, 5, 2, 5, 5)}}}}
+	only.ComputeHeadline()
+	if only.Headline.ThroughputRatio != 0 || only.Headline.Note == "" || only.Headline.AsyncLittlesLawEfficiency != 1 {
+		t.Errorf("async-only headline = %+v", only.Headline)
+	}
+}
+
+// TestSummaryJSONSchema checks every key the schema names.
+func TestSummaryJSONSchema(t *testing.T) {
+	s := &Summary{Profile: "quick", BackendLatencyS: 2, Scenarios: []Scenario{{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(4000, 50, 60, 10, 9)}}}}
+	s.ComputeHeadline()
+	path := filepath.Join(t.TempDir(), SummaryFile)
+	if err := s.WriteJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	requireKeys(t, "top level", top, "profile", "backend_latency_s", "scenarios", "headline")
+	var scen []map[string]json.RawMessage
+	json.Unmarshal(top["scenarios"], &scen)
+	requireKeys(t, "scenario", scen[0], "name", "path", "steps")
+	var steps []map[string]json.RawMessage
+	json.Unmarshal(scen[0]["steps"], &steps)
+	requireKeys(t, "step", steps[0], "users", "duration_s", "requests", "ok", "status_503", "errors",
+		"throughput_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
+		"queue_length_max", "workers_busy_mean", "server_rss_bytes")
+	var head map[string]json.RawMessage
+	json.Unmarshal(top["headline"], &head)
+	requireKeys(t, "headline", head, "users", "throughput_ratio", "mean_latency_ratio", "async_littles_law_efficiency", "async_errors")
+
+	back, err := ReadJSON(path)
+	if err != nil || back.Scenarios[0].Steps[0].Users != 4000 || back.Profile != "quick" {
+		t.Errorf("round trip: %+v, %v", back, err)
+	}
+}
+
+func requireKeys(t *testing.T, what string, m map[string]json.RawMessage, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s: key %q missing", what, k)
+		}
+	}
+}
+
+func TestWriteCSVAndTable(t *testing.T) {
+	s := &Summary{BackendLatencyS: 2, Scenarios: []Scenario{
+		{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 50, 60, 1000, 900)}},
+		{Name: "async-profile", Path: "/api/async/profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 1980, 2.02, 39600, 39600)}},
+	}}
+	s.ComputeHeadline()
+	var buf bytes.Buffer
+	if err := s.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 5 || rows[0][0] != "scenario" || rows[4][0] != "async-profile" || rows[4][3] != "4000" {
+		t.Errorf("csv rows = %v", rows)
+	}
+	for _, r := range rows {
+		if len(r) != len(csvHeader) {
+			t.Errorf("row %v has %d fields, header %d", r, len(r), len(csvHeader))
+		}
+	}
+	buf.Reset()
+	if err := s.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "throughput ratio 39.6x") {
+		t.Errorf("table lacks the headline ratio:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := s.WriteMarkdown(&buf, []string{"throughput.png"}); err != nil {
+		t.Fatal(err)
+	}
+	if md := buf.String(); !strings.Contains(md, "![throughput](throughput.png)") || strings.Count(md, "| sync-profile |") != 2 {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// writeRun writes a results folder as a load generator would: one scenario
+// with one 10 s window, its results and its summary.
+func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []time.Duration, rejected int) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "async-profile.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := vegeta.NewEncoder(f)
+	seq := uint64(0)
+	add := func(r vegeta.Result) {
+		r.Attack, r.Seq = "async-profile", seq
+		seq++
+		if err := enc.Encode(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(vegeta.Result{Code: 200, Timestamp: start, Latency: time.Second}) // ends before the window
+	for i, l := range latencies {
+		add(vegeta.Result{Code: 200, Timestamp: start.Add(10*time.Second + time.Duration(i)*time.Millisecond), Latency: l})
+	}
+	for i := 0; i < rejected; i++ {
+		add(vegeta.Result{Code: 503, Error: "503 Service Unavailable", Timestamp: start.Add(12 * time.Second), Latency: time.Millisecond})
+	}
+	f.Close()
+	s := &Summary{Profile: "quick", BackendLatencyS: 2, StartedAt: start, Scenarios: []Scenario{{
+		Name: "async-profile", Path: "/api/async/profile", ResultsFile: "async-profile.bin",
+		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: float64(users), WorkersBusyMean: 10}},
+	}}}
+	if err := s.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMergeFolders(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	// Machine b's clock is an hour off: windows are per folder.
+	writeRun(t, a, t0, 100, []time.Duration{time.Second, time.Second}, 1)
+	writeRun(t, b, t0.Add(time.Hour), 300, []time.Duration{3 * time.Second, 3 * time.Second, 5 * time.Second}, 0)
+
+	s, err := Merge([]string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Scenarios[0].Steps[0]
+	if st.Users != 400 || st.Requests != 6 || st.OK != 5 || st.Status503 != 1 {
+		t.Errorf("merged counts = %+v", st)
+	}
+	if st.ThroughputRPS != 0.5 { // (2 + 3) OK over 10 s windows
+		t.Errorf("merged throughput = %v, want 0.5", st.ThroughputRPS)
+	}
+	if st.LatencyMeanS != 13.0/5 || st.LatencyMaxS != 5 || st.LatencyP50S != 3 {
+		t.Errorf("merged latencies mean %v p50 %v max %v", st.LatencyMeanS, st.LatencyP50S, st.LatencyMaxS)
+	}
+	if st.QueueLengthMax != 300 || st.WorkersBusyMean != 10 {
+		t.Errorf("merged server figures: queue %v busy %v", st.QueueLengthMax, st.WorkersBusyMean)
+	}
+	if len(s.Sources) != 2 {
+		t.Errorf("sources = %v", s.Sources)
+	}
+
+	if _, err := Merge(nil); err == nil {
+		t.Error("Merge of nothing succeeded")
+	}
+	if _, err := Merge([]string{filepath.Join(base, "missing")}); err == nil {
+		t.Error("Merge of a missing folder succeeded")
+	}
+}
+
+func TestWritePlotFillsSequenceGaps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.bin")
+	f, _ := os.Create(path)
+	enc := vegeta.NewEncoder(f)
+	// Seq 2 is missing (cut short at the end of a run) and results are in
+	// completion order; without renumbering vegeta's plot would drop 3..5.
+	for _, seq := range []uint64{1, 0, 3, 5, 4} {
+		r := vegeta.Result{Attack: "x", Seq: seq, Code: 200, Timestamp: t0.Add(time.Duration(seq) * time.Second), Latency: time.Duration(seq+1) * 100 * time.Millisecond}
+		enc.Encode(&r)
+	}
+	f.Close()
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, "test plot", []PlotSource{{Path: path, Attack: "machine-a"}}); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	if !strings.Contains(html, "test plot") || !strings.Contains(html, "machine-a: OK") {
+		t.Fatalf("plot lacks title or series label")
+	}
+	// Latencies in ms: every present result is plotted, including 600 ms (seq 5).
+	for _, v := range []string{"100", "200", "400", "500", "600"} {
+		if !strings.Contains(html, ","+v+"]") && !strings.Contains(html, ","+v+",") {
+			t.Errorf("latency %s ms missing from the plot data", v)
+		}
+	}
+}
+
+func TestSeqSetRank(t *testing.T) {
+	var s seqSet
+	for _, q := range []uint64{0, 1, 3, 64, 65, 200} {
+		s.add(q)
+	}
+	s.index()
+	for q, want := range map[uint64]uint64{0: 0, 1: 1, 3: 2, 64: 3, 65: 4, 200: 5} {
+		if got := s.rank(q); got != want {
+			t.Errorf("rank(%d) = %d, want %d", q, got, want)
+		}
+	}
+}

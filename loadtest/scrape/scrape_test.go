@@ -1,0 +1,86 @@
+package scrape
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const exposition = `# HELP syncio_pool_workers Pool size.
+# TYPE syncio_pool_workers gauge
+syncio_pool_workers 100
+# TYPE syncio_pool_workers_busy gauge
+syncio_pool_workers_busy 87
+# TYPE syncio_pool_queue_length gauge
+syncio_pool_queue_length %d
+# TYPE syncio_pool_rejected_total counter
+syncio_pool_rejected_total 1234
+# TYPE syncio_http_request_duration_seconds histogram
+syncio_http_request_duration_seconds_bucket{route="/api/sync/profile",status="200",le="+Inf"} 3
+syncio_http_request_duration_seconds_sum{route="/api/sync/profile",status="200"} 6
+syncio_http_request_duration_seconds_count{route="/api/sync/profile",status="200"} 3
+# TYPE go_goroutines gauge
+go_goroutines 4321
+# TYPE process_resident_memory_bytes gauge
+process_resident_memory_bytes 1.93e+08
+`
+
+func TestParse(t *testing.T) {
+	at := time.Unix(100, 0)
+	s, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 2999)), at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Sample{Time: at, Workers: 100, WorkersBusy: 87, QueueLength: 2999, Rejected: 1234, Goroutines: 4321, RSSBytes: 1.93e8}
+	if s != want {
+		t.Errorf("Parse = %+v, want %+v", s, want)
+	}
+	if _, err := Parse(strings.NewReader("not { metrics"), at); err == nil {
+		t.Error("garbage parsed without error")
+	}
+}
+
+func TestScraperRun(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, exposition, n.Add(1))
+	}))
+	defer srv.Close()
+	s := New(srv.URL, slog.New(slog.DiscardHandler))
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx, 10*time.Millisecond); close(done) }()
+	for deadline := time.Now().Add(5 * time.Second); len(s.Samples()) < 3; {
+		if time.Now().After(deadline) {
+			t.Fatal("fewer than 3 samples")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	got := s.Samples()
+	for i, smp := range got {
+		if smp.QueueLength != float64(i+1) {
+			t.Errorf("sample %d has queue %v, want %d (one scrape per sample, in order)", i, smp.QueueLength, i+1)
+		}
+	}
+	if last, ok := s.Last(); !ok || last != got[len(got)-1] {
+		t.Errorf("Last = %+v, %v", last, ok)
+	}
+}
+
+func TestOnceReportsHTTPErrors(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	s := New(srv.URL+"/metrics", slog.New(slog.DiscardHandler))
+	if _, err := s.Once(context.Background()); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("Once on a 404 = %v", err)
+	}
+}
