@@ -186,3 +186,22 @@ func counterValue(t *testing.T, reg *prometheus.Registry, name, workflow string)
 	t.Fatalf("no %s{workflow=%q}", name, workflow)
 	return 0
 }
+
+func TestBufferedTrackDropsWhenFull(t *testing.T) {
+	sink := &blockingSink{release: make(chan struct{}), got: make(chan Event, 100)}
+	buf := NewBuffered(sink, 4)
+	for i := range 10 {
+		buf.Track(Event{Instance: uint64(i)}) // must not block although the sink takes nothing
+	}
+	close(sink.release)
+	buf.Close()
+	delivered := uint64(len(sink.got))
+	// At most one drain (4 events) can have left the buffer before the sink
+	// blocked it, so at least 10-4-4 events were dropped.
+	if buf.Dropped() < 2 || delivered+buf.Dropped() != 10 {
+		t.Errorf("delivered %d, dropped %d; want >=2 dropped and 10 in all", delivered, buf.Dropped())
+	}
+	if first := <-sink.got; first.Instance != 0 {
+		t.Errorf("first delivered = %d, want 0 (FIFO)", first.Instance)
+	}
+}
