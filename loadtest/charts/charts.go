@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -63,7 +65,7 @@ func (c Chart) Plot(s *report.Summary) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	drawn := 0
 	for i, sc := range s.Scenarios {
@@ -91,12 +93,44 @@ func (c Chart) Plot(s *report.Summary) (*plot.Plot, error) {
 		p.Legend.Add(sc.Name, line, points)
 		drawn++
 	}
+	if drawn > 0 && c.LogY {
+		// Headroom so the extreme points get a labelled tick (2 s, 50 OK/s).
+		p.Y.Min /= 1.5
+		p.Y.Max *= 1.5
+	}
 	if drawn == 0 && c.LogY {
 		// An empty log axis has no valid range; draw it linear instead.
 		p.Y.Scale = plot.LinearScale{}
 		p.Y.Tick.Marker = plot.DefaultTicks{}
 	}
 	return p, nil
+}
+
+// logTicks labels a log axis at 1, 2 and 5 times each power of ten:
+// plot.LogTicks labels powers of ten only, which leaves a 2 s..60 s
+// latency axis with a single label.
+type logTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	var ticks []plot.Tick
+	for exp := math.Floor(math.Log10(lo)); exp <= math.Ceil(math.Log10(hi)); exp++ {
+		decade := math.Pow(10, exp)
+		for _, m := range []float64{1, 2, 5} {
+			v := m * decade
+			if v < lo || v > hi {
+				continue
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+	}
+	if len(ticks) < 2 {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	return ticks
 }
 
 // Render draws c in format ("png" or "svg").
