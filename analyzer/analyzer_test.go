@@ -65,3 +65,12 @@ func TestAnalyzer(t *testing.T) {
 func TestSuggestedFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes")
 }
+
+// TestConfig runs an analyzer built by New with SIO005 off and an extra
+// SIO001 table entry.
+func TestConfig(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Rules["SIO005"] = false
+	cfg.Blocking["custom.(*Legacy).Fetch"] = Replacement{Use: "l.FetchContext(ctx, key)"}
+	analysistest.Run(t, analysistest.TestData(), New(cfg), "custom")
+}

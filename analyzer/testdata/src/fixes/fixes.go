@@ -2,12 +2,16 @@ package fixes
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"io"
 	"net/http"
 	"os/exec"
 
 	"github.com/gin-gonic/gin"
+	fiber2 "github.com/gofiber/fiber/v2"
+	fiber3 "github.com/gofiber/fiber/v3"
+	"github.com/labstack/echo/v4"
 
 	"grpcdemo/pb"
 )
@@ -87,4 +91,27 @@ func Shadowed(w http.ResponseWriter, r *http.Request) {
 		_ = r
 		_ = db.Ping() // want `Ping blocks`
 	}
+}
+
+func More(w http.ResponseWriter, r *http.Request) {
+	var tc *tls.Conn
+	_ = tc.Handshake() // want `Handshake blocks`
+	tx, _ := db.BeginTx(r.Context(), nil)
+	var st *sql.Stmt
+	_ = tx.Stmt(st)                               // want `database/sql.\(\*Tx\).Stmt blocks`
+	_, _ = st.Query(1)                            // want `database/sql.\(\*Stmt\).Query blocks`
+	resp, err := client.Get("http://example.com") // want `net/http.\(\*Client\).Get blocks`
+	_, _ = resp, err
+}
+
+func Echo(c echo.Context) error {
+	return db.Ping() // want `Ping blocks`
+}
+
+func Fiber2(c *fiber2.Ctx) error {
+	return db.Ping() // want `Ping blocks`
+}
+
+func Fiber3(c fiber3.Ctx) error {
+	return db.Ping() // want `Ping blocks`
 }
