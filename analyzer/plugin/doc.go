@@ -1,0 +1,20 @@
+// Package plugin registers the syncio analyzer as a golangci-lint v2 module
+// plugin named "syncio" and decodes its settings.
+//
+// A custom golangci-lint binary picks the plugin up by blank-importing this
+// package (see tools/golangci). The linter is then configured in
+// .golangci.yml under linters.settings.custom.syncio:
+//
+//	linters:
+//	  enable: [syncio]
+//	  settings:
+//	    custom:
+//	      syncio:
+//	        type: module
+//	        description: blocking I/O on HTTP request paths
+//	        settings:
+//	          rules: {SIO006: true, SIO005: false}
+//	          blocking: ["example.com/store.(*Client).Fetch=store.(*Client).FetchContext(ctx, ...)"]
+//
+// Settings lists every key and which ones this version supports.
+package plugin
