@@ -3,6 +3,7 @@ package activity_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -22,14 +23,18 @@ type variant struct {
 }
 
 // paired runs b.N operations of every variant, in alternating rounds of
-// round operations spread over conc goroutines.
+// round operations spread over conc goroutines. The ratio it reports is the
+// median over rounds of (variant's round time / first variant's round time),
+// which a burst of load on the machine shifts far less than the totals.
 func paired(b *testing.B, conc, round int, vs []variant) {
 	b.ReportAllocs()
 	spent := make([]time.Duration, len(vs))
+	ratios := make([][]float64, len(vs))
 	var failed error
 	var mu sync.Mutex
 	for done := 0; done < b.N; done += round {
 		n := min(round, b.N-done)
+		var base time.Duration
 		for i, v := range vs {
 			start := time.Now()
 			var wg sync.WaitGroup
@@ -49,7 +54,13 @@ func paired(b *testing.B, conc, round int, vs []variant) {
 				})
 			}
 			wg.Wait()
-			spent[i] += time.Since(start)
+			took := time.Since(start)
+			spent[i] += took
+			if i == 0 {
+				base = took
+			} else {
+				ratios[i] = append(ratios[i], float64(took)/float64(base))
+			}
 		}
 	}
 	if failed != nil {
@@ -59,7 +70,7 @@ func paired(b *testing.B, conc, round int, vs []variant) {
 	for i, v := range vs {
 		b.ReportMetric(float64(spent[i].Nanoseconds())/float64(b.N), v.name+"-ns/op")
 		if i > 0 {
-			b.ReportMetric(float64(spent[i])/float64(spent[0]), v.name+"/"+vs[0].name)
+			b.ReportMetric(median(ratios[i]), v.name+"/"+vs[0].name)
 		}
 	}
 }
@@ -115,4 +126,16 @@ func BenchmarkCompositionPaired(b *testing.B) {
 		vs = append(vs, variant{p.name, func() error { return check(wf.Run(ctx, activity.Unlimited{}, po)) }})
 	}
 	paired(b, 8, 64, vs)
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
