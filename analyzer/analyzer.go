@@ -231,8 +231,9 @@ func (r *runner) site(pos token.Pos) string {
 }
 
 // sitePos maps a "file:line:col" site back to a position when the file is
-// part of this pass's file set (drivers that load dependencies from source),
-// and to token.NoPos otherwise (export data only, e.g. go vet).
+// part of this pass's file set (drivers that load dependencies from source;
+// under go vet only the line survives, see below), and to token.NoPos
+// otherwise.
 func (r *runner) sitePos(site string) token.Pos {
 	if r.files == nil {
 		r.files = map[string]*token.File{}
@@ -252,11 +253,18 @@ func (r *runner) sitePos(site string) token.Pos {
 	if err1 != nil || err2 != nil || f == nil || line < 1 || line > f.LineCount() {
 		return token.NoPos
 	}
-	pos := f.LineStart(line) + token.Pos(col-1)
-	if int(pos) > f.Base()+f.Size() {
-		return token.NoPos
+	start := f.LineStart(line)
+	if pos := start + token.Pos(col-1); int(pos) <= f.Base()+f.Size() {
+		if p := r.pass.Fset.Position(pos); p.Line == line && p.Column == col {
+			return pos
+		}
 	}
-	return pos
+	// Export-data importers register stand-in files whose lines are one
+	// byte long: the line is right but columns do not exist. Keep the line.
+	if r.pass.Fset.Position(start).Line == line {
+		return start
+	}
+	return token.NoPos
 }
 
 func cutLast(s string) (before, after string, ok bool) {
