@@ -25,7 +25,7 @@ type progress struct {
 	remaining []time.Duration
 	drainEst  time.Duration
 
-	done_, rejected, ok atomic.Int64
+	completed, rejected, ok atomic.Int64
 
 	mu       sync.Mutex
 	name     string
@@ -59,7 +59,7 @@ func newProgress(cfg Config) *progress {
 }
 
 func (p *progress) count(r *vegeta.Result) {
-	p.done_.Add(1)
+	p.completed.Add(1)
 	switch aggregate.Classify(r) {
 	case aggregate.Rejected:
 		p.rejected.Add(1)
@@ -73,7 +73,7 @@ func (p *progress) scenario(name string, n int, plan schedule.Plan, start time.T
 	defer p.mu.Unlock()
 	p.name, p.n, p.plan, p.start, p.status = name, n, plan, start, ""
 	p.stepN, p.users = 0, 0
-	p.done_.Store(0)
+	p.completed.Store(0)
 	p.rejected.Store(0)
 	p.ok.Store(0)
 }
@@ -105,7 +105,7 @@ func (p *progress) loop() {
 		case <-t.C:
 		}
 		ticks++
-		done, ok := p.done_.Load(), p.ok.Load()
+		done, ok := p.completed.Load(), p.ok.Load()
 		rps, okps := done-last, ok-lastOK
 		if rps < 0 || okps < 0 { // counters reset by a new scenario
 			rps, okps = done, ok

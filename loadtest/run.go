@@ -110,6 +110,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		Command:         cfg.Command,
 		Server:          cfg.Server,
 		Machine:         machine(),
+		InProcess:       cfg.InProcess,
 	}
 
 	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)
@@ -225,8 +226,8 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 	prog.scenario(sc.Name, n, plan, start)
 
 	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
-	timer := time.NewTimer(0)
-	<-timer.C
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	interrupted := false
 	wait := func(until time.Duration) bool {
 		d := time.Until(start.Add(until))

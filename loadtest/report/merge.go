@@ -40,7 +40,7 @@ func Merge(dirs []string) (*Summary, error) {
 			return nil, err
 		}
 		if out == nil {
-			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server}
+			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess}
 		}
 		out.Sources = append(out.Sources, dir)
 		if s.StartedAt.Before(out.StartedAt) {

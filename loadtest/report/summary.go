@@ -20,7 +20,10 @@ type Summary struct {
 	Command   string    `json:"command,omitempty"`
 	Machine   Machine   `json:"machine"`
 	Server    *Server   `json:"server,omitempty"`
-	Sources   []string  `json:"sources,omitempty"` // folders merged by `report`
+	// InProcess: the API ran inside the load generator, so the RSS and
+	// goroutine figures cover both.
+	InProcess bool     `json:"in_process"`
+	Sources   []string `json:"sources,omitempty"` // folders merged by `report`
 }
 
 // Machine records what else the load generator's machine was doing: a

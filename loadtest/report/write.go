@@ -97,6 +97,10 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	}
 	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
 	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
+	if s.InProcess {
+		b.WriteString("The API ran in the load generator's process, so RSS and goroutines cover both (each user adds a goroutine and a connection on each side).\n\n")
+	}
+	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
 	b.WriteString("| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | RSS MB |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, sc := range s.Scenarios {
