@@ -411,6 +411,27 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}}
 	}
 	wait := r.cfg.enabled("SIO005")
+	// Local variables holding x.Done() (done := ctx.Done()) are an escape
+	// as good as the call itself.
+	doneVars := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, rhs := range as.Rhs {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok && isDoneCall(rhs) {
+					if obj := info.ObjectOf(id); obj != nil {
+						doneVars[obj] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	isDone := func(e ast.Expr) bool {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			return doneVars[info.ObjectOf(id)]
+		}
+		return isDoneCall(e)
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -443,7 +464,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				}
 				if op := commOp(cc.Comm); op != nil {
 					inSelect[op] = true
-					if u, ok := op.(*ast.UnaryExpr); ok && isDoneCall(u.X) {
+					if u, ok := op.(*ast.UnaryExpr); ok && isDone(u.X) {
 						escape = true
 					}
 				}
@@ -459,7 +480,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"))
 			}
 		case *ast.UnaryExpr:
-			if wait && n.Op == token.ARROW && !inSelect[n] && !isDoneCall(n.X) {
+			if wait && n.Op == token.ARROW && !inSelect[n] && !isDone(n.X) {
 				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
 					"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"))
 			}

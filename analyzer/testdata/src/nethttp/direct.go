@@ -74,6 +74,12 @@ func Clean(w http.ResponseWriter, r *http.Request) {
 	default:
 	}
 	<-r.Context().Done()
+	done := ctx.Done()
+	select {
+	case v := <-ch:
+		_ = v
+	case <-done:
+	}
 	go func() {
 		_, _ = http.Get("http://example.com") // off the request path
 		time.Sleep(time.Second)
