@@ -58,8 +58,9 @@ func WithRetryAfter(fallback, max time.Duration) Option {
 	return func(a *Attack) { a.fallback, a.maxWait = fallback, max }
 }
 
-// WithErrorBackoff sets the wait after a transport error, so a refused
-// connection cannot turn a user into a spinning loop.
+// WithErrorBackoff sets the wait after a transport error or a 5xx other
+// than 503, so a refused connection or a failing backend cannot turn a user
+// into a spinning loop.
 func WithErrorBackoff(d time.Duration) Option { return func(a *Attack) { a.errWait = d } }
 
 // New prepares an attack with no users yet. emit receives every completed
@@ -126,7 +127,7 @@ func (a *Attack) user() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for a.ctx.Err() == nil {
-		res, resp := a.hit()
+		res, hdr := a.hit()
 		if a.ctx.Err() != nil {
 			return // cut short by Stop: not a measurement
 		}
@@ -135,8 +136,10 @@ func (a *Attack) user() {
 		switch {
 		case res.Code == http.StatusServiceUnavailable:
 			// Retry-After: 0 would make the user spin on instant 503s.
-			wait = max(RetryAfter(resp, time.Now(), a.fallback, a.maxWait), minWait)
-		case res.Code == 0:
+			wait = max(RetryAfter(hdr, time.Now(), a.fallback, a.maxWait), minWait)
+		case res.Code == 0 || res.Code >= 500:
+			// A broken backend answers fast; waiting keeps the user
+			// from turning into a busy loop that starves the machine.
 			wait = a.errWait
 		}
 		if wait <= 0 {

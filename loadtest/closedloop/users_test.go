@@ -174,18 +174,36 @@ func TestRejectedUsersDoNotSpin(t *testing.T) {
 	defer srv.Close()
 	var c collector
 	a := New(context.Background(), Target{Attack: "t", Method: http.MethodGet, URL: srv.URL}, c.emit,
-		WithRetryAfter(300*time.Millisecond, time.Second))
+		WithRetryAfter(time.Hour, time.Hour))
 	a.SetUsers(3)
-	waitFor(t, func() bool { return len(c.all()) >= 6 })
-	start := time.Now()
-	waitFor(t, func() bool { return time.Since(start) > 200*time.Millisecond })
+	waitFor(t, func() bool { return len(c.all()) >= 3 })
+	time.Sleep(100 * time.Millisecond)
+	a.Stop() // also proves the wait is cancellable
+	// Each user waits the fallback after its 503: one request each.
+	if n := rejected.Load(); n != 3 {
+		t.Errorf("%d rejected requests from 3 users, want 3: they spin instead of waiting", n)
+	}
+}
+
+func TestServerErrorsBackOff(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(rw, "boom", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	var c collector
+	a := New(context.Background(), Target{Attack: "t", Method: http.MethodGet, URL: srv.URL}, c.emit, WithErrorBackoff(time.Hour))
+	a.SetUsers(2)
+	waitFor(t, func() bool { return len(c.all()) >= 2 })
+	time.Sleep(100 * time.Millisecond)
 	a.Stop()
-	elapsed := time.Since(start)
-	// Each user waits the 300 ms fallback after every 503: allow one
-	// request per user per wait, plus the first.
-	limit := int64(3 * (int(elapsed/(300*time.Millisecond)) + 3))
-	if n := rejected.Load(); n > limit+6 {
-		t.Errorf("%d rejected requests from 3 users: they spin instead of waiting", n)
+	// With an hour's backoff each user sends exactly one request.
+	if n := hits.Load(); n != 2 {
+		t.Errorf("%d requests from 2 users after 500s, want 2", n)
+	}
+	if r := c.all()[0]; r.Code != 500 || r.Error == "" {
+		t.Errorf("result %+v", r)
 	}
 }
 
