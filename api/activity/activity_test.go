@@ -395,3 +395,24 @@ func TestAcquireErrorRunsNothing(t *testing.T) {
 		t.Errorf("err = %v ran = %v", err, ran)
 	}
 }
+
+func TestCodePanicBecomesErrorAndWaitsForIO(t *testing.T) {
+	ioDone := false
+	wf := New("W", func(s *Scope, in Var[int], out Var[int]) Activity {
+		return Parallel("P",
+			AsyncIO("IO", in, out, func(ctx context.Context, n int) (int, error) {
+				<-ctx.Done() // ends only when the panic's error cancels it
+				ioDone = true
+				return 0, ctx.Err()
+			}),
+			Do("Bad", func(context.Context) error { panic("bug") }),
+		)
+	})
+	_, err := wf.Run(context.Background(), newCountingExec(), 0)
+	if err == nil || err.Error() != "P/Bad: panic: bug" {
+		t.Errorf("err = %v, want P/Bad: panic: bug", err)
+	}
+	if !ioDone {
+		t.Error("Run returned before the in-flight I/O ended")
+	}
+}

@@ -33,11 +33,23 @@ func (a *code[I, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 	if a.in != nil {
 		in = a.in.Get(e)
 	}
-	o, err := a.fn(ctx, in)
+	o, err := callSafely(ctx, in, a.fn)
 	if err == nil && a.out != nil {
 		a.out.Set(e, o)
 	}
 	r.done(a, err, k)
+}
+
+// callSafely turns a panic in an activity's func into the activity's error.
+// Letting it unwind would abandon the run with I/O still in flight, whose
+// goroutines would then wait forever to report back.
+func callSafely[I, O any](ctx context.Context, in I, fn func(context.Context, I) (O, error)) (o O, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return fn(ctx, in)
 }
 
 // AsyncOp is the body of an asynchronous activity, in three parts, as in
@@ -92,7 +104,7 @@ func (a *async[I, R, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 	if a.in != nil {
 		in = a.in.Get(e)
 	}
-	wait, err := a.op.Begin(ctx, in)
+	wait, err := callSafely(ctx, in, a.op.Begin)
 	if err != nil {
 		r.done(a, err, k)
 		return
@@ -105,7 +117,7 @@ func (a *async[I, R, O]) execute(r *run, e *Env, ctx context.Context, k cont) {
 				r.done(a, err, k)
 				return
 			}
-			o, err := a.op.End(ctx, res)
+			o, err := callSafely(ctx, res, a.op.End)
 			if err == nil && a.out != nil {
 				a.out.Set(e, o)
 			}
