@@ -110,10 +110,32 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.reportBadIgnores()
 
 	var decls, roots []*fnSummary
+	// litRoots adds the handler literals under n (router arguments,
+	// http.HandlerFunc conversions, …); they inherit the enclosing
+	// function's doc-comment ignores.
+	litRoots := func(n ast.Node, ignores map[string]bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			lit, ok := n.(*ast.FuncLit)
+			if !ok {
+				return true
+			}
+			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
+			if k := signatureRoot(sig); k != notRoot {
+				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores}
+				s.items = r.collect(sig, lit.Body)
+				roots = append(roots, s)
+			}
+			return true
+		})
+	}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+			if !ok {
+				litRoots(d, nil)
+				continue
+			}
+			if fd.Body == nil {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -127,20 +149,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			if s.root != notRoot {
 				roots = append(roots, s)
 			}
+			litRoots(fd.Body, s.ignores)
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.FuncLit)
-			if !ok {
-				return true
-			}
-			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			if k := signatureRoot(sig); k != notRoot {
-				s := &fnSummary{root: k, sig: sig, name: "func literal"}
-				s.items = r.collect(sig, lit.Body)
-				roots = append(roots, s)
-			}
-			return true
-		})
 	}
 
 	// Fixpoint over the package's call graph: a function blocks once one of

@@ -43,7 +43,8 @@
 // # Suppression
 //
 // //syncio:ignore SIO001[,SIO005] -- reason, on the reported line or the line
-// above, or in a function's doc comment for the whole function. In a helper
+// above, or in a function's doc comment for the whole function (and the
+// handler literals inside it). In a helper
 // it also stops the helper from exporting that finding to its callers. An
 // ignore without a reason still suppresses but is itself reported, under the
 // first rule it names (SIO000 when it names no valid rule).

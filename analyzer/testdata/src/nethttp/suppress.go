@@ -41,3 +41,17 @@ func quietHelper() {
 }
 
 func UsesQuiet(w http.ResponseWriter, r *http.Request) { quietHelper() }
+
+// Routes registers a slow handler literal; the doc comment's ignore covers
+// the literals inside the function too.
+//
+//syncio:ignore SIO005 -- demo endpoint that sleeps on purpose
+func Routes(mux *http.ServeMux) {
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Second)
+	})
+}
+
+var global = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(time.Second) // want `time.Sleep waits`
+})
