@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// asLinter makes the test binary act as the golangci-lint command, so the
+// test drives exactly this package's main() without a second build.
+const asLinter = "SYNCIO_TEST_RUN_AS_GOLANGCI_LINT"
+
+// binEnv names an already built custom binary (e.g. bin/golangci-lint) to
+// test instead of the test binary itself.
+const binEnv = "SYNCIO_GOLANGCI_LINT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asLinter) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+var (
+	findingMarker = regexp.MustCompile(`// finding: (SIO\d{3})`)
+	ruleSuffix    = regexp.MustCompile(`\((SIO\d{3})\)$`)
+)
+
+// issue is the part of golangci-lint's JSON output the test reads.
+type issue struct {
+	FromLinter string
+	Text       string
+	Pos        struct {
+		Filename string
+		Line     int
+	}
+}
+
+// TestPluginReportsFindings runs the custom binary with the plugin's
+// default settings: every marked line is reported with its rule ID and
+// nothing else is, so //nolint:syncio and //syncio:ignore both hold.
+func TestPluginReportsFindings(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "default.golangci.yml")
+	want := markers(t, filepath.Join(dir, "handlers.go"))
+	if len(want) < 3 {
+		t.Fatalf("testdata has %d markers, want at least 3", len(want))
+	}
+	got, code := l.issues(t, dir)
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (issues found)", code)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings (line: rule)\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestPluginSettings switches SIO005 off in the plugin's settings: its
+// findings disappear and the others stay.
+func TestPluginSettings(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "nosio005.golangci.yml")
+	var want []string
+	for _, f := range markers(t, filepath.Join(dir, "handlers.go")) {
+		if !strings.HasSuffix(f, "SIO005") {
+			want = append(want, f)
+		}
+	}
+	got, _ := l.issues(t, dir)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings with SIO005 off (line: rule)\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestPluginRejectsUnsupportedSettings: a documented key that the analyzer
+// cannot honour yet fails the run and names the key.
+func TestPluginRejectsUnsupportedSettings(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "unsupported.golangci.yml")
+	stdout, stderr, code := l.run(t, dir, "run", "./...")
+	if code == 0 || code == 1 {
+		t.Fatalf("exit code %d, want a failure (not 0 or 1)\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, `"allow"`) || !strings.Contains(stderr, "not supported yet") {
+		t.Errorf("stderr does not name the unsupported key:\n%s", stderr)
+	}
+}
+
+// TestPluginFix applies the suggested fixes with --fix and compares the
+// result with the golden file, which must still build.
+func TestPluginFix(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "default.golangci.yml")
+	stdout, stderr, code := l.run(t, dir, "run", "--fix", "./...")
+	if code != 0 && code != 1 {
+		t.Fatalf("--fix: exit code %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "handlers.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "svc", "handlers.go.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("handlers.go after --fix differs from handlers.go.golden:\n%s", got)
+	}
+	build := exec.Command("go", "build", "./...")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("fixed module does not build: %v\n%s", err, out)
+	}
+}
+
+// linter runs golangci-lint: the binary named by $SYNCIO_GOLANGCI_LINT, or
+// this test binary acting as it.
+type linter struct {
+	path  string
+	env   []string
+	cache string
+}
+
+func newLinter(t *testing.T) *linter {
+	t.Helper()
+	l := &linter{path: os.Getenv(binEnv), cache: t.TempDir()}
+	if l.path == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.path = exe
+		l.env = append(l.env, asLinter+"=1")
+	} else if abs, err := filepath.Abs(l.path); err == nil {
+		l.path = abs
+	}
+	return l
+}
+
+// run runs the linter in dir with a private result cache and returns its
+// output and exit code.
+func (l *linter) run(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, l.path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), l.env...)
+	cmd.Env = append(cmd.Env,
+		"GOLANGCI_LINT_CACHE="+l.cache,
+		"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local",
+	)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("running %s %v: %v\nstderr: %s", l.path, args, err, errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// issues runs the linter in dir and returns its syncio findings as sorted
+// "file:line: rule" strings, failing on findings without a rule ID.
+func (l *linter) issues(t *testing.T, dir string) (found []string, code int) {
+	t.Helper()
+	stdout, stderr, code := l.run(t, dir, "run", "--output.json.path", "stdout", "--show-stats=false", "./...")
+	var report struct{ Issues []issue }
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("exit %d, output is not golangci-lint JSON: %v\nstdout: %s\nstderr: %s", code, err, stdout, stderr)
+	}
+	for _, is := range report.Issues {
+		if is.FromLinter != "syncio" {
+			t.Errorf("unexpected linter %q: %s", is.FromLinter, is.Text)
+			continue
+		}
+		m := ruleSuffix.FindStringSubmatch(is.Text)
+		if m == nil {
+			t.Errorf("%s:%d: finding without a rule ID: %s", is.Pos.Filename, is.Pos.Line, is.Text)
+			continue
+		}
+		found = append(found, fmt.Sprintf("%s:%d: %s", filepath.Base(is.Pos.Filename), is.Pos.Line, m[1]))
+	}
+	slices.Sort(found)
+	return found, code
+}
+
+// markers returns the "// finding: ID" lines of a file as sorted
+// "file:line: ID" strings.
+func markers(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		if m := findingMarker.FindStringSubmatch(sc.Text()); m != nil {
+			out = append(out, fmt.Sprintf("%s:%d: %s", filepath.Base(path), line, m[1]))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// copySvc copies testdata/svc (a module of its own) to a temporary
+// directory, without the golden files, and installs testdata/cfgName as its
+// .golangci.yml, so that runs and fixes stay hermetic.
+func copySvc(t *testing.T, cfgName string) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("testdata", "svc")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		return copyFile(p, filepath.Join(dst, rel))
+	})
+	if err == nil {
+		err = copyFile(filepath.Join("testdata", cfgName), filepath.Join(dst, ".golangci.yml"))
+	}
+	if err != nil {
+		t.Fatalf("copying %s: %v", src, err)
+	}
+	return dst
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}

@@ -1,0 +1,64 @@
+// Package svc is a tiny net/http service for the golangci-lint plugin test.
+// A "// finding: ID" comment marks a line where syncio must report rule ID
+// under the default settings; unmarked lines must stay quiet.
+package svc
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+var client = &http.Client{}
+
+// Proxy builds its outgoing request without the request's context.
+func Proxy(w http.ResponseWriter, r *http.Request) {
+	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1:9/upstream", nil) // finding: SIO001
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	_ = resp.Body.Close()
+}
+
+// Detached replaces the request's context with a fresh one.
+func Detached(w http.ResponseWriter, r *http.Request) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://127.0.0.1:9/", nil) // finding: SIO002
+	if err != nil {
+		return
+	}
+	_ = req
+}
+
+// Slow waits with no way for the client to cancel the wait.
+func Slow(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(10 * time.Millisecond) // finding: SIO005
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Throttled waits as well, but golangci-lint's own directive silences it.
+func Throttled(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(time.Millisecond) //nolint:syncio // the test's nolint case
+}
+
+// Paced waits as well, but syncio's own directive silences it.
+func Paced(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(time.Millisecond) //syncio:ignore SIO005 -- the test's ignore case
+}
+
+// Wait honours cancellation, so it is clean. (It also keeps the context
+// import in use once --fix has rewritten Detached: the analyzer's fix does
+// not remove an import it leaves unused.)
+func Wait(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Millisecond):
+	}
+}
