@@ -60,7 +60,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 	fs := flag.NewFlagSet("syncio-load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		profileName = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 per 60 s step, ~14 min per scenario)")
+		profileName = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; about 13 min per blocking scenario, 12 per async one)")
 		scenarios   = fs.String("scenarios", "headline", "comma-separated scenarios or groups to run, in table order (see the list below)")
 		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API in-process on 127.0.0.1 with embedded fakes")
 		out         = fs.String("out", "", "results `folder` (default results/<timestamp>)")
