@@ -183,6 +183,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 	enc := vegeta.NewEncoder(bw)
 
 	start := time.Now()
+	cpuStart := processCPU()
 	measured := plan.Measured()
 	ws := make([]aggregate.Window, len(measured))
 	for i, st := range measured {
@@ -263,6 +264,10 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 	}
 
 	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name}
+	if cpu := processCPU() - cpuStart; cpu > 0 {
+		out.ProcessCPUS = cpu.Seconds()
+		out.ProcessCores = cpu.Seconds() / time.Since(start).Seconds()
+	}
 	for i, st := range measured {
 		if interrupted && start.Add(st.Window.To).After(time.Now()) {
 			break // an unfinished window would understate everything

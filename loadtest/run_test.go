@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,6 +135,9 @@ func TestRunEndToEnd(t *testing.T) {
 				t.Errorf("%s step %d: mean latency %v below the 50 ms backend", sc.Name, st.Index, st.LatencyMeanS)
 			}
 		}
+	}
+	if runtime.GOOS != "windows" && (sum.Scenarios[0].ProcessCPUS <= 0 || sum.Scenarios[0].ProcessCores <= 0) {
+		t.Errorf("no CPU accounting: %v s, %v cores", sum.Scenarios[0].ProcessCPUS, sum.Scenarios[0].ProcessCores)
 	}
 	syncTop := sum.Scenarios[0].Steps[2]
 	asyncTop := sum.Scenarios[1].Steps[2]

@@ -51,6 +51,12 @@ type Scenario struct {
 	Blocking    bool   `json:"blocking"`
 	ResultsFile string `json:"results_file,omitempty"`
 	Steps       []Step `json:"steps"`
+	// ProcessCPUS is the CPU time the load generator's process used during
+	// the scenario (the API's too when in-process), and ProcessCores that
+	// time over the scenario's length: a check that the load generator
+	// did not starve the machine.
+	ProcessCPUS  float64 `json:"process_cpu_s,omitempty"`
+	ProcessCores float64 `json:"process_cores,omitempty"`
 }
 
 // Step is one step's figures over its measured window.

@@ -110,6 +110,15 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6)
 		}
 	}
+	var cpu []string
+	for _, sc := range s.Scenarios {
+		if sc.ProcessCPUS > 0 {
+			cpu = append(cpu, fmt.Sprintf("%s %.0f s (%.2f cores)", sc.Name, sc.ProcessCPUS, sc.ProcessCores))
+		}
+	}
+	if len(cpu) > 0 {
+		fmt.Fprintf(&b, "\nCPU used by the load generator's process per scenario: %s.\n", strings.Join(cpu, ", "))
+	}
 	if len(charts) > 0 {
 		b.WriteString("\n## Charts\n\n")
 		for _, c := range charts {
