@@ -36,8 +36,13 @@ func TestMain(m *testing.M) {
 
 var (
 	findingMarker = regexp.MustCompile(`// finding: (SIO\d{3})`)
+	relatedMarker = regexp.MustCompile(`// related$`)
 	ruleSuffix    = regexp.MustCompile(`\((SIO\d{3})\)$`)
 )
+
+// relatedPrefix starts the text of the issue golangci-lint makes of each
+// Related entry of a diagnostic.
+const relatedPrefix = "syncio(related information): "
 
 // issue is the part of golangci-lint's JSON output the test reads.
 type issue struct {
@@ -50,21 +55,40 @@ type issue struct {
 }
 
 // TestPluginReportsFindings runs the custom binary with the plugin's
-// default settings: every marked line is reported with its rule ID and
-// nothing else is, so //nolint:syncio and //syncio:ignore both hold.
+// default settings: every marked line is reported with its rule ID, the
+// hops of a chain as related information, and nothing else, so
+// //nolint:syncio and //syncio:ignore both hold.
 func TestPluginReportsFindings(t *testing.T) {
 	l := newLinter(t)
 	dir := copySvc(t, "default.golangci.yml")
-	want := markers(t, filepath.Join(dir, "handlers.go"))
-	if len(want) < 3 {
-		t.Fatalf("testdata has %d markers, want at least 3", len(want))
+	want, wantRelated := markers(t, filepath.Join(dir, "handlers.go"))
+	if len(want) < 4 || len(wantRelated) == 0 {
+		t.Fatalf("testdata has %d finding and %d related markers, want at least 4 and 1", len(want), len(wantRelated))
 	}
-	got, code := l.issues(t, dir)
+	got, related, code := l.issues(t, dir)
 	if code != 1 {
 		t.Errorf("exit code %d, want 1 (issues found)", code)
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings (line: rule)\n got %v\nwant %v", got, want)
+	}
+	if !slices.Equal(related, wantRelated) {
+		t.Errorf("related information\n got %v\nwant %v", related, wantRelated)
+	}
+}
+
+// TestRelatedExclusion checks the exclusion rule docs/ci.md suggests: it
+// drops the related-information issues and keeps every finding.
+func TestRelatedExclusion(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "norelated.golangci.yml")
+	want, _ := markers(t, filepath.Join(dir, "handlers.go"))
+	got, related, _ := l.issues(t, dir)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings (line: rule)\n got %v\nwant %v", got, want)
+	}
+	if len(related) > 0 {
+		t.Errorf("related information not excluded: %v", related)
 	}
 }
 
@@ -74,12 +98,13 @@ func TestPluginSettings(t *testing.T) {
 	l := newLinter(t)
 	dir := copySvc(t, "nosio005.golangci.yml")
 	var want []string
-	for _, f := range markers(t, filepath.Join(dir, "handlers.go")) {
+	all, _ := markers(t, filepath.Join(dir, "handlers.go"))
+	for _, f := range all {
 		if !strings.HasSuffix(f, "SIO005") {
 			want = append(want, f)
 		}
 	}
-	got, _ := l.issues(t, dir)
+	got, _, _ := l.issues(t, dir)
 	if !slices.Equal(got, want) {
 		t.Errorf("findings with SIO005 off (line: rule)\n got %v\nwant %v", got, want)
 	}
@@ -179,8 +204,9 @@ func (l *linter) run(t *testing.T, dir string, args ...string) (stdout, stderr s
 }
 
 // issues runs the linter in dir and returns its syncio findings as sorted
-// "file:line: rule" strings, failing on findings without a rule ID.
-func (l *linter) issues(t *testing.T, dir string) (found []string, code int) {
+// "file:line: rule" strings, failing on findings without a rule ID, and the
+// related-information issues as sorted "file:line" strings.
+func (l *linter) issues(t *testing.T, dir string) (found, related []string, code int) {
 	t.Helper()
 	stdout, stderr, code := l.run(t, dir, "run", "--output.json.path", "stdout", "--show-stats=false", "./...")
 	var report struct{ Issues []issue }
@@ -192,6 +218,10 @@ func (l *linter) issues(t *testing.T, dir string) (found []string, code int) {
 			t.Errorf("unexpected linter %q: %s", is.FromLinter, is.Text)
 			continue
 		}
+		if strings.HasPrefix(is.Text, relatedPrefix) {
+			related = append(related, fmt.Sprintf("%s:%d", filepath.Base(is.Pos.Filename), is.Pos.Line))
+			continue
+		}
 		m := ruleSuffix.FindStringSubmatch(is.Text)
 		if m == nil {
 			t.Errorf("%s:%d: finding without a rule ID: %s", is.Pos.Filename, is.Pos.Line, is.Text)
@@ -200,30 +230,34 @@ func (l *linter) issues(t *testing.T, dir string) (found []string, code int) {
 		found = append(found, fmt.Sprintf("%s:%d: %s", filepath.Base(is.Pos.Filename), is.Pos.Line, m[1]))
 	}
 	slices.Sort(found)
-	return found, code
+	slices.Sort(related)
+	return found, related, code
 }
 
 // markers returns the "// finding: ID" lines of a file as sorted
-// "file:line: ID" strings.
-func markers(t *testing.T, path string) []string {
+// "file:line: ID" strings and the "// related" lines as "file:line".
+func markers(t *testing.T, path string) (findings, related []string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []string
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		if m := findingMarker.FindStringSubmatch(sc.Text()); m != nil {
-			out = append(out, fmt.Sprintf("%s:%d: %s", filepath.Base(path), line, m[1]))
+			findings = append(findings, fmt.Sprintf("%s:%d: %s", filepath.Base(path), line, m[1]))
+		}
+		if relatedMarker.MatchString(sc.Text()) {
+			related = append(related, fmt.Sprintf("%s:%d", filepath.Base(path), line))
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(findings)
+	slices.Sort(related)
+	return findings, related
 }
 
 // copySvc copies testdata/svc (a module of its own) to a temporary

@@ -1,6 +1,8 @@
 // Package svc is a tiny net/http service for the golangci-lint plugin test.
 // A "// finding: ID" comment marks a line where syncio must report rule ID
-// under the default settings; unmarked lines must stay quiet.
+// under the default settings, and a "// related" comment a hop of a call
+// chain, which golangci-lint reports as a separate "related information"
+// issue; unmarked lines must stay quiet.
 package svc
 
 import (
@@ -39,6 +41,26 @@ func Detached(w http.ResponseWriter, r *http.Request) {
 func Slow(w http.ResponseWriter, r *http.Request) {
 	time.Sleep(10 * time.Millisecond) // finding: SIO005
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// Report reaches the blocking call through two helpers: the finding is at
+// the handler's call, and the hops are related information.
+func Report(w http.ResponseWriter, r *http.Request) {
+	if err := load(); err != nil { // finding: SIO001
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	}
+}
+
+func load() error {
+	return fetch() // related
+}
+
+func fetch() error {
+	resp, err := http.Get("http://127.0.0.1:9/report") // related
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
 
 // Throttled waits as well, but golangci-lint's own directive silences it.
