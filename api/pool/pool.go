@@ -156,6 +156,12 @@ func (p *Pool) releaseLocked() {
 	}
 	var next *list.List
 	switch {
+	case p.busy > p.workers:
+		// An overcommitted slot (see Await) is going away: the pool is back
+		// to its size, and no worker became free to hand over.
+		p.busy--
+		p.m.busy.Set(float64(p.busy))
+		return
 	case p.conts.Len() > 0:
 		next = &p.conts
 	case p.arrivals.Len() > 0:
@@ -174,29 +180,53 @@ func (p *Pool) releaseLocked() {
 // Await runs io without holding a worker. The caller must hold one when it
 // calls Await; Await hands it back for the duration of io (so other requests
 // can run) and then takes a worker again with continuation priority: ahead of
-// every new arrival and never rejected. Await always returns holding a worker,
-// even when io fails, panics or ctx ends, so the caller's single Release stays
-// balanced. The re-acquire does not watch ctx: continuations are served by the
-// next worker that frees up, so the wait is bounded by the pool's own work,
-// and giving up would leave the caller without the worker it must release.
-func (p *Pool) Await(ctx context.Context, io func(context.Context) error) error {
+// every new arrival and never rejected.
+//
+// Await always returns holding a worker, even when io fails or panics, so the
+// caller's single Release stays balanced. If ctx ends while the continuation
+// waits for a worker, Await stops waiting and lets the caller through at once
+// on an overcommitted slot: the pool runs one request more than its size until
+// that caller's Release, which then frees no worker. The request is dead and
+// only needs to clean up; making it wait would pin its goroutine to a worker
+// nobody wants.
+func (p *Pool) Await(ctx context.Context, io func(context.Context) error) (err error) {
 	p.Release()
-	defer p.reacquire()
+	defer func() {
+		if rerr := p.reacquire(ctx); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	return io(ctx)
 }
 
-func (p *Pool) reacquire() {
+// reacquire takes a worker for a continuation, or an overcommitted slot if
+// ctx ends first (then it returns the context's error).
+func (p *Pool) reacquire(ctx context.Context) error {
 	p.mu.Lock()
 	if p.busy < p.workers && p.conts.Len() == 0 {
 		p.busy++
 		p.m.busy.Set(float64(p.busy))
 		p.mu.Unlock()
-		return
+		return nil
 	}
 	w := &waiter{ready: make(chan struct{})}
 	w.elem = p.conts.PushBack(w)
 	p.mu.Unlock()
-	<-w.ready
+
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w.granted {
+		return nil // a real worker arrived at the same moment; keep it
+	}
+	p.conts.Remove(w.elem)
+	p.busy++ // overcommit; releaseLocked takes it back without a hand-off
+	p.m.busy.Set(float64(p.busy))
+	return fmt.Errorf("pool: continuation abandoned: %w", ctx.Err())
 }
 
 // Do runs fn on a worker of its own: Acquire, fn, Release. It is what the

@@ -411,3 +411,53 @@ func TestStressBalanced(t *testing.T) {
 		t.Fatalf("observed %d busy workers, pool has 4", maxBusy)
 	}
 }
+
+func TestAbandonedContinuationOvercommitsBriefly(t *testing.T) {
+	p := New(1, 4)
+	bg := context.Background()
+	if err := p.Acquire(bg); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	ioStarted, finishIO := make(chan struct{}), make(chan struct{})
+	awaitErr := make(chan error, 1)
+	go func() {
+		awaitErr <- p.Await(ctx, func(context.Context) error { close(ioStarted); <-finishIO; return nil })
+	}()
+	<-ioStarted
+	// Someone else takes the only worker, so the continuation must wait ...
+	if err := p.Acquire(bg); err != nil {
+		t.Fatal(err)
+	}
+	close(finishIO)
+	waitFor(t, p, "continuation waiting", func(s Stats) bool { return s.Continuations == 1 })
+	// ... and an arrival queues behind it.
+	arrived := make(chan struct{})
+	go func() {
+		if err := p.Acquire(bg); err != nil {
+			t.Errorf("arrival: %v", err)
+		}
+		close(arrived)
+	}()
+	waitFor(t, p, "arrival queued", func(s Stats) bool { return s.Queued == 1 })
+
+	cancel()
+	if err := <-awaitErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("abandoned Await = %v, want context.Canceled", err)
+	}
+	if s := p.Stats(); s.Busy != 2 || s.Continuations != 0 {
+		t.Fatalf("stats = %+v, want 2 busy (1 overcommitted), no continuation", s)
+	}
+	// The abandoned request finishes: this frees no real worker, so the
+	// queued arrival must still wait.
+	p.Release()
+	if s := p.Stats(); s.Busy != 1 || s.Queued != 1 {
+		t.Fatalf("after releasing the overcommitted slot: %+v, want 1 busy, 1 queued", s)
+	}
+	p.Release() // the real worker: goes to the arrival
+	<-arrived
+	if s := p.Stats(); s.Busy != 1 || s.Queued != 0 {
+		t.Fatalf("stats = %+v, want the arrival running", s)
+	}
+	p.Release()
+}
