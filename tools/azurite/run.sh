@@ -31,6 +31,12 @@ fi
 
 command -v node >/dev/null || die "node is not installed (Azurite needs Node.js and npm)"
 command -v npm >/dev/null || die "npm is not installed (Azurite needs Node.js and npm)"
+# Azurite 3.37.0 declares node >= 22. It has been seen to work on node 20; older ones are
+# untested, so say so up front in case start-up fails below.
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 22 ]; then
+	log "note: node $(node --version) is older than the >=22 Azurite $want_version declares (works on 20 here)"
+fi
 
 # Install only when the pinned version is not already there.
 installed_version() {
