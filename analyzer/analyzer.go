@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -32,13 +33,7 @@ var Analyzer = New(DefaultConfig())
 // New returns a syncio analyzer for cfg. The returned analyzer owns a copy
 // of cfg, which its flags (-rules) may change before it runs.
 func New(cfg Config) *analysis.Analyzer {
-	c := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}}
-	for k, v := range cfg.Rules {
-		c.Rules[k] = v
-	}
-	for k, v := range cfg.Blocking {
-		c.Blocking[k] = v
-	}
+	c := cfg.clone()
 	a := &analysis.Analyzer{
 		Name:      Name,
 		Doc:       doc,
@@ -58,8 +53,8 @@ type fnSummary struct {
 	root    rootKind
 	sig     *types.Signature
 	items   []item
-	ignores map[string]bool // rules the doc comment suppresses
-	result  *finding        // set when a non-root function blocks
+	ignores []*ignore // the doc comment's //syncio:ignore directives
+	result  *finding  // set when a non-root function blocks
 }
 
 // item is one place in a body that may block: a blocking operation (term)
@@ -73,6 +68,7 @@ type item struct {
 	name     string      // callee display name for local/ext
 	fixKey   string      // SIO001 table key, for suggested fixes
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
+	lock     string      // a mutex held at the item (SIO003), see lockRegion
 }
 
 type runner struct {
@@ -101,8 +97,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	var files []*ast.File
 	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
-			continue // tests are never request paths
+		if tf := pass.Fset.File(f.Pos()); !cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
+			continue // tests are rarely request paths; Config.Tests opts in
 		}
 		files = append(files, f)
 	}
@@ -113,14 +109,18 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// litRoots adds the handler literals under n (router arguments,
 	// http.HandlerFunc conversions, …); they inherit the enclosing
 	// function's doc-comment ignores.
-	litRoots := func(n ast.Node, ignores map[string]bool) {
+	litRoots := func(n ast.Node, ignores []*ignore) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			lit, ok := n.(*ast.FuncLit)
 			if !ok {
 				return true
 			}
 			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			if k := signatureRoot(sig); k != notRoot {
+			k := signatureRoot(sig)
+			if k == notRoot && r.patternRoot(sig) {
+				k = rootCustom
+			}
+			if k != notRoot {
 				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores}
 				s.items = r.collect(sig, lit.Body)
 				roots = append(roots, s)
@@ -139,9 +139,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: funcIgnores(fd.Doc), name: declName(fd, fn)}
+			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn)}
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
+				if s.root == notRoot && r.configRoot(fn, s.sig) {
+					s.root = rootCustom
+				}
 				r.byFunc[fn] = s
 			}
 			s.items = r.collect(s.sig, fd.Body)
@@ -153,20 +156,19 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 
-	// Fixpoint over the package's call graph: a function blocks once one of
-	// its items blocks. Results never change once set, so it terminates,
-	// recursion included, and chains never loop.
+	// Fixpoint over the package's call graph: a function's summary is its
+	// highest-ranked item. Ranks only grow and are bounded, so it
+	// terminates, recursion included.
 	for changed := true; changed; {
 		changed = false
 		for _, s := range decls {
-			if s.root != notRoot || s.result != nil {
+			if s.root != notRoot || (s.result != nil && s.result.rank() == maxRank) {
 				continue
 			}
 			for _, it := range s.items {
-				if f := r.resolve(it); f != nil && !r.suppressed(s, it, f.rule) {
+				if f := r.resolveAt(s, it); f != nil && (s.result == nil || f.rank() > s.result.rank()) {
 					s.result = f
 					changed = true
-					break
 				}
 			}
 		}
@@ -178,11 +180,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	for _, s := range roots {
 		for _, it := range s.items {
-			if f := r.resolve(it); f != nil && !r.suppressed(s, it, f.rule) {
+			if f := r.resolveAt(s, it); f != nil {
 				r.report(s, it, f)
 			}
 		}
 	}
+	r.reportStale(decls)
 	return nil, nil
 }
 
@@ -211,7 +214,39 @@ func entryPoint(fn *types.Func) bool {
 }
 
 func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
-	return s.ignores[rule] || r.dirs.suppressed(it.pos, rule)
+	return funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule)
+}
+
+// maxRank is the rank of a rule finding under a lock (finding.rank).
+const maxRank = 3
+
+// lockable are the rules whose operation blocks, so holding a lock across
+// it is SIO003; "" is I/O that is no finding by itself.
+var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005": true}
+
+// resolveAt returns what an item of s leads to, after configuration and
+// suppressions: rules that are off or ignored are dropped (an ignored
+// operation still counts as I/O under a lock), a lock held at the item is
+// added, and nil means the item neither blocks nor does I/O.
+func (r *runner) resolveAt(s *fnSummary, it item) *finding {
+	f := r.resolve(it)
+	if f == nil {
+		return nil
+	}
+	g := *f
+	if g.rule != "" && (!r.cfg.enabled(g.rule) || r.suppressed(s, it, g.rule)) {
+		if !lockable[g.rule] {
+			return nil
+		}
+		g.rule = ""
+	}
+	if it.lock != "" && g.lock == "" && lockable[f.rule] {
+		g.lock = it.lock
+	}
+	if g.lock != "" && (!r.cfg.enabled("SIO003") || r.suppressed(s, it, "SIO003")) {
+		g.lock = ""
+	}
+	return &g
 }
 
 // resolve returns the blocking path behind an item, or nil.
@@ -220,7 +255,7 @@ func (r *runner) resolve(it item) *finding {
 	case it.term != nil:
 		return it.term
 	case it.ext != nil:
-		f := &finding{rule: it.ext.Rule, chain: it.ext.Chain, sites: it.ext.Sites, detail: it.ext.Detail, hint: it.ext.Hint}
+		f := &finding{rule: it.ext.Rule, lock: it.ext.Lock, chain: it.ext.Chain, sites: it.ext.Sites, detail: it.ext.Detail, hint: it.ext.Hint}
 		for _, s := range it.ext.Sites {
 			f.poses = append(f.poses, r.sitePos(s))
 		}
@@ -285,21 +320,38 @@ func cutLast(s string) (before, after string, ok bool) {
 	return s[:i], s[i+1:], true
 }
 
-// report emits the diagnostic for a root's blocking item.
+// report emits the diagnostics for a root's item: one for the rule of the
+// operation, one for a lock held across it.
 func (r *runner) report(s *fnSummary, it item, f *finding) {
+	if f.rule != "" {
+		r.emit(s, it, f, f.rule, f.detail, f.hint)
+	}
+	if f.lock != "" {
+		detail := f.detail
+		if detail == "" {
+			detail = "does I/O"
+		}
+		detail += " while " + f.lock + " is held"
+		hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
+			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+		r.emit(s, it, f, "SIO003", detail, hint)
+	}
+}
+
+func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string) {
 	var msg string
 	last := f.chain[len(f.chain)-1]
 	if len(f.chain) == 1 {
-		msg = last + " " + f.detail
+		msg = last + " " + detail
 	} else {
-		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + f.detail
+		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + detail
 	}
-	msg += "; " + f.hint + " (" + f.rule + ")"
+	msg += "; " + hint + " (" + rule + ")"
 	d := analysis.Diagnostic{
 		Pos:      it.pos,
 		End:      it.end,
-		Category: f.rule,
-		URL:      RuleURL(f.rule),
+		Category: rule,
+		URL:      RuleURL(rule),
 		Message:  msg,
 	}
 	if len(f.chain) > 1 {
@@ -309,15 +361,48 @@ func (r *runner) report(s *fnSummary, it item, f *finding) {
 			}
 			m := "calls " + name
 			if i == len(f.chain)-1 {
-				m = name + " " + f.detail
+				m = name + " " + detail
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: f.poses[i], Message: m})
 		}
 	}
-	if it.term != nil {
+	if it.term != nil && rule == it.term.rule && rule != "SIO003" {
 		d.SuggestedFixes = r.fixes(s, it)
 	}
 	r.pass.Report(d)
+}
+
+// reportStale reports //syncio:ignore directives that hid nothing, once
+// every item has been resolved. Items of helpers past the one that set the
+// summary are resolved here too, because their ignores count as used.
+func (r *runner) reportStale(decls []*fnSummary) {
+	for _, s := range decls {
+		if s.root != notRoot {
+			continue
+		}
+		for _, it := range s.items {
+			r.resolveAt(s, it)
+		}
+	}
+	for _, ig := range r.dirs.all {
+		if ig.used || ig.bad {
+			continue
+		}
+		judgeable := true
+		for _, id := range ig.ids {
+			if !r.cfg.enabled(id) {
+				judgeable = false // a disabled rule reports nothing to hide
+			}
+		}
+		if !judgeable {
+			continue
+		}
+		rule := ig.ids[0]
+		r.pass.Report(analysis.Diagnostic{
+			Pos: ig.pos, End: ig.end, Category: rule, URL: RuleURL(rule),
+			Message: "stale syncio:ignore: no " + strings.Join(ig.ids, "/") + " finding here to suppress; remove it (" + rule + ")",
+		})
+	}
 }
 
 // reportBadIgnores reports //syncio:ignore comments without a reason or
@@ -347,6 +432,7 @@ func (r *runner) reportBadIgnores() {
 		default:
 			continue
 		}
+		ig.bad = true
 		d := analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, Message: problem + " (" + rule + ")"}
 		if rule != "SIO000" {
 			d.URL = RuleURL(rule)
@@ -420,7 +506,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			detail: detail, hint: hint,
 		}}
 	}
-	wait := r.cfg.enabled("SIO005")
+	// Every blocking operation is recorded whether or not its rule is on:
+	// resolveAt applies the configuration, and a disabled rule's operation
+	// still blocks under a lock (SIO003).
+	wait := true
+	gorm := newGormFlow(info, body)
 	// Local variables holding x.Done() (done := ctx.Done()) are an escape
 	// as good as the call itself.
 	doneVars := map[types.Object]bool{}
@@ -458,8 +548,13 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
 			}
-			if it, ok := r.classifyCall(n, flow); ok {
+			if it, ok := r.classifyCall(n, flow, gorm); ok {
 				items = append(items, it)
+			}
+		case *ast.CompositeLit:
+			if isNamed(info.TypeOf(n), false, pathHTTP, "Transport") {
+				items = append(items, term("SIO004", n.Pos(), n.End(), "http.Transport{}",
+					fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint))
 			}
 		case *ast.SelectStmt:
 			escape := false
@@ -504,6 +599,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	if regions := r.lockRegions(body); len(regions) > 0 {
+		for i := range items {
+			items[i].lock = heldAt(regions, items[i].pos)
+		}
+	}
 	return items
 }
 
@@ -538,7 +638,7 @@ func isDoneCall(e ast.Expr) bool {
 }
 
 // classifyCall turns a call into an item when it may block.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -549,6 +649,13 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
 	if fn != nil {
 		fn = fn.Origin()
 	}
+	var key string
+	if fn != nil && fn.Pkg() != nil {
+		key = qualified(fn, fn.Pkg().Path())
+		if r.cfg.Allow[key] {
+			return item{}, false // declared safe: neither reported nor propagated
+		}
+	}
 	pos, end := call.Pos(), call.End()
 	mk := func(rule, name, detail, hint string) item {
 		return item{pos: pos, end: end, call: call, term: &finding{
@@ -556,7 +663,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
 			detail: detail, hint: hint,
 		}}
 	}
-	if r.cfg.enabled("SIO002") && sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
+	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
@@ -580,30 +687,51 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow) (item, bool) {
 	if fn == nil || fn.Pkg() == nil {
 		return item{}, false // interface dispatch or an unknown func value: no guessing
 	}
-	key := qualified(fn, fn.Pkg().Path())
-	if r.cfg.enabled("SIO001") {
-		if rep, ok := r.cfg.Blocking[key]; ok {
-			verb := rep.Verb
-			if verb == "" {
-				verb = "blocks without the request context"
-			}
-			it := mk("SIO001", key, verb, "use "+rep.Use)
-			it.fixKey = key
-			return it, true
+	if rep, ok := r.cfg.Blocking[key]; ok {
+		verb := rep.Verb
+		if verb == "" {
+			verb = "blocks without the request context"
 		}
+		it := mk("SIO001", key, verb, "use "+rep.Use)
+		it.fixKey = key
+		return it, true
 	}
 	if hint, ok := waitFuncs[key]; ok {
-		if r.cfg.enabled("SIO005") {
-			return mk("SIO005", key, "waits with no way to cancel it", hint), true
+		return mk("SIO005", key, "waits with no way to cancel it", hint), true
+	}
+	if path := gormReceiver(fn); path != "" && gormFinishers[fn.Name()] {
+		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if path == pathGormV1 {
+			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
+				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
 		}
-		return item{}, false
+		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
+			return mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
+				"start the chain with db.WithContext(ctx), e.g. "+types.ExprString(sel.X)+" → db.WithContext(ctx)…"), true
+		}
+		// With a context (or one we cannot see) the query is still I/O.
+		return item{pos: pos, end: end, call: call, term: &finding{
+			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		}}, true
+	}
+	if what := clientCtor(fn, key); what != "" {
+		return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
+	}
+	if isFileIO(info, call, key) {
+		return mk("SIO006", key, fileDetail, fileHint), true
 	}
 	if fn.Pkg() == r.pass.Pkg {
 		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
 	}
 	var f blocksFact
-	if r.pass.ImportObjectFact(fn, &f) && r.cfg.enabled(f.Rule) {
+	if r.pass.ImportObjectFact(fn, &f) {
 		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+	}
+	if isIOCall(fn, sig, key) {
+		// I/O that honours its context: a finding only under a lock.
+		return item{pos: pos, end: end, call: call, term: &finding{
+			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		}}, true
 	}
 	return item{}, false
 }

@@ -35,12 +35,23 @@ type Config struct {
 	Rules map[string]bool
 	// Blocking maps a call key to its context-aware replacement.
 	Blocking map[string]Replacement
+	// Tests makes _test.go files part of the analysis (their handlers
+	// become roots). Off by default: tests are rarely request paths.
+	Tests bool
+	// Allow holds call keys (same form as Blocking) that may block: calls
+	// to them are never reported and never make their caller block.
+	Allow map[string]bool
+	// Roots holds extra request roots: function keys (same form as
+	// Blocking) or "func(T)" patterns, where T is "pkg/path.Name" or
+	// "*pkg/path.Name", matching every function and func literal whose
+	// first parameter has type T.
+	Roots []string
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
 // built-in SIO001 table.
 func DefaultConfig() Config {
-	cfg := Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}}
+	cfg := Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}}
 	for _, r := range Rules {
 		if !r.OptIn {
 			cfg.Rules[r.ID] = true
@@ -52,8 +63,192 @@ func DefaultConfig() Config {
 	return cfg
 }
 
+// clone deep-copies c so that flags can change the copy.
+func (c Config) clone() *Config {
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests}
+	for k, v := range c.Rules {
+		n.Rules[k] = v
+	}
+	for k, v := range c.Blocking {
+		n.Blocking[k] = v
+	}
+	for k, v := range c.Allow {
+		n.Allow[k] = v
+	}
+	n.Roots = append(n.Roots, c.Roots...)
+	return n
+}
+
 // enabled reports whether rule id is on.
 func (c *Config) enabled(id string) bool { return c.Rules[id] }
+
+// Settings are the configuration keys shared by the CLI flags and the
+// golangci-lint plugin settings (linters.settings.custom.syncio.settings).
+// golangci-lint's register.DecodeSettings round-trips them through JSON,
+// hence the json tags.
+type Settings struct {
+	// Rules switches rules on (true) or off (false) relative to the
+	// defaults. IDs are case-insensitive: golangci-lint lower-cases map
+	// keys.
+	Rules map[string]bool `json:"rules"`
+	// Tests also analyses _test.go files.
+	Tests bool `json:"tests"`
+	// Blocking adds SIO001 calls: "pkg/path.Func", "pkg/path.(*Type).Method"
+	// or "pkg/path.Type.Method", each optionally followed by "=suggestion".
+	Blocking []string `json:"blocking"`
+	// Allow lists functions (same syntax, no suggestion) that may block.
+	Allow []string `json:"allow"`
+	// Roots lists extra request roots: function names (same syntax) or
+	// "func(pkg/path.Type)" / "func(*pkg/path.Type)" first-parameter
+	// patterns.
+	Roots []string `json:"roots"`
+}
+
+// Config validates s and returns the configuration it describes, starting
+// from DefaultConfig.
+func (s Settings) Config() (Config, error) {
+	cfg := DefaultConfig()
+	ids := make([]string, 0, len(s.Rules))
+	for id := range s.Rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the first bad ID reported is deterministic
+	for _, raw := range ids {
+		id, err := parseRuleID(raw)
+		if err != nil {
+			return Config{}, fmt.Errorf("rules: %w", err)
+		}
+		cfg.Rules[id] = s.Rules[raw]
+	}
+	cfg.Tests = s.Tests
+	for _, b := range s.Blocking {
+		if err := addBlocking(&cfg, b); err != nil {
+			return Config{}, err
+		}
+	}
+	for _, a := range s.Allow {
+		if err := addAllow(&cfg, a); err != nil {
+			return Config{}, err
+		}
+	}
+	for _, rt := range s.Roots {
+		if err := addRoot(&cfg, rt); err != nil {
+			return Config{}, err
+		}
+	}
+	return cfg, nil
+}
+
+// parseRuleID normalises a rule ID (case-insensitive) and rejects unknown ones.
+func parseRuleID(s string) (string, error) {
+	id := strings.ToUpper(strings.TrimSpace(s))
+	if _, ok := RuleByID(id); !ok {
+		var known []string
+		for _, r := range Rules {
+			known = append(known, r.ID)
+		}
+		return "", fmt.Errorf("unknown rule %q (known: %s)", s, strings.Join(known, ", "))
+	}
+	return id, nil
+}
+
+const funcSyntax = `want "pkg/path.Func", "pkg/path.(*Type).Method" or "pkg/path.Type.Method"`
+
+// parseFuncKey checks a function name in the analyzer's key syntax:
+// an import path, then ".Func", ".(*Type).Method" or ".Type.Method".
+func parseFuncKey(s string) (string, error) {
+	key := strings.TrimSpace(s)
+	slash := strings.LastIndex(key, "/")
+	last := key[slash+1:]
+	dot := strings.Index(last, ".")
+	if key == "" || strings.ContainsAny(key, " \t=,") || dot <= 0 {
+		return "", fmt.Errorf("%q: %s", s, funcSyntax)
+	}
+	rest := last[dot+1:]
+	var parts []string
+	if strings.HasPrefix(rest, "(*") {
+		typ, method, ok := strings.Cut(rest[2:], ").")
+		if !ok {
+			return "", fmt.Errorf("%q: %s", s, funcSyntax)
+		}
+		parts = []string{typ, method}
+	} else {
+		parts = strings.Split(rest, ".")
+	}
+	if len(parts) > 2 {
+		return "", fmt.Errorf("%q: %s", s, funcSyntax)
+	}
+	for _, p := range parts {
+		if !isIdent(p) {
+			return "", fmt.Errorf("%q: %s", s, funcSyntax)
+		}
+	}
+	return key, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		letter := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127
+		if !letter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// defaultUse is the suggestion for a user-declared blocking call that
+// names none.
+const defaultUse = "a variant that takes the request context"
+
+// addBlocking adds "key[=suggestion]" to cfg.Blocking.
+func addBlocking(cfg *Config, s string) error {
+	keyPart, use, _ := strings.Cut(s, "=")
+	key, err := parseFuncKey(keyPart)
+	if err != nil {
+		return fmt.Errorf("blocking: %w, optionally followed by =suggestion", err)
+	}
+	if use = strings.TrimSpace(use); use == "" {
+		use = defaultUse
+	}
+	cfg.Blocking[key] = Replacement{Use: use}
+	return nil
+}
+
+// addAllow adds a function key to cfg.Allow.
+func addAllow(cfg *Config, s string) error {
+	key, err := parseFuncKey(s)
+	if err != nil {
+		return fmt.Errorf("allow: %w", err)
+	}
+	cfg.Allow[key] = true
+	return nil
+}
+
+// addRoot adds a function key or a func(T) pattern to cfg.Roots.
+func addRoot(cfg *Config, s string) error {
+	s = strings.TrimSpace(s)
+	if inner, ok := strings.CutPrefix(s, "func("); ok {
+		typ, ok := strings.CutSuffix(inner, ")")
+		typ = strings.TrimPrefix(typ, "*")
+		slash := strings.LastIndex(typ, "/")
+		name := typ[slash+1:]
+		dot := strings.LastIndex(name, ".")
+		if !ok || dot <= 0 || !isIdent(name[dot+1:]) || strings.ContainsAny(typ, " \t,") {
+			return fmt.Errorf(`roots: %q: want a function (%s) or "func(pkg/path.Type)" / "func(*pkg/path.Type)"`, s, funcSyntax[5:])
+		}
+		cfg.Roots = append(cfg.Roots, s)
+		return nil
+	}
+	key, err := parseFuncKey(s)
+	if err != nil {
+		return fmt.Errorf(`roots: %w, or "func(pkg/path.Type)" / "func(*pkg/path.Type)"`, err)
+	}
+	cfg.Roots = append(cfg.Roots, key)
+	return nil
+}
 
 // rulesFlag is the -rules flag: a comma-separated list of rule IDs that
 // replaces the enabled set.
@@ -76,12 +271,12 @@ func (f rulesFlag) String() string {
 func (f rulesFlag) Set(s string) error {
 	rules := map[string]bool{}
 	for _, id := range strings.Split(s, ",") {
-		id = strings.TrimSpace(id)
-		if id == "" {
+		if strings.TrimSpace(id) == "" {
 			continue
 		}
-		if _, ok := RuleByID(id); !ok {
-			return fmt.Errorf("unknown rule %q", id)
+		id, err := parseRuleID(id)
+		if err != nil {
+			return err
 		}
 		rules[id] = true
 	}
@@ -89,6 +284,58 @@ func (f rulesFlag) Set(s string) error {
 	return nil
 }
 
+// listFlag is a repeatable, comma-separated flag whose entries go through
+// the same parser as the matching Settings key.
+type listFlag struct {
+	cfg *Config
+	add func(*Config, string) error
+	val *[]string
+}
+
+func (f listFlag) String() string {
+	if f.val == nil {
+		return ""
+	}
+	return strings.Join(*f.val, ",")
+}
+
+func (f listFlag) Set(s string) error {
+	for _, e := range splitList(s) {
+		if strings.TrimSpace(e) == "" {
+			continue
+		}
+		if err := f.add(f.cfg, e); err != nil {
+			return err
+		}
+		*f.val = append(*f.val, strings.TrimSpace(e))
+	}
+	return nil
+}
+
+// splitList splits a flag value on commas, except inside a suggestion:
+// a piece that is not a function name is glued back onto a previous
+// "key=suggestion" entry ("a.F=a.FContext(ctx, ...)" stays whole).
+func splitList(s string) []string {
+	var out []string
+	for _, piece := range strings.Split(s, ",") {
+		if n := len(out); n > 0 && strings.Contains(out[n-1], "=") {
+			if _, err := parseFuncKey(strings.SplitN(piece, "=", 2)[0]); err != nil {
+				out[n-1] += "," + piece
+				continue
+			}
+		}
+		out = append(out, piece)
+	}
+	return out
+}
+
 func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to enable (default: every rule that is not opt-in)")
+	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
+	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
+		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
+	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",
+		"functions that may block (never reported nor propagated), comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method")
+	fs.Var(listFlag{cfg, addRoot, new([]string)}, "roots",
+		"extra request roots, comma-separated and repeatable: pkg/path.Func, pkg/path.(*Type).Method, or func(*pkg/path.Type) for every function whose first parameter has that type")
 }

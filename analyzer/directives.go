@@ -19,6 +19,11 @@ type ignore struct {
 	reason string
 	pos    token.Pos
 	end    token.Pos
+	// used is set when the ignore hides a finding (or stops a helper from
+	// propagating one); ignores left unused are reported as stale.
+	used bool
+	// bad is set when the ignore itself is malformed and already reported.
+	bad bool
 }
 
 // parseIgnore parses "//syncio:ignore SIO001,SIO002 -- reason". ok is false
@@ -44,11 +49,12 @@ func parseIgnore(c *ast.Comment) (ig *ignore, ok bool) {
 type directives struct {
 	fset   *token.FileSet
 	byLine map[string]map[int][]*ignore
+	byPos  map[token.Pos]*ignore
 	all    []*ignore
 }
 
 func newDirectives(fset *token.FileSet, files []*ast.File) *directives {
-	d := &directives{fset: fset, byLine: map[string]map[int][]*ignore{}}
+	d := &directives{fset: fset, byLine: map[string]map[int][]*ignore{}, byPos: map[token.Pos]*ignore{}}
 	for _, f := range files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
@@ -64,6 +70,7 @@ func newDirectives(fset *token.FileSet, files []*ast.File) *directives {
 				}
 				lines[p.Line] = append(lines[p.Line], ig)
 				d.all = append(d.all, ig)
+				d.byPos[c.Pos()] = ig
 			}
 		}
 	}
@@ -83,23 +90,30 @@ func (d *directives) handler(doc *ast.CommentGroup) bool {
 	return false
 }
 
-// funcIgnores returns the rules a function's doc comment suppresses.
-func funcIgnores(doc *ast.CommentGroup) map[string]bool {
+// funcIgnores returns the ignores of a function's doc comment.
+func (d *directives) funcIgnores(doc *ast.CommentGroup) []*ignore {
 	if doc == nil {
 		return nil
 	}
-	var rules map[string]bool
+	var igs []*ignore
 	for _, c := range doc.List {
-		if ig, ok := parseIgnore(c); ok {
-			if rules == nil {
-				rules = map[string]bool{}
-			}
-			for id := range ig.rules {
-				rules[id] = true
-			}
+		if ig := d.byPos[c.Pos()]; ig != nil {
+			igs = append(igs, ig)
 		}
 	}
-	return rules
+	return igs
+}
+
+// funcSuppressed reports whether one of a function's doc-comment ignores
+// hides rule, and marks it used.
+func funcSuppressed(igs []*ignore, rule string) bool {
+	for _, ig := range igs {
+		if ig.rules[rule] {
+			ig.used = true
+			return true
+		}
+	}
+	return false
 }
 
 // suppressed reports whether rule is ignored at pos by a comment on the
@@ -113,6 +127,7 @@ func (d *directives) suppressed(pos token.Pos, rule string) bool {
 	for _, line := range []int{p.Line, p.Line - 1} {
 		for _, ig := range lines[line] {
 			if ig.rules[rule] {
+				ig.used = true
 				return true
 			}
 		}

@@ -16,18 +16,29 @@ type blocksFact struct {
 	Sites  []string // call site of each Chain entry, inside the previous function
 	Detail string   // what the last entry does, e.g. "blocks without the request context"
 	Hint   string   // how to fix it
+	// Lock, when set, describes a mutex held across the blocking operation
+	// inside the chain (SIO003). Rule is "" when the operation is only
+	// I/O under that lock, or I/O that a lock in a caller would make SIO003.
+	Lock string
 }
 
 func (*blocksFact) AFact() {}
 
 func (f *blocksFact) String() string {
+	if f.Rule == "" && f.Lock == "" {
+		return fmt.Sprintf("io(%s)", strings.Join(f.Chain, " → "))
+	}
+	if f.Lock != "" {
+		return fmt.Sprintf("blocks(%s+SIO003: %s)", f.Rule, strings.Join(f.Chain, " → "))
+	}
 	return fmt.Sprintf("blocks(%s: %s)", f.Rule, strings.Join(f.Chain, " → "))
 }
 
 // finding is a blocking path as seen from one call site: the in-memory
 // form of blocksFact plus the positions this pass can resolve.
 type finding struct {
-	rule   string
+	rule   string // "" for I/O that is no finding by itself (see blocksFact.Rule)
+	lock   string // see blocksFact.Lock
 	chain  []string
 	sites  []string
 	poses  []token.Pos // token.NoPos where the site is in a file this pass cannot see
@@ -36,7 +47,7 @@ type finding struct {
 }
 
 func (f *finding) fact() *blocksFact {
-	return &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint}
+	return &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock}
 }
 
 // prepend returns the finding seen from a caller whose call to name at pos
@@ -44,10 +55,25 @@ func (f *finding) fact() *blocksFact {
 func (f *finding) prepend(name, site string, pos token.Pos) *finding {
 	return &finding{
 		rule:   f.rule,
+		lock:   f.lock,
 		chain:  append([]string{name}, f.chain...),
 		sites:  append([]string{site}, f.sites...),
 		poses:  append([]token.Pos{pos}, f.poses...),
 		detail: f.detail,
 		hint:   f.hint,
 	}
+}
+
+// rank orders findings for a function's summary: a rule finding under a
+// lock beats a rule finding, which beats I/O under a lock, which beats
+// plain I/O.
+func (f *finding) rank() int {
+	n := 0
+	if f.rule != "" {
+		n += 2
+	}
+	if f.lock != "" {
+		n++
+	}
+	return n
 }

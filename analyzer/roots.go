@@ -154,3 +154,33 @@ func declRoot(decl *ast.FuncDecl, fn *types.Func, dirs *directives) rootKind {
 	}
 	return notRoot
 }
+
+// configRoot reports whether Config.Roots names fn, or a func(T) pattern
+// matches its signature.
+func (r *runner) configRoot(fn *types.Func, sig *types.Signature) bool {
+	if len(r.cfg.Roots) == 0 || fn.Pkg() == nil {
+		return false
+	}
+	key := qualified(fn, fn.Pkg().Path())
+	for _, rt := range r.cfg.Roots {
+		if rt == key {
+			return true
+		}
+	}
+	return r.patternRoot(sig)
+}
+
+// patternRoot reports whether a "func(T)" entry of Config.Roots matches the
+// first parameter of sig.
+func (r *runner) patternRoot(sig *types.Signature) bool {
+	if len(r.cfg.Roots) == 0 || sig == nil || sig.Params().Len() == 0 {
+		return false
+	}
+	first := "func(" + types.TypeString(sig.Params().At(0).Type(), nil) + ")"
+	for _, rt := range r.cfg.Roots {
+		if rt == first {
+			return true
+		}
+	}
+	return false
+}

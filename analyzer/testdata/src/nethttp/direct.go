@@ -132,7 +132,7 @@ func fetch(u string) error { // want fetch:`blocks\(SIO001: net/http.Get\)`
 }
 
 // withCtx passes its ctx on, so it is clean when given the request context.
-func withCtx(ctx context.Context) error {
+func withCtx(ctx context.Context) error { // want withCtx:`^io\(database/sql.\(\*DB\).QueryContext\)$`
 	_, err := db.QueryContext(ctx, "SELECT 1")
 	return err
 }

@@ -10,7 +10,7 @@ func Suppressed(w http.ResponseWriter, r *http.Request) {
 	//syncio:ignore SIO005 -- backoff in a demo, bounded to 1ms
 	time.Sleep(time.Millisecond)
 	time.Sleep(time.Millisecond) //syncio:ignore SIO005 -- same line form
-	//syncio:ignore SIO001 -- wrong rule does not hide a SIO005
+	//syncio:ignore SIO001 -- wrong rule does not hide a SIO005 // want `^stale syncio:ignore: no SIO001 finding here to suppress; remove it \(SIO001\)$`
 	time.Sleep(time.Millisecond) // want `time.Sleep waits`
 	//syncio:ignore SIO005,SIO001 -- both rules
 	_ = fetch("x")
@@ -36,7 +36,7 @@ func Custom(n int) {
 }
 
 // quietHelper's suppression makes it non-blocking for its callers.
-func quietHelper() {
+func quietHelper() { // want quietHelper:`^io\(time.Sleep\)$`
 	time.Sleep(time.Millisecond) //syncio:ignore SIO005 -- measured, 1ms
 }
 
