@@ -19,7 +19,8 @@ const (
 	AccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 )
 
-// DefaultMaxBytes caps the fake's memory unless WithMaxBytes says otherwise.
+// DefaultMaxBytes caps the fake's memory unless WithMaxBytes says otherwise. At 10 MB per
+// upload that is about 100 blobs: long upload load tests want WithEviction or a larger cap.
 const DefaultMaxBytes = 1 << 30
 
 // serviceVersion is reported when a request names none. The SDK sends its own, which is
@@ -75,6 +76,12 @@ func WithFailureStatus(status int) Option {
 // WithMaxBytes caps the bytes held (committed blobs plus staged blocks); writes beyond it
 // fail with 507 and code FakeStorageFull. n <= 0 removes the cap.
 func WithMaxBytes(n int64) Option { return func(s *Server) { s.store.capacity = max(n, 0) } }
+
+// WithEviction(true) makes a full store drop its oldest committed blobs (which then read
+// as 404 BlobNotFound) instead of refusing writes with 507. It suits long upload load tests
+// that never read old blobs back; leave it off when every stored blob must stay readable.
+// Staged (uncommitted) blocks are never evicted.
+func WithEviction(on bool) Option { return func(s *Server) { s.store.evict = on } }
 
 // WithLogger sets where request logs go (Debug level per request). The default discards.
 func WithLogger(l *slog.Logger) Option {
@@ -163,7 +170,16 @@ func ConnectionStringFor(blobEndpoint string) string {
 }
 
 // UsedBytes reports the bytes currently held.
-func (s *Server) UsedBytes() int64 { return s.store.usedBytes() }
+func (s *Server) UsedBytes() int64 {
+	used, _ := s.store.usage()
+	return used
+}
+
+// Evicted reports how many blobs WithEviction has dropped.
+func (s *Server) Evicted() int64 {
+	_, n := s.store.usage()
+	return n
+}
 
 // Close stops serving: in-flight requests get up to 5 s to finish (their injected latency
 // is cut short), then connections are closed. It is safe to call more than once, and

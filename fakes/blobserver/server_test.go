@@ -181,6 +181,35 @@ func TestMemoryCap(t *testing.T) {
 	}
 }
 
+func TestEviction(t *testing.T) {
+	s := blobserver.New(blobserver.WithMaxBytes(100), blobserver.WithEviction(true))
+	h := newContainer(t, s, "box")
+	for _, name := range []string{"a", "b", "c"} {
+		mustStatus(t, do(t, h, "PUT", base+"/box/"+name, make([]byte, 40), blockBlob), http.StatusCreated, "")
+	}
+	mustStatus(t, do(t, h, "GET", base+"/box/a", nil, nil), http.StatusNotFound, "BlobNotFound")
+	mustStatus(t, do(t, h, "GET", base+"/box/b", nil, nil), http.StatusOK, "")
+	if s.Evicted() != 1 || s.UsedBytes() != 80 {
+		t.Fatalf("evicted %d, used %d; want 1, 80", s.Evicted(), s.UsedBytes())
+	}
+	// Growing c needs room: b goes, c itself is never evicted to make room for itself.
+	mustStatus(t, do(t, h, "PUT", base+"/box/c", make([]byte, 90), blockBlob), http.StatusCreated, "")
+	mustStatus(t, do(t, h, "GET", base+"/box/b", nil, nil), http.StatusNotFound, "BlobNotFound")
+	if g := do(t, h, "GET", base+"/box/c", nil, nil); g.Body.Len() != 90 {
+		t.Fatalf("c has %d bytes, want 90", g.Body.Len())
+	}
+	if s.Evicted() != 2 || s.UsedBytes() != 90 {
+		t.Fatalf("evicted %d, used %d; want 2, 90", s.Evicted(), s.UsedBytes())
+	}
+	// A deleted blob leaves a stale queue entry that must not count as an eviction.
+	mustStatus(t, do(t, h, "DELETE", base+"/box/c", nil, nil), http.StatusAccepted, "")
+	mustStatus(t, do(t, h, "PUT", base+"/box/d", make([]byte, 100), blockBlob), http.StatusCreated, "")
+	mustStatus(t, do(t, h, "PUT", base+"/box/e", make([]byte, 10), blockBlob), http.StatusCreated, "")
+	if s.Evicted() != 3 || s.UsedBytes() != 10 {
+		t.Fatalf("evicted %d, used %d; want 3, 10", s.Evicted(), s.UsedBytes())
+	}
+}
+
 func TestFailureInjection(t *testing.T) {
 	h := blobserver.New(blobserver.WithFailureRate(1)).Handler()
 	mustStatus(t, do(t, h, "PUT", base+"/box?restype=container", nil, nil), http.StatusServiceUnavailable, "ServerBusy")

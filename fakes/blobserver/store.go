@@ -35,6 +35,7 @@ type blob struct {
 	etag         string
 	lastModified time.Time
 	created      time.Time
+	seq          uint64 // commit order, for eviction
 }
 
 type container struct {
@@ -53,6 +54,20 @@ type store struct {
 	used       int64 // committed + staged bytes
 	capacity   int64 // 0 = unbounded
 	etagSeq    atomic.Uint64
+
+	// With evict set, a write that would exceed the cap first drops the oldest committed
+	// blobs. order lists commits oldest first; entries whose blob was since replaced or
+	// deleted are stale and skipped (their seq no longer matches).
+	evict     bool
+	order     []commitEntry
+	orderHead int
+	commitSeq uint64
+	evicted   int64
+}
+
+type commitEntry struct {
+	container, name string
+	seq             uint64
 }
 
 func newStore(capacity int64) *store {
@@ -65,14 +80,59 @@ func (s *store) newETag(now time.Time) string {
 	return fmt.Sprintf("\"0x%X%04X\"", now.UnixNano(), s.etagSeq.Add(1)&0xFFFF)
 }
 
-// reserveLocked accounts for n new bytes, refusing when the cap would be exceeded.
-func (s *store) reserveLocked(n int64) error {
+// reserveLocked accounts for n new bytes for a write to cname/name, refusing when the cap
+// would be exceeded, or evicting the oldest other blobs first when eviction is on.
+func (s *store) reserveLocked(n int64, cname, name string) error {
+	if s.capacity > 0 && s.used+n > s.capacity && s.evict {
+		s.evictLocked(n, cname, name)
+	}
 	if s.capacity > 0 && s.used+n > s.capacity {
 		return errorf(http.StatusInsufficientStorage, codeStorageFull,
 			"the fake's memory cap of %d bytes is exhausted (%d used, %d more requested)", s.capacity, s.used, n)
 	}
 	s.used += n
 	return nil
+}
+
+// evictLocked drops the oldest committed blobs until n more bytes fit or none are left.
+// The blob being written is never evicted: its old size is already part of n.
+func (s *store) evictLocked(n int64, cname, name string) {
+	var self []commitEntry
+	for s.used+n > s.capacity && s.orderHead < len(s.order) {
+		e := s.order[s.orderHead]
+		s.order[s.orderHead] = commitEntry{}
+		s.orderHead++
+		c := s.containers[e.container]
+		if c == nil {
+			continue
+		}
+		b := c.blobs[e.name]
+		if b == nil || b.seq != e.seq {
+			continue // stale entry
+		}
+		if e.container == cname && e.name == name {
+			self = append(self, e)
+			continue
+		}
+		s.used -= int64(len(b.data))
+		delete(c.blobs, e.name)
+		s.evicted++
+	}
+	s.order = append(s.order, self...)
+	if s.orderHead > len(s.order)/2 { // compact so the queue does not grow without bound
+		s.order = append(s.order[:0], s.order[s.orderHead:]...)
+		s.orderHead = 0
+	}
+}
+
+// commitLocked records b as the newest write of cname/name.
+func (s *store) commitLocked(c *container, cname, name string, b *blob) {
+	s.commitSeq++
+	b.seq = s.commitSeq
+	c.blobs[name] = b
+	if s.evict {
+		s.order = append(s.order, commitEntry{container: cname, name: name, seq: b.seq})
+	}
 }
 
 func (s *store) containerLocked(name string) (*container, error) {
@@ -151,7 +211,7 @@ func (s *store) putBlob(cname, name string, data []byte, props blobProps, now ti
 	if old != nil {
 		oldSize = int64(len(old.data))
 	}
-	if err := s.reserveLocked(int64(len(data)) - oldSize); err != nil {
+	if err := s.reserveLocked(int64(len(data))-oldSize, cname, name); err != nil {
 		return nil, err
 	}
 	if props.contentMD5 == nil {
@@ -162,7 +222,7 @@ func (s *store) putBlob(cname, name string, data []byte, props blobProps, now ti
 	if old != nil {
 		b.created = old.created
 	}
-	c.blobs[name] = b
+	s.commitLocked(c, cname, name, b)
 	s.dropStagedLocked(c, name)
 	return b, nil
 }
@@ -179,7 +239,7 @@ func (s *store) putBlock(cname, name, id string, data []byte) error {
 	if d, ok := staged[id]; ok {
 		oldSize = int64(len(d))
 	}
-	if err := s.reserveLocked(int64(len(data)) - oldSize); err != nil {
+	if err := s.reserveLocked(int64(len(data))-oldSize, cname, name); err != nil {
 		return err
 	}
 	if staged == nil {
@@ -240,7 +300,7 @@ func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProp
 	if old != nil {
 		held += int64(len(old.data))
 	}
-	if err := s.reserveLocked(total - held); err != nil {
+	if err := s.reserveLocked(total-held, cname, name); err != nil {
 		return nil, err
 	}
 	data := make([]byte, 0, total)
@@ -253,7 +313,7 @@ func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProp
 	if old != nil {
 		b.created = old.created
 	}
-	c.blobs[name] = b
+	s.commitLocked(c, cname, name, b)
 	delete(c.staged, name) // already subtracted as part of held
 	return b, nil
 }
@@ -289,9 +349,9 @@ func (s *store) deleteBlob(cname, name string) error {
 	return nil
 }
 
-// usedBytes reports the bytes held, for tests and logs.
-func (s *store) usedBytes() int64 {
+// usage reports the bytes held and the blobs evicted so far.
+func (s *store) usage() (used, evicted int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.used
+	return s.used, s.evicted
 }
