@@ -74,3 +74,9 @@ func TestConfig(t *testing.T) {
 	cfg.Blocking["custom.(*Legacy).Fetch"] = Replacement{Use: "l.FetchContext(ctx, key)"}
 	analysistest.Run(t, analysistest.TestData(), New(cfg), "custom")
 }
+
+// TestLocks covers SIO003: direct, deferred, embedded and RW locks, I/O
+// through helpers in the same and another package, and in-memory work.
+func TestLocks(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "locks", "locks/store")
+}

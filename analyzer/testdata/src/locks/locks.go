@@ -1,0 +1,102 @@
+package locks
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"locks/store"
+)
+
+var (
+	mu    sync.Mutex
+	rw    sync.RWMutex
+	cache = map[string]string{}
+	db    = &store.Cache{}
+)
+
+type guarded struct {
+	sync.Mutex
+	n int
+}
+
+var g guarded
+
+// Deferred holds mu for the whole handler, across a context-less call.
+func Deferred(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	_, _ = http.Get("http://x") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while mu \(locked at locks.go:28\) is held; every request that needs the lock queues behind this I/O.*\(SIO003\)$`
+}
+
+// CtxAwareUnderLock does I/O that honours the context, but under a read lock.
+func CtxAwareUnderLock(w http.ResponseWriter, r *http.Request) {
+	rw.RLock()
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, "http://x", nil)
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(locked at locks.go:35\) is held.*\(SIO003\)$`
+	rw.RUnlock()
+}
+
+// Embedded locks a struct embedding sync.Mutex and sleeps under it.
+func Embedded(w http.ResponseWriter, r *http.Request) {
+	g.Lock()
+	g.n++
+	time.Sleep(time.Millisecond) // want `time.Sleep waits` `^time.Sleep waits with no way to cancel it while g \(locked at locks.go:43\) is held.*\(SIO003\)$`
+	g.Unlock()
+}
+
+// UnlockedFirst releases the lock before the I/O: fine.
+func UnlockedFirst(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	v := cache["k"]
+	mu.Unlock()
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, v, nil)
+	_, _ = http.DefaultClient.Do(req)
+}
+
+// InMemory only touches memory under the lock: fine.
+func InMemory(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	cache["k"] = r.URL.Path
+	_ = db.Size()
+}
+
+// ViaHelper holds mu while a helper does I/O: reported at the call.
+func ViaHelper(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	_ = load(r.Context()) // want `^ViaHelper calls locks.load → net/http.\(\*Client\).Do, which does I/O while mu \(locked at locks.go:68\) is held`
+}
+
+func load(ctx context.Context) error { // want load:`^io\(net/http.\(\*Client\).Do\)$`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://x", nil)
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// HelperLocks calls a helper in another package that locks around I/O.
+func HelperLocks(w http.ResponseWriter, r *http.Request) {
+	_ = db.Refresh(r.Context(), "http://x") // want `^HelperLocks calls store.\(\*Cache\).Refresh → net/http.\(\*Client\).Do, which does I/O while c.mu \(locked at store.go:19\) is held.*\(SIO003\)$`
+}
+
+// Suppressed documents a lock that is held on purpose.
+func Suppressed(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	//syncio:ignore SIO003 -- single-writer migration endpoint, one at a time by design
+	_ = db.Refresh(r.Context(), "http://x")
+}
+
+// EarlyReturn unlocks in a branch and at the end; the I/O after the
+// branch is still under the lock.
+func EarlyReturn(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	if cache["k"] == "" {
+		mu.Unlock()
+		return
+	}
+	_ = load(r.Context()) // want `^EarlyReturn calls locks.load → .*mu \(locked at locks.go:95\) is held`
+	mu.Unlock()
+}
