@@ -6,6 +6,7 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/xml"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -340,4 +341,18 @@ func TestConcurrentWriters(t *testing.T) {
 	if s.UsedBytes() < total {
 		t.Fatalf("accounting %d < committed %d", s.UsedBytes(), total)
 	}
+}
+
+func TestConfigFlags(t *testing.T) {
+	c := blobserver.DefaultConfig()
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	c.RegisterFlags(fs, "storage-")
+	if err := fs.Parse([]string{"-storage-failure-rate=1", "-storage-max-bytes=10", "-storage-evict"}); err != nil {
+		t.Fatal(err)
+	}
+	if c != (blobserver.Config{FailureRate: 1, MaxBytes: 10, Evict: true}) {
+		t.Fatalf("config = %+v", c)
+	}
+	h := blobserver.New(c.Options()...).Handler()
+	mustStatus(t, do(t, h, "PUT", base+"/box?restype=container", nil, nil), http.StatusServiceUnavailable, "ServerBusy")
 }
