@@ -5,7 +5,8 @@
 //
 // It is the embedded default storage of the demo API, so the API runs with no outside
 // services. Azurite remains the reference: the conformance suite in this package runs the
-// same checks, through the real SDK, against both (see Conformance and tools/azurite).
+// same checks, through the real SDK, against both (see storagetest.Conformance and
+// tools/azurite/run.sh).
 //
 // URLs are path style, as Azurite's: http://host:port/devstoreaccount1/container/blob.
 // Requests are not authenticated: any Authorization header is accepted, so the connection
@@ -13,6 +14,12 @@
 // Azurite. Errors follow the service: the status, an x-ms-error-code header and an XML
 // <Error><Code/><Message/></Error> body.
 //
-// Storage is memory only, bounded by a byte cap. Latency and failure injection model a slow
-// or flaky remote store.
+// Storage is memory only, bounded by a byte cap: a full store answers 507 (code
+// FakeStorageFull, which is this fake's own), or with WithEviction drops its oldest blobs.
+// Latency and failure injection (503 ServerBusy or 500 InternalError, which azcore retries)
+// model a slow or flaky remote store. Config binds the knobs to flags.
+//
+// Not implemented (501 NotImplemented): account-level operations such as listing
+// containers, listing blobs, page and append blobs, leases, snapshots, copies, tags, and
+// CRC64 structured-message transfer validation. Signatures are not verified.
 package blobserver
