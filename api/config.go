@@ -25,6 +25,10 @@ type Config struct {
 	// StorageConnectionString selects the blob storage; "" starts the
 	// embedded fakes/blobserver on a loopback port.
 	StorageConnectionString string
+	// StorageLatency delays every request to the embedded blob server
+	// (ignored with a connection string). It makes storage slow enough for
+	// the sync/async upload difference to show.
+	StorageLatency time.Duration
 	// Container receives the uploads; it is created once at start-up.
 	Container string
 	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).

@@ -72,7 +72,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 
 	connString := cfg.StorageConnectionString
 	if connString == "" {
-		s.blobs = blobserver.New(blobserver.WithLogger(log.With("component", "blobserver")))
+		s.blobs = blobserver.New(
+			blobserver.WithLogger(log.With("component", "blobserver")),
+			blobserver.WithLatency(cfg.StorageLatency),
+		)
 		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
 			s.blobs = nil
 			return fail(fmt.Errorf("start embedded blob server: %w", err))

@@ -145,6 +145,15 @@ func TestStorageTimeoutIs504(t *testing.T) {
 			t.Fatalf("%s upload on slow storage: %d %s, want 504", kind, r.status, r.body)
 		}
 	}
+
+	// The same through the embedded blob server's latency knob.
+	cfg.StorageConnectionString = ""
+	cfg.StorageLatency = 300 * time.Millisecond
+	embedded := startServer(t, cfg)
+	r := do(t, context.Background(), http.MethodPost, embedded.URL()+"/api/async/upload?size=10", nil)
+	if r.status != http.StatusGatewayTimeout {
+		t.Fatalf("upload on slow embedded storage: %d %s, want 504", r.status, r.body)
+	}
 }
 
 // A storage that has gone away answers 502 after azcore's (bounded) retries,

@@ -53,6 +53,7 @@ Flags:
 	fs.DurationVar(&cfg.ProfileJitter, "profile-jitter", cfg.ProfileJitter, "random extra latency, up to this much, of the in-process profile service")
 	fs.Float64Var(&cfg.ProfileErrorRate, "profile-error-rate", cfg.ProfileErrorRate, "fraction of profile calls that fail (0..1)")
 	fs.StringVar(&cfg.ProfileURL, "profile-url", cfg.ProfileURL, "base URL of a remote fakes/profile server (empty: in-process fake)")
+	fs.DurationVar(&cfg.StorageLatency, "storage-latency", cfg.StorageLatency, "latency added to every request of the embedded blob server (ignored with AZURE_STORAGE_CONNECTION_STRING)")
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
