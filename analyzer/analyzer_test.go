@@ -80,3 +80,39 @@ func TestConfig(t *testing.T) {
 func TestLocks(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "locks", "locks/store")
 }
+
+// TestClients covers SIO004 against fake SDK packages at the real import
+// paths, directly and through a helper.
+func TestClients(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
+}
+
+// TestFileIO enables the opt-in SIO006 through Settings, as the plugin does.
+func TestFileIO(t *testing.T) {
+	cfg, err := Settings{Rules: map[string]bool{"sio006": true}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), New(cfg), "fileio")
+}
+
+// TestFileIOOffByDefault: the default analyzer reports no SIO006.
+func TestFileIOOffByDefault(t *testing.T) {
+	res := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, "fileio")
+	if len(res) == 0 || res[0].Err != nil {
+		t.Fatalf("fileio did not analyse: %+v", res)
+	}
+	for _, r := range res {
+		for _, d := range r.Diagnostics {
+			if d.Category == "SIO006" {
+				t.Errorf("SIO006 reported by default: %s", d.Message)
+			}
+		}
+	}
+}
+
+// quiet swallows analysistest's "want" mismatches for runs that check the
+// diagnostics themselves.
+type quiet struct{ *testing.T }
+
+func (quiet) Errorf(string, ...any) {}

@@ -16,5 +16,7 @@
 //	          rules: {SIO006: true, SIO005: false}
 //	          blocking: ["example.com/store.(*Client).Fetch=store.(*Client).FetchContext(ctx, ...)"]
 //
-// Settings lists every key and which ones this version supports.
+// The settings are analyzer.Settings, decoded with register.DecodeSettings;
+// the analyzer package owns their meaning and validation, so the plugin and
+// the syncio command cannot drift apart.
 package plugin

@@ -15,8 +15,10 @@ func init() {
 
 // New is the plugin constructor golangci-lint calls with the raw settings
 // of linters.settings.custom.syncio.settings (nil when there are none).
+// They are analyzer.Settings, the keys the syncio command takes as flags;
+// unknown keys are an error.
 func New(settings any) (register.LinterPlugin, error) {
-	s, err := register.DecodeSettings[Settings](settings)
+	s, err := register.DecodeSettings[analyzer.Settings](settings)
 	if err != nil {
 		return nil, fmt.Errorf("syncio settings: %w", err)
 	}
