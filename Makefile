@@ -1,9 +1,8 @@
 # syncio — build and test entry points. `make test` is what CI runs.
-GO      ?= go
-GOFLAGS ?=
-BIN     := bin
+GO  ?= go
+BIN := bin
 
-.PHONY: all build test check test-unit test-storage lint clean
+.PHONY: all build test check test-unit test-storage sarif load-quick load-full bench-activity clean
 
 all: build
 
@@ -11,8 +10,9 @@ build:
 	$(GO) build ./...
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# Everything CI needs: formatting, vet, unit tests with the race detector,
-# the storage conformance tests against real Azurite.
+# Everything CI needs: formatting and vet, then every test with the race
+# detector against the embedded fakes AND a throwaway Azurite 3.37.0
+# (tools/azurite/run.sh installs it with npm on first use and stops it after).
 test: check test-unit
 
 check:
@@ -21,7 +21,27 @@ check:
 	$(GO) vet ./...
 
 test-unit:
-	$(GO) test -race -count=1 ./...
+	tools/azurite/run.sh $(GO) test -race -count=1 ./...
+
+# Only the storage conformance suite, against the fake and Azurite.
+test-storage:
+	tools/azurite/run.sh $(GO) test -race -count=1 -run Conformance ./fakes/blobserver/...
+
+# SARIF for GitHub code scanning; exit 3 (findings) is expected because
+# examples/ is deliberately bad.
+sarif:
+	$(GO) build -o $(BIN)/syncio ./cmd/syncio
+	$(BIN)/syncio -sarif syncio.sarif ./... ; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 3 ]
+
+load-quick:
+	$(GO) run ./cmd/syncio-load -profile quick
+
+load-full:
+	$(GO) run ./cmd/syncio-load -profile full -scenarios profile
+
+bench-activity:
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./api/activity/
+	$(GO) test -run '^$$' -bench Paired -benchtime 4s -count 3 ./api/activity/
 
 clean:
 	rm -rf $(BIN) results
