@@ -707,7 +707,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 		}
 		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
 			return mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
-				"start the chain with db.WithContext(ctx), e.g. "+types.ExprString(sel.X)+" → db.WithContext(ctx)…"), true
+				"start the chain with WithContext: "+types.ExprString(gormChainRoot(info, sel.X))+".WithContext(ctx)…"), true
 		}
 		// With a context (or one we cannot see) the query is still I/O.
 		return item{pos: pos, end: end, call: call, term: &finding{

@@ -116,3 +116,9 @@ func TestFileIOOffByDefault(t *testing.T) {
 type quiet struct{ *testing.T }
 
 func (quiet) Errorf(string, ...any) {}
+
+// TestORM covers gorm (v2 and v1) chains, through locals, fields, globals
+// and repository methods in the same and another package, and sqlx.
+func TestORM(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "orm", "orm/repo")
+}

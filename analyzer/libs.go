@@ -33,7 +33,9 @@ var sqlxMethods = map[string]string{
 	"MustExec": "MustExecContext", "Preparex": "PreparexContext", "PrepareNamed": "PrepareNamedContext",
 }
 
-func init() {
+// sqlxBlocking returns the SIO001 table entries for sqlx.
+func sqlxBlocking() map[string]Replacement {
+	defaultBlocking := map[string]Replacement{}
 	for _, recv := range []string{"(*DB)", "(*Tx)", "(*Stmt)", "(*NamedStmt)"} {
 		for m, ctxm := range sqlxMethods {
 			if (recv == "(*Stmt)" || recv == "(*NamedStmt)") && (strings.HasPrefix(m, "Prepare") || strings.HasPrefix(m, "Named")) {
@@ -49,6 +51,26 @@ func init() {
 	defaultBlocking[pathSqlx+".(*DB).MustBegin"] = Replacement{Use: "db.MustBeginTx(ctx, nil)", Method: "MustBeginTx", ExtraArgs: "nil"}
 	for _, f := range []string{"Get", "Select", "NamedExec", "NamedQuery"} {
 		defaultBlocking[pathSqlx+"."+f] = Replacement{Use: "sqlx." + f + "Context(ctx, ...)", Method: f + "Context"}
+	}
+	return defaultBlocking
+}
+
+// gormChainRoot returns the expression a *gorm.DB chain starts from
+// (r.db in r.db.Where(...).Find(...)).
+func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return e
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return e
+		}
+		if fn, _ := info.Uses[sel.Sel].(*types.Func); fn == nil || gormReceiver(fn) == "" {
+			return e
+		}
+		e = sel.X
 	}
 }
 

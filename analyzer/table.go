@@ -2,7 +2,7 @@ package analyzer
 
 // defaultBlocking is the SIO001 table: context-less calls that have a
 // context-aware variant. It covers noctx's list.
-var defaultBlocking = map[string]Replacement{
+var defaultBlocking = merged(sqlxBlocking(), map[string]Replacement{
 	// net/http package-level helpers use http.DefaultClient with no context.
 	"net/http.Get":      {Use: "http.NewRequestWithContext(ctx, http.MethodGet, url, nil) and http.DefaultClient.Do(req)"},
 	"net/http.Head":     {Use: "http.NewRequestWithContext(ctx, http.MethodHead, url, nil) and http.DefaultClient.Do(req)"},
@@ -56,6 +56,17 @@ var defaultBlocking = map[string]Replacement{
 		Use: "exec.CommandContext(ctx, ...)", Verb: "starts a process the request cannot cancel",
 		Method: "CommandContext",
 	},
+})
+
+// merged returns the union of tables.
+func merged(tables ...map[string]Replacement) map[string]Replacement {
+	out := map[string]Replacement{}
+	for _, t := range tables {
+		for k, v := range t {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // httpShortcuts are the net/http calls whose fix rewrites the whole

@@ -4,7 +4,9 @@ package gorm
 
 import "context"
 
-type DB struct{}
+type DB struct{ Err error }
+
+func (db *DB) Error() error { return db.Err }
 
 type Session struct{ Context context.Context }
 
