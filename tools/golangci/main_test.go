@@ -110,17 +110,37 @@ func TestPluginSettings(t *testing.T) {
 	}
 }
 
-// TestPluginRejectsUnsupportedSettings: a documented key that the analyzer
-// cannot honour yet fails the run and names the key.
-func TestPluginRejectsUnsupportedSettings(t *testing.T) {
+// TestPluginAllow allows the helper at the end of the Report chain: the
+// chain's finding and its related information disappear, the rest stays.
+func TestPluginAllow(t *testing.T) {
 	l := newLinter(t)
-	dir := copySvc(t, "unsupported.golangci.yml")
+	dir := copySvc(t, "allow.golangci.yml")
+	all, _ := markers(t, filepath.Join(dir, "handlers.go"))
+	chain := findingAt(t, filepath.Join(dir, "handlers.go"), "load(); err != nil")
+	want := slices.DeleteFunc(slices.Clone(all), func(f string) bool { return f == chain })
+	if len(want) != len(all)-1 {
+		t.Fatalf("chain finding %q is not among the markers %v", chain, all)
+	}
+	got, related, _ := l.issues(t, dir)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings with svc.fetch allowed (line: rule)\n got %v\nwant %v", got, want)
+	}
+	if len(related) > 0 {
+		t.Errorf("related information of an allowed chain: %v", related)
+	}
+}
+
+// TestPluginRejectsBadSettings: an invalid setting fails the run with an
+// error that names it, rather than being ignored.
+func TestPluginRejectsBadSettings(t *testing.T) {
+	l := newLinter(t)
+	dir := copySvc(t, "badsettings.golangci.yml")
 	stdout, stderr, code := l.run(t, dir, "run", "./...")
 	if code == 0 || code == 1 {
 		t.Fatalf("exit code %d, want a failure (not 0 or 1)\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, `"allow"`) || !strings.Contains(stderr, "not supported yet") {
-		t.Errorf("stderr does not name the unsupported key:\n%s", stderr)
+	if !strings.Contains(strings.ToUpper(stderr), "SIO999") || !strings.Contains(stderr, "syncio settings") {
+		t.Errorf("stderr does not name the bad rule ID:\n%s", stderr)
 	}
 }
 
@@ -258,6 +278,23 @@ func markers(t *testing.T, path string) (findings, related []string) {
 	slices.Sort(findings)
 	slices.Sort(related)
 	return findings, related
+}
+
+// findingAt returns the marker string ("file:line: ID") of the marked line
+// of path that contains substr.
+func findingAt(t *testing.T, path, substr string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if m := findingMarker.FindStringSubmatch(line); m != nil && strings.Contains(line, substr) {
+			return fmt.Sprintf("%s:%d: %s", filepath.Base(path), i+1, m[1])
+		}
+	}
+	t.Fatalf("%s: no marked line contains %q", path, substr)
+	return ""
 }
 
 // copySvc copies testdata/svc (a module of its own) to a temporary
