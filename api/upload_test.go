@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
 	"github.com/syncio/syncio/fakes/blobserver"
@@ -257,7 +258,13 @@ func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
 			close(stop)
 			wg.Wait()
 
-			client, err := azblob.NewClientFromConnectionString(be.connString, nil)
+			// Its own transport, closed at the end: azcore's shared default
+			// would keep connections to a long-lived Azurite open past the test.
+			tr := &http.Transport{}
+			defer tr.CloseIdleConnections()
+			client, err := azblob.NewClientFromConnectionString(be.connString, &azblob.ClientOptions{
+				ClientOptions: azcore.ClientOptions{Transport: &http.Client{Transport: tr}},
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
