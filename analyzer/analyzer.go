@@ -174,7 +174,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && s.result != nil && s.fn != nil && !entryPoint(s.fn) {
+		if s.root == notRoot && s.result != nil && s.fn != nil && !entryPoint(s.fn) &&
+			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
 			pass.ExportObjectFact(s.fn, s.result.fact())
 		}
 	}

@@ -122,3 +122,9 @@ func (quiet) Errorf(string, ...any) {}
 func TestORM(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "orm", "orm/repo")
 }
+
+// TestStaleIgnores: ignores that hide nothing are reported, on lines,
+// in doc comments and in helpers; ignores that stop propagation are not.
+func TestStaleIgnores(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "stale", "stale/dep")
+}
