@@ -205,7 +205,12 @@ func (l *linter) run(t *testing.T, dir string, args ...string) (stdout, stderr s
 	cmd := exec.CommandContext(ctx, l.path, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), l.env...)
+	// A private TMPDIR gives this run its own golangci-lint.lock, so a
+	// golangci-lint run elsewhere on the machine cannot fail the test with
+	// "parallel golangci-lint is running"; the result cache is private too.
+	tmp := t.TempDir()
 	cmd.Env = append(cmd.Env,
+		"TMPDIR="+tmp,
 		"GOLANGCI_LINT_CACHE="+l.cache,
 		"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local",
 	)
