@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -34,6 +35,9 @@ type Server struct {
 	blobs    *blobserver.Server // embedded storage, or nil
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
+
+	stopOnce sync.Once
+	stopErr  error
 }
 
 // Start builds the API from cfg, listens on cfg.Addr and serves in the
@@ -135,8 +139,14 @@ func (s *Server) URL() string { return s.url }
 // Shutdown stops accepting connections, waits for in-flight requests
 // (including those still queued for a worker) until ctx ends, and then stops
 // the embedded fakes. If ctx ends first, remaining connections are closed
-// forcibly and the context's error is returned.
+// forcibly and the context's error is returned. Later calls return the first
+// call's result.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopOnce.Do(func() { s.stopErr = s.shutdown(ctx) })
+	return s.stopErr
+}
+
+func (s *Server) shutdown(ctx context.Context) error {
 	err := s.http.Shutdown(ctx)
 	if err != nil {
 		_ = s.http.Close()

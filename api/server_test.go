@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 )
@@ -152,5 +153,68 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if z := (Config{}).withDefaults(); z.Queue != 3000 || z.StorageRetries != d.StorageRetries {
 		t.Fatalf("zero queue/retries must mean default, got %d/%d", z.Queue, z.StorageRetries)
+	}
+}
+
+func TestShutdownTwice(t *testing.T) {
+	s, err := Start(context.Background(), testConfig(), testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatalf("first Shutdown: %v", err)
+	}
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatalf("second Shutdown: %v", err)
+	}
+	if _, err := http.Get(s.URL() + "/healthz"); err == nil {
+		t.Fatal("server still answers after Shutdown")
+	}
+}
+
+// Shutdown waits for a request that is in flight and lets it finish.
+func TestShutdownFinishesInFlightRequest(t *testing.T) {
+	g, profileURL := newGate(t)
+	cfg := testConfig()
+	cfg.ProfileURL = profileURL
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inflight := make(chan response, 1)
+	go func() {
+		r, err := fetch(context.Background(), http.MethodGet, s.URL()+"/api/async/profile", nil)
+		if err != nil {
+			r.status = -1
+		}
+		inflight <- r
+	}()
+	g.waitArrivals(t, 1)
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.Shutdown(context.Background()) }()
+	// Shutdown closes the listener first; once new connections are refused
+	// the request above is provably in flight during the shutdown.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := net.Dial("tcp", strings.TrimPrefix(s.URL(), "http://")); err != nil {
+			break
+		} else {
+			c.Close()
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("listener still open during Shutdown")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case err := <-stopped:
+		t.Fatalf("Shutdown returned (%v) while a request was in flight", err)
+	default:
+	}
+	g.open()
+	if r := <-inflight; r.status != http.StatusOK {
+		t.Fatalf("in-flight request: %d %s, want 200", r.status, r.body)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatalf("Shutdown: %v", err)
 	}
 }
