@@ -69,6 +69,7 @@ type item struct {
 	fixKey   string      // SIO001 table key, for suggested fixes
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see lockRegion
+	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
 }
 
 type runner struct {
@@ -707,8 +708,11 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
 		}
 		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
-			return mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
-				"start the chain with WithContext: "+types.ExprString(gormChainRoot(info, sel.X))+".WithContext(ctx)…"), true
+			root := gormChainRoot(info, sel.X)
+			it := mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
+				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
+			it.gormRoot = root
+			return it, true
 		}
 		// With a context (or one we cannot see) the query is still I/O.
 		return item{pos: pos, end: end, call: call, term: &finding{

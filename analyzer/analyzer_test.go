@@ -63,7 +63,7 @@ func TestAnalyzer(t *testing.T) {
 
 // TestSuggestedFixes checks every mechanical rewrite against fixes.go.golden.
 func TestSuggestedFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes", "ormfix")
 }
 
 // TestConfig runs an analyzer built by New with SIO005 off and an extra

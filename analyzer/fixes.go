@@ -65,6 +65,12 @@ func (r *runner) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 			TextEdits: []analysis.TextEdit{{Pos: it.fixArg.Pos(), End: it.fixArg.End(), NewText: []byte(ctx)}},
 		}}
 	}
+	if it.gormRoot != nil {
+		return []analysis.SuggestedFix{{
+			Message:   "Start the gorm chain with WithContext(ctx)",
+			TextEdits: []analysis.TextEdit{{Pos: it.gormRoot.End(), End: it.gormRoot.End(), NewText: []byte(".WithContext(" + ctx + ")")}},
+		}}
+	}
 	if it.fixKey == "" {
 		return nil
 	}
