@@ -2,7 +2,7 @@
 GO  ?= go
 BIN := bin
 
-.PHONY: all build test check test-unit test-storage sarif load-quick load-full bench-activity clean
+.PHONY: all build test check test-unit test-storage lint test-lint sarif load-quick load-full bench-activity clean
 
 all: build
 
@@ -22,6 +22,24 @@ check:
 
 test-unit:
 	tools/azurite/run.sh $(GO) test -race -count=1 ./...
+
+# golangci-lint v2.15.0 with the syncio plugin (nested module tools/golangci),
+# rebuilt only when that module or the analyzer changed.
+GOLANGCI     := $(BIN)/golangci-lint
+GOLANGCI_SRC := tools/golangci/go.mod tools/golangci/go.sum \
+	$(filter-out %_test.go,$(wildcard tools/golangci/*.go)) go.mod go.sum \
+	$(shell find analyzer -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*')
+
+$(GOLANGCI): $(GOLANGCI_SRC)
+	cd tools/golangci && GOWORK=off $(GO) build -o ../../$(GOLANGCI) .
+
+lint: $(GOLANGCI)
+	GOWORK=off $(GOLANGCI) run ./...
+
+# The plugin-path test lives in a nested module that ./... at the root skips.
+test-lint: $(GOLANGCI)
+	cd tools/golangci && GOWORK=off $(GO) vet ./... && \
+	  GOWORK=off SYNCIO_GOLANGCI_LINT=$(CURDIR)/$(GOLANGCI) $(GO) test -count=1 ./...
 
 # Only the storage conformance suite, against the fake and Azurite.
 test-storage:
