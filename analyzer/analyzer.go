@@ -22,10 +22,12 @@ const doc = `report blocking I/O and uncancellable waits on HTTP request paths
 
 syncio finds request roots (net/http, gin, echo, fiber and gRPC handlers and
 functions marked //syncio:handler) and reports calls on their paths that block
-without the request's context (SIO001), drop the request context (SIO002) or
-wait with no ctx.Done() escape (SIO005). Helpers are followed across packages
-through facts; a finding is reported at the root's call with the chain.
-Suppress with //syncio:ignore SIO00N -- reason.`
+without the request's context (SIO001), drop the request context (SIO002),
+hold a mutex across I/O (SIO003), build clients or pools per request
+(SIO004), wait with no ctx.Done() escape (SIO005) or do file I/O (SIO006,
+opt-in). Helpers are followed across packages through facts; a finding is
+reported at the root's call with the chain. Suppress with
+//syncio:ignore SIO00N -- reason; ignores that hide nothing are reported.`
 
 // Analyzer is the syncio analyzer with the default configuration.
 var Analyzer = New(DefaultConfig())

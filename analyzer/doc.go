@@ -28,17 +28,34 @@
 // deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default.
+// SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
+// block, or Lock + defer Unlock) across any of those or across
+// context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)
+// flags http.Transport literals and pool/SDK client constructors (libs.go);
+// SIO006 (file-io, opt-in) flags os file I/O. gorm (gorm.io/gorm and v1) and
+// sqlx are recognised by import path: a gorm finisher on a chain rooted at a
+// field or global with no WithContext is SIO001, sqlx's context-less
+// methods are table entries.
+//
+// # Configuration
+//
+// Config (and its flags -rules, -tests, -blocking, -allow, -roots) and
+// Settings, the golangci-lint plugin's keys, share one parser:
+// Settings.Config validates and builds a Config.
 //
 // # Interprocedural analysis
 //
 // Every function that is not a root and blocks (directly or through static
 // callees, recursion included) exports a blocksFact with its chain, so
-// callers in other packages see it under any go/analysis driver. Calls
+// callers in other packages see it under any go/analysis driver. A function
+// that only does context-aware I/O exports a weaker fact (no rule) so that a
+// caller holding a lock across it is SIO003; a fact records one path, the
+// highest-ranked (rule + lock, rule, I/O under a lock, plain I/O). Calls
 // through interfaces and func values are not followed. Bodies of go
 // statements and func literals that are not called on the spot are off the
 // request path. The standard library is not analysed: its blocking APIs are
 // judged at the caller through the SIO001 table. _test.go files, main and
-// init are never request paths.
+// init are never request paths; _test.go files are, with Config.Tests.
 //
 // # Suppression
 //
@@ -47,5 +64,7 @@
 // handler literals inside it). In a helper
 // it also stops the helper from exporting that finding to its callers. An
 // ignore without a reason still suppresses but is itself reported, under the
-// first rule it names (SIO000 when it names no valid rule).
+// first rule it names (SIO000 when it names no valid rule). An ignore that
+// hides nothing in this package is reported as stale, unless a rule it
+// names is switched off.
 package analyzer
