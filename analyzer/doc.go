@@ -54,8 +54,8 @@
 // through interfaces and func values are not followed. Bodies of go
 // statements and func literals that are not called on the spot are off the
 // request path. The standard library is not analysed: its blocking APIs are
-// judged at the caller through the SIO001 table. _test.go files, main and
-// init are never request paths; _test.go files are, with Config.Tests.
+// judged at the caller through the SIO001 table. main and init are never
+// request paths; _test.go files are only with Config.Tests.
 //
 // # Suppression
 //
