@@ -338,6 +338,10 @@ func (r *runner) report(s *fnSummary, it item, f *finding) {
 		detail += " while " + f.lock + " is held"
 		hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
 			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+		if strings.Contains(f.lock, readLocked) {
+			hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
+				"release the lock before the call (copy what you need under it)"
+		}
 		r.emit(s, it, f, "SIO003", detail, hint)
 	}
 }

@@ -21,27 +21,37 @@ type lockRegion struct {
 // sync.Mutex/RWMutex (embedded ones included, through promotion) and
 // returns the receiver expression as written.
 func lockOp(info *types.Info, call *ast.CallExpr) (recv string, lock, unlock bool) {
+	recv, lock, unlock, _ = lockOpKind(info, call)
+	return recv, lock, unlock
+}
+
+// lockOpKind is lockOp that also says whether a lock is a read lock.
+func lockOpKind(info *types.Info, call *ast.CallExpr) (recv string, lock, unlock, read bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return "", false, false
+		return "", false, false, false
 	}
 	fn := typeutil.StaticCallee(info, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
-		return "", false, false
+		return "", false, false, false
 	}
 	r := recvOf(fn)
 	if r == nil || !(isNamed(r.Type(), true, "sync", "Mutex") || isNamed(r.Type(), true, "sync", "RWMutex")) {
-		return "", false, false
+		return "", false, false, false
 	}
 	recv = types.ExprString(sel.X)
 	switch fn.Name() {
-	case "Lock", "RLock":
-		return recv, true, false
+	case "Lock":
+		return recv, true, false, false
+	case "RLock":
+		return recv, true, false, true
 	case "Unlock", "RUnlock":
-		return recv, false, true
+		return recv, false, true, false
 	}
-	return "", false, false
+	return "", false, false, false
 }
+
+const readLocked = "read-locked at "
 
 // lockRegions finds where locks are held in body. A Lock ends at the
 // first Unlock of the same receiver in the same statement list; a deferred
@@ -91,7 +101,7 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 				if !ok {
 					continue
 				}
-				recv, lock, _ := lockOp(info, call)
+				recv, lock, _, read := lockOpKind(info, call)
 				if !lock {
 					continue
 				}
@@ -123,9 +133,13 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 					}
 				}
 				p := r.pass.Fset.Position(call.Pos())
+				how := "locked at "
+				if read {
+					how = readLocked
+				}
 				regions = append(regions, lockRegion{
 					from: call.End(), to: end,
-					desc: recv + " (locked at " + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + ")",
+					desc: recv + " (" + how + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + ")",
 				})
 			}
 		}

@@ -34,7 +34,7 @@ func Deferred(w http.ResponseWriter, r *http.Request) {
 func CtxAwareUnderLock(w http.ResponseWriter, r *http.Request) {
 	rw.RLock()
 	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, "http://x", nil)
-	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(locked at locks.go:35\) is held.*\(SIO003\)$`
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(read-locked at locks.go:35\) is held; readers still run together, but a writer waiting.*\(SIO003\)$`
 	rw.RUnlock()
 }
 
