@@ -229,14 +229,39 @@ func (p *Pool) reacquire(ctx context.Context) error {
 	return fmt.Errorf("pool: continuation abandoned: %w", ctx.Err())
 }
 
-// Do runs fn on a worker of its own: Acquire, fn, Release. It is what the
-// "wrapped" demo endpoint uses to push a blocking call onto another worker;
-// if the caller already holds a worker, the request then occupies two.
+// Do runs fn on a worker of its own: Acquire, fn, Release. It queues as a
+// new arrival, so a caller that already holds a worker must not use it to
+// wait for fn: under saturation every worker would be held by callers whose
+// fn is queued behind new arrivals that no worker will ever serve. Offload is
+// the safe way to push work onto another worker.
 func (p *Pool) Do(ctx context.Context, fn func(context.Context) error) error {
 	if err := p.Acquire(ctx); err != nil {
 		return err
 	}
 	defer p.Release()
+	return fn(ctx)
+}
+
+// Offload runs fn on another worker while the caller waits without one: the
+// Go counterpart of .NET's `await Task.Run(blocking)`. The caller must hold a
+// worker. Offload hands it back (like Await) and takes a worker for fn with
+// continuation priority: ahead of every new arrival and never rejected. When
+// fn returns, the worker that ran it passes straight to the caller, much as
+// .NET runs an await continuation inline on the thread that completed the
+// task. At no point does the request hold more than one worker, so it scales
+// like a synchronous handler (one worker blocked per in-flight call), not
+// worse. Do, by contrast, keeps the caller's worker and queues fn as a new
+// arrival, which can deadlock a saturated pool.
+//
+// Offload returns holding a worker, even when fn fails or panics. If ctx
+// ends before fn gets a worker, fn does not run, the context's error is
+// returned, and the caller continues on an overcommitted slot as described on
+// Await.
+func (p *Pool) Offload(ctx context.Context, fn func(context.Context) error) error {
+	p.Release()
+	if err := p.reacquire(ctx); err != nil {
+		return fmt.Errorf("pool: offloaded call never started: %w", err)
+	}
 	return fn(ctx)
 }
 

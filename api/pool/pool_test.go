@@ -461,3 +461,192 @@ func TestAbandonedContinuationOvercommitsBriefly(t *testing.T) {
 	}
 	p.Release()
 }
+
+// TestOffloadHoldsOneWorker: the offloaded call runs with a single worker
+// in use, where Do would need two and is rejected on a one-worker pool.
+func TestOffloadHoldsOneWorker(t *testing.T) {
+	p := New(1, 0)
+	ctx := context.Background()
+	if err := p.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Do(ctx, func(context.Context) error { return nil }); !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("Do on a one-worker pool = %v, want ErrQueueFull", err)
+	}
+	var inside Stats
+	if err := p.Offload(ctx, func(context.Context) error { inside = p.Stats(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if inside.Busy != 1 {
+		t.Fatalf("busy inside Offload = %d, want 1 (the caller's worker was handed back)", inside.Busy)
+	}
+	if s := p.Stats(); s.Busy != 1 || s.Continuations != 0 {
+		t.Fatalf("after Offload stats = %+v, want the caller holding 1 worker", s)
+	}
+	p.Release()
+	if s := p.Stats(); s.Busy != 0 {
+		t.Fatalf("busy = %d after Release, want 0", s.Busy)
+	}
+}
+
+// TestOffloadPriorityOverArrivals: the caller's worker goes to the queued
+// arrival, the offloaded call then waits ahead of a later arrival (and is not
+// rejected although the queue is full), and the caller finishes before it.
+func TestOffloadPriorityOverArrivals(t *testing.T) {
+	p := New(1, 1)
+	ctx := context.Background()
+	if err := p.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		order []string
+	)
+	record := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	arrival := func(name string, hold <-chan struct{}, done chan<- struct{}) {
+		defer close(done)
+		if err := p.Acquire(ctx); err != nil {
+			t.Errorf("%s: %v", name, err)
+			return
+		}
+		record(name)
+		if hold != nil {
+			<-hold
+		}
+		p.Release()
+	}
+
+	releaseB := make(chan struct{})
+	bDone, cDone, offDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go arrival("B", releaseB, bDone)
+	waitFor(t, p, "B queued", func(s Stats) bool { return s.Queued == 1 })
+
+	go func() {
+		defer close(offDone)
+		err := p.Offload(ctx, func(context.Context) error { record("fn"); return nil })
+		if err != nil {
+			t.Errorf("Offload: %v", err)
+		}
+		record("caller")
+		p.Release()
+	}()
+	// B got the caller's worker; the offloaded call waits as a continuation.
+	waitFor(t, p, "fn waiting", func(s Stats) bool { return s.Continuations == 1 && s.Queued == 0 })
+	go arrival("C", nil, cDone)
+	waitFor(t, p, "C queued", func(s Stats) bool { return s.Queued == 1 })
+	if err := p.Acquire(ctx); !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("arrival on a full queue = %v, want ErrQueueFull", err)
+	}
+	close(releaseB)
+	<-offDone
+	<-cDone
+	<-bDone
+	if got := strings.Join(order, ","); got != "B,fn,caller,C" {
+		t.Fatalf("order = %s, want B,fn,caller,C", got)
+	}
+	if s := p.Stats(); s.Busy != 0 || s.Queued != 0 || s.Continuations != 0 {
+		t.Fatalf("final stats = %+v, want an idle pool", s)
+	}
+}
+
+func TestOffloadPanicKeepsCallerWorker(t *testing.T) {
+	p := New(1, 0)
+	if err := p.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("panic did not propagate")
+			}
+		}()
+		_ = p.Offload(context.Background(), func(context.Context) error { panic("boom") })
+	}()
+	if s := p.Stats(); s.Busy != 1 {
+		t.Fatalf("busy = %d after a panicking offload, want 1 (held by the caller)", s.Busy)
+	}
+	p.Release()
+}
+
+// TestOffloadCancelledBeforeStart: fn never runs, the caller is let through
+// on an overcommitted slot, and the accounting comes back to zero.
+func TestOffloadCancelledBeforeStart(t *testing.T) {
+	p := New(1, 1)
+	bg := context.Background()
+	if err := p.Acquire(bg); err != nil {
+		t.Fatal(err)
+	}
+	releaseB, bDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(bDone)
+		if err := p.Acquire(bg); err != nil {
+			t.Errorf("B: %v", err)
+			return
+		}
+		<-releaseB
+		p.Release()
+	}()
+	waitFor(t, p, "B queued", func(s Stats) bool { return s.Queued == 1 })
+	ctx, cancel := context.WithCancel(bg)
+	errc := make(chan error, 1)
+	called := false
+	go func() { errc <- p.Offload(ctx, func(context.Context) error { called = true; return nil }) }()
+	waitFor(t, p, "fn waiting", func(s Stats) bool { return s.Continuations == 1 })
+	cancel()
+	err := <-errc
+	if !errors.Is(err, context.Canceled) || called {
+		t.Fatalf("Offload = %v (fn called %v), want context.Canceled without running fn", err, called)
+	}
+	if s := p.Stats(); s.Busy != 2 {
+		t.Fatalf("busy = %d, want 2 (B plus the caller's overcommitted slot)", s.Busy)
+	}
+	p.Release()
+	close(releaseB)
+	<-bDone
+	if s := p.Stats(); s.Busy != 0 {
+		t.Fatalf("busy = %d at the end, want 0", s.Busy)
+	}
+}
+
+// TestOffloadSaturatedPoolCompletes is the starvation case of Do: every
+// worker held by a caller that offloads, more callers queued. With Do this
+// never finishes; with Offload every call completes.
+func TestOffloadSaturatedPoolCompletes(t *testing.T) {
+	p := New(2, 4)
+	ctx := context.Background()
+	var ran sync.WaitGroup
+	start := make(chan struct{})
+	var mu sync.Mutex
+	maxBusy := 0
+	for i := 0; i < 6; i++ {
+		ran.Add(1)
+		go func() {
+			defer ran.Done()
+			if err := p.Acquire(ctx); err != nil {
+				t.Errorf("acquire: %v", err)
+				return
+			}
+			defer p.Release()
+			<-start
+			err := p.Offload(ctx, func(context.Context) error {
+				mu.Lock()
+				maxBusy = max(maxBusy, p.Stats().Busy)
+				mu.Unlock()
+				time.Sleep(time.Millisecond) // a blocking call
+				return nil
+			})
+			if err != nil {
+				t.Errorf("Offload: %v", err)
+			}
+		}()
+	}
+	waitFor(t, p, "pool saturated", func(s Stats) bool { return s.Busy == 2 && s.Queued == 4 })
+	close(start)
+	ran.Wait()
+	if maxBusy > 2 {
+		t.Fatalf("busy reached %d, more than the pool's 2 workers", maxBusy)
+	}
+	if s := p.Stats(); s.Busy != 0 || s.Queued != 0 || s.Continuations != 0 {
+		t.Fatalf("final stats = %+v, want an idle pool", s)
+	}
+}
