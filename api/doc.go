@@ -14,18 +14,26 @@
 //   - async: hands it back with [pool.Pool.Await] while the I/O is in flight
 //     and takes one back (ahead of new arrivals) to finish. The request's
 //     context flows into every call, so an abandoned request stops waiting.
-//   - wrapped: the "fake async" of the original sample (Task.Run around a
-//     blocking call). The handler pushes the blocking call onto another
-//     worker with [pool.Pool.Do] and waits for it. Nothing is released; the
-//     request now occupies two workers instead of one, so it scales like sync
-//     at best (with few clients it matches sync exactly). Under saturation it
-//     is worse: when every worker is held by a wrapped handler, the inner
-//     calls queue behind new arrivals for workers that only they could free
-//     (the thread-pool starvation of sync-over-async), and only the upstream
-//     timeout (504) breaks the knot. Measured with 8 workers, a queue of 64,
-//     200 ms latency and 200 clients: sync 39 OK/s, async 977 OK/s, wrapped
-//     0.4 OK/s with the rest 503 or 504. ASP.NET hid this by growing its
-//     thread pool slowly; a fixed pool shows it plainly.
+//   - wrapped: the "fake async" of the original sample (`await
+//     Task.Run(blocking)`). The handler hands its worker back and the
+//     blocking call runs on another worker with [pool.Pool.Offload], taken
+//     ahead of new arrivals; that worker then finishes the request. One worker
+//     is still blocked per in-flight call, so it scales like sync, never
+//     better, plus a hop through the continuation queue. (An earlier version
+//     used [pool.Pool.Do], which kept the handler's worker while queueing the
+//     call as a new arrival: under saturation every worker was held by a
+//     handler whose call queued behind arrivals that no worker would ever
+//     serve, and the pool deadlocked until the upstream timeout, 0.4 OK/s
+//     against sync's 39 OK/s with 8 workers and 200 clients. ASP.NET hid that
+//     starvation by growing its thread pool slowly; a fixed pool shows it.)
+//   - order: POST /api/sync/order and /api/async/order run the order
+//     workflow of [order.New] (validate; then the profile lookup and the
+//     receipt upload in parallel; confirm) on the request's worker with
+//     [activity.Workflow.RunHolding]. The async workflow's I/O activities
+//     release the worker through [pool.Pool.Await]; the sync one holds it
+//     across both calls. A bad order is answered 400 before anything runs.
+//     Workflow health events feed syncio_workflows_{started,completed,
+//     faulted}_total{workflow="order-sync"|"order-async"}.
 //
 // Variants, as query parameters:
 //
@@ -41,8 +49,8 @@
 // handlers, the serialized lock, the per-request client) carry
 // //syncio:ignore comments; the async paths have no findings. The wrapped
 // handler and the serialized async variant are antipatterns the linter cannot
-// see (a closure run by pool.Do; a ctx-aware wait under a mutex), so they are
-// explained in comments instead of suppressed.
+// see (a closure run by pool.Offload; a ctx-aware wait under a mutex), so they
+// are explained in comments instead of suppressed.
 //
 // Start builds everything (including the embedded fakes when no external
 // services are configured), listens and serves in the background; Shutdown

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncio/syncio/api/pool"
 	"github.com/syncio/syncio/fakes/profile"
 )
 
@@ -141,11 +139,11 @@ func (a *app) serializedAsync(ctx context.Context, svc *profiles) (profile.Profi
 	return svc.getAsync(ctx)
 }
 
-// wrappedProfile is the "fake async" of the original sample (Task.Run around
-// the blocking call): the blocking call runs on ANOTHER pool worker while this
-// handler keeps its own and waits. Two workers per request instead of one, so
-// it scales like sync at best; see the package documentation for the
-// starvation it causes under saturation.
+// wrappedProfile is the "fake async" of the original sample (`await
+// Task.Run(blocking)`): the handler gives its worker back, and the blocking
+// call runs on another pool worker, which it holds for the whole call. One
+// worker is blocked per in-flight request, as with sync, plus a hop through
+// the continuation queue, so it scales like sync and never better.
 func (a *app) wrappedProfile(c *gin.Context) {
 	mode, ok := parseInstancing(c)
 	if !ok {
@@ -156,10 +154,11 @@ func (a *app) wrappedProfile(c *gin.Context) {
 	defer cancel()
 	var p profile.Profile
 	// Deliberate antipattern with no //syncio:ignore: syncio does not follow
-	// a func literal handed to another function (it may run elsewhere), so it
-	// reports nothing here, and the waste is in pool semantics it cannot
-	// know: this goroutine keeps its worker while Do takes a second one.
-	err := a.pool.Do(ctx, func(context.Context) error {
+	// a func literal handed to another function (it may run elsewhere), so
+	// the blocking call below is not reported, and the waste (a worker held
+	// across the I/O, just not this handler's) is in pool semantics it
+	// cannot know.
+	err := a.pool.Offload(ctx, func(context.Context) error {
 		var err error
 		if mode == serialized {
 			a.profiles.serial.Lock()
@@ -176,11 +175,6 @@ func (a *app) wrappedProfile(c *gin.Context) {
 func (a *app) respondProfile(c *gin.Context, p profile.Profile, err error) {
 	if err == nil {
 		c.JSON(http.StatusOK, p)
-		return
-	}
-	if errors.Is(err, pool.ErrQueueFull) {
-		c.Header("Retry-After", "1")
-		abortError(c, http.StatusServiceUnavailable, codeQueueFull, "server busy: no worker for the wrapped call")
 		return
 	}
 	_ = c.Error(err)

@@ -98,11 +98,13 @@ func TestSyncHoldsWorkerAsyncReleasesIt(t *testing.T) {
 	}
 }
 
-// The wrapped endpoint needs a second worker for the blocking call.
-func TestWrappedOccupiesTwoWorkers(t *testing.T) {
+// The wrapped endpoint runs its blocking call on a worker taken with
+// continuation priority after handing its own back, so one worker is busy per
+// in-flight call, like sync: it works on a one-worker pool with no queue.
+func TestWrappedHoldsOneWorker(t *testing.T) {
 	g, profileURL := newGate(t)
 	cfg := testConfig()
-	cfg.Workers, cfg.Queue, cfg.ProfileURL = 2, -1, profileURL
+	cfg.Workers, cfg.Queue, cfg.ProfileURL = 1, -1, profileURL
 	s := startServer(t, cfg)
 
 	done := make(chan response, 1)
@@ -111,20 +113,52 @@ func TestWrappedOccupiesTwoWorkers(t *testing.T) {
 		done <- r
 	}()
 	g.waitArrivals(t, 1)
-	if st := s.app.pool.Stats(); st.Busy != 2 {
-		t.Fatalf("busy = %d during a wrapped call, want 2", st.Busy)
+	if st := s.app.pool.Stats(); st.Busy != 1 {
+		t.Fatalf("busy = %d during a wrapped call, want 1", st.Busy)
 	}
 	g.open()
 	if r := <-done; r.status != http.StatusOK {
 		t.Fatalf("wrapped: %d %s", r.status, r.body)
 	}
+}
 
-	// With a single worker and no queue the inner call cannot get a worker.
-	cfg.Workers = 1
-	s1 := startServer(t, cfg)
-	r := get(t, s1.URL()+"/api/wrapped/profile")
-	if r.status != http.StatusServiceUnavailable || r.errorBody(t).Code != codeQueueFull {
-		t.Fatalf("wrapped on one worker: %d %s, want 503 queue_full", r.status, r.body)
+// TestWrappedSaturatedPoolDoesNotStarve is the deadlock the old pool.Do
+// version had: with every worker and queue slot taken by wrapped requests,
+// the blocking calls used to queue behind arrivals that only they could
+// unblock. Now every request completes, and the service never sees more
+// calls at once than there are workers (it scales like sync).
+func TestWrappedSaturatedPoolDoesNotStarve(t *testing.T) {
+	g, profileURL := newGate(t)
+	cfg := testConfig()
+	cfg.Workers, cfg.Queue, cfg.ProfileURL = 2, 4, profileURL
+	s := startServer(t, cfg)
+
+	const n = 6
+	results := make(chan response, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			r, err := fetch(context.Background(), http.MethodGet, s.URL()+"/api/wrapped/profile", nil)
+			if err != nil {
+				r.status = -1
+			}
+			results <- r
+		}()
+	}
+	g.waitArrivals(t, 2)
+	waitPool(t, s, "the other 4 requests waiting", func(st pool.Stats) bool {
+		return st.Busy == 2 && st.Queued+st.Continuations == n-2
+	})
+	if got := g.count(); got != 2 {
+		t.Fatalf("profile service saw %d concurrent calls, want 2 (one per worker)", got)
+	}
+	g.open()
+	for i := 0; i < n; i++ {
+		if r := <-results; r.status != http.StatusOK {
+			t.Fatalf("wrapped request %d: %d %s", i, r.status, r.body)
+		}
+	}
+	if got := g.count(); got != n {
+		t.Fatalf("profile service saw %d calls, want %d", got, n)
 	}
 }
 
