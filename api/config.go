@@ -23,12 +23,18 @@ type Config struct {
 	ProfileURL string
 
 	// StorageConnectionString selects the blob storage; "" starts the
-	// embedded fakes/blobserver on a loopback port.
+	// embedded fakes/blobserver on a loopback port. The embedded server holds
+	// at most 1 GiB and evicts its oldest blobs beyond that, so long upload
+	// runs keep succeeding (an evicted blob then reads back as 404).
 	StorageConnectionString string
 	// StorageLatency delays every request to the embedded blob server
 	// (ignored with a connection string). It makes storage slow enough for
 	// the sync/async upload difference to show.
 	StorageLatency time.Duration
+	// StorageMaxBytes caps the embedded blob server's memory (0 = its default,
+	// 1 GiB); beyond it the oldest blobs are evicted. Ignored with a
+	// connection string.
+	StorageMaxBytes int64
 	// Container receives the uploads; it is created once at start-up.
 	Container string
 	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).

@@ -53,7 +53,9 @@
 // are explained in comments instead of suppressed.
 //
 // Start builds everything (including the embedded fakes when no external
-// services are configured), listens and serves in the background; Shutdown
+// services are configured; the embedded blob server keeps at most
+// Config.StorageMaxBytes, 1 GiB by default, and evicts its oldest blobs
+// beyond that, so long upload load runs never fail with "storage full"), listens and serves in the background; Shutdown
 // drains in-flight requests. Each Server has its own Prometheus registry, so
 // several can run in one process.
 package api

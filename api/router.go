@@ -45,6 +45,8 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	g.GET("/wrapped/profile", a.wrappedProfile)
 	g.POST("/sync/upload", a.syncUpload)
 	g.POST("/async/upload", a.asyncUpload)
+	g.POST("/sync/order", a.syncOrder)
+	g.POST("/async/order", a.asyncOrder)
 	g.GET("/blobs/:name", a.getBlob)
 	return r
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ type app struct {
 	pool     *pool.Pool
 	profiles *profiles
 	store    *store
+	orders   *orderWorkflows
 }
 
 // Server is a running demo API.
@@ -42,7 +44,8 @@ type Server struct {
 
 // Start builds the API from cfg, listens on cfg.Addr and serves in the
 // background. Without a storage connection string it starts the embedded
-// fakes/blobserver on a loopback port; without a profile URL it uses the
+// fakes/blobserver on a loopback port (at most 1 GiB, oldest blobs evicted
+// beyond it); without a profile URL it uses the
 // in-process fake profile service. The upload container is created here,
 // once. ctx bounds start-up only, not the server's lifetime: stop it with
 // Shutdown.
@@ -79,6 +82,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.blobs = blobserver.New(
 			blobserver.WithLogger(log.With("component", "blobserver")),
 			blobserver.WithLatency(cfg.StorageLatency),
+			// At the default 1 GiB cap a load run of small uploads fills the
+			// fake in minutes and every later upload fails (507, answered
+			// 502). Evicting the oldest blobs keeps memory bounded and uploads
+			// working; only long-gone blobs stop reading back.
+			blobserver.WithEviction(true),
+			blobserver.WithMaxBytes(cmp.Or(cfg.StorageMaxBytes, blobserver.DefaultMaxBytes)),
 		)
 		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
 			s.blobs = nil
@@ -108,6 +117,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			profile.WithErrorRate(cfg.ProfileErrorRate),
 		}
 		a.profiles.local = profile.New(a.profiles.opts...)
+	}
+
+	if a.orders, err = a.newOrderWorkflows(reg); err != nil {
+		return fail(err)
 	}
 
 	s.http = &http.Server{

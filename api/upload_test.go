@@ -289,3 +289,31 @@ func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbeddedStorageEvictsWhenFull: past the embedded server's cap the
+// oldest blobs make room, so uploads keep answering 201 instead of 502.
+func TestEmbeddedStorageEvictsWhenFull(t *testing.T) {
+	cfg := testConfig()
+	cfg.StorageMaxBytes = 4 << 10
+	s := startServer(t, cfg)
+	var first string
+	for i := 0; i < 6; i++ {
+		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=1024", nil)
+		if r.status != http.StatusCreated {
+			t.Fatalf("upload %d into a full store: %d %s, want 201", i, r.status, r.body)
+		}
+		if i == 0 {
+			var res uploadResult
+			if err := json.Unmarshal(r.body, &res); err != nil {
+				t.Fatal(err)
+			}
+			first = res.Name
+		}
+	}
+	if s.blobs.Evicted() == 0 || s.blobs.UsedBytes() > cfg.StorageMaxBytes {
+		t.Fatalf("evicted %d, used %d of %d bytes", s.blobs.Evicted(), s.blobs.UsedBytes(), cfg.StorageMaxBytes)
+	}
+	if r := get(t, s.URL()+"/api/blobs/"+first); r.status != http.StatusNotFound {
+		t.Fatalf("oldest blob after eviction: %d, want 404", r.status)
+	}
+}

@@ -37,9 +37,12 @@ func run(args []string, stderr io.Writer) int {
 
 Serves the syncio demo API (sync vs async endpoints behind a bounded worker pool).
 Storage: AZURE_STORAGE_CONNECTION_STRING if set, else an embedded fake blob server on loopback.
+The embedded server keeps at most 1 GiB (-storage-max-bytes) in memory and then evicts the oldest blobs to make
+room, so long upload load runs never fill it (an evicted blob reads back as 404).
 
 Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|serialized]
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
+        POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
         GET /api/blobs/:name, /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
 
 Flags:
@@ -54,6 +57,7 @@ Flags:
 	fs.Float64Var(&cfg.ProfileErrorRate, "profile-error-rate", cfg.ProfileErrorRate, "fraction of profile calls that fail (0..1)")
 	fs.StringVar(&cfg.ProfileURL, "profile-url", cfg.ProfileURL, "base URL of a remote fakes/profile server (empty: in-process fake)")
 	fs.DurationVar(&cfg.StorageLatency, "storage-latency", cfg.StorageLatency, "latency added to every request of the embedded blob server (ignored with AZURE_STORAGE_CONNECTION_STRING)")
+	fs.Int64Var(&cfg.StorageMaxBytes, "storage-max-bytes", 0, "memory cap of the embedded blob server in bytes, oldest blobs evicted beyond it (0: 1 GiB)")
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")

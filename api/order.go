@@ -1,0 +1,107 @@
+package api
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/syncio/syncio/api/activity"
+	"github.com/syncio/syncio/api/activity/order"
+	"github.com/syncio/syncio/fakes/profile"
+)
+
+// maxOrderBytes bounds an order body. MaxItems lines of JSON fit easily.
+const maxOrderBytes = 64 << 10
+
+const codeInvalidOrder = "invalid_order"
+
+// orderWorkflows holds the two order workflows, built once at start-up.
+type orderWorkflows struct {
+	sync, async *activity.Workflow[order.Order, order.Confirmation]
+}
+
+// named relabels workflow events, so the sync and async workflows (both
+// called "Order" by order.New) count separately in the shared counters.
+type named struct {
+	name string
+	next activity.Tracker
+}
+
+func (n named) Track(ev activity.Event) {
+	ev.Workflow = n.name
+	n.next.Track(ev)
+}
+
+// newOrderWorkflows builds both workflows over the app's profile service and
+// shared storage client, with health tracking into reg.
+func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, error) {
+	m, err := activity.NewMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("order workflow metrics: %w", err)
+	}
+	upload := func(ctx context.Context, name string, data []byte) (order.Blob, error) {
+		if _, err := a.store.client.UploadBuffer(ctx, a.cfg.Container, name, data, nil); err != nil {
+			return order.Blob{}, fmt.Errorf("upload receipt %s: %w", name, err)
+		}
+		sum := md5.Sum(data)
+		return order.Blob{Name: name, Size: int64(len(data)), MD5: hex.EncodeToString(sum[:])}, nil
+	}
+	conv := func(p profile.Profile) order.Profile {
+		return order.Profile{FirstName: p.FirstName, LastName: p.LastName}
+	}
+	svc := a.profiles
+	async := order.New(order.ModeAsync, order.Services{
+		Profile: func(ctx context.Context) (order.Profile, error) {
+			p, err := svc.getAsync(ctx)
+			return conv(p), err
+		},
+		Upload: upload,
+	}, activity.WithTracking(named{"order-async", m}, activity.ProfileHealth))
+	// The sync workflow's activities are Code activities: each call runs on
+	// the request's worker and keeps it, and the profile call is the blocking
+	// one with no request context, as in GET /api/sync/profile.
+	sync := order.New(order.ModeSync, order.Services{
+		Profile: func(context.Context) (order.Profile, error) {
+			p, err := svc.getBlocking()
+			return conv(p), err
+		},
+		Upload: upload,
+	}, activity.WithTracking(named{"order-sync", m}, activity.ProfileHealth))
+	return &orderWorkflows{sync: sync, async: async}, nil
+}
+
+// syncOrder runs the order workflow holding the request's worker throughout.
+func (a *app) syncOrder(c *gin.Context) { a.runOrder(c, a.orders.sync) }
+
+// asyncOrder runs the order workflow, whose I/O activities release the
+// request's worker while they wait.
+func (a *app) asyncOrder(c *gin.Context) { a.runOrder(c, a.orders.async) }
+
+// runOrder decodes and validates the order first, so a bad one is a 400 and
+// nothing runs, then runs wf on the worker the admission middleware holds.
+func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
+	o, err := order.Decode(http.MaxBytesReader(c.Writer, c.Request.Body, maxOrderBytes))
+	if err != nil {
+		abortError(c, http.StatusBadRequest, codeInvalidOrder, err.Error())
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)
+	defer cancel()
+	conf, err := wf.RunHolding(ctx, a.pool, o)
+	var verr *order.ValidationError
+	switch {
+	case err == nil:
+		c.JSON(http.StatusCreated, conf)
+	case errors.As(err, &verr):
+		abortError(c, http.StatusBadRequest, codeInvalidOrder, verr.Error())
+	default:
+		_ = c.Error(err)
+		abortUpstream(c, err, codeUpstreamError, "order workflow")
+	}
+}
