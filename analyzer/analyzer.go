@@ -738,7 +738,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 	if r.pass.ImportObjectFact(fn, &f) {
 		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
 	}
-	if isIOCall(fn, sig, key) {
+	if isIOCall(fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return item{pos: pos, end: end, call: call, term: &finding{
 			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},

@@ -162,12 +162,17 @@ var ioCalls = map[string]bool{
 // isIOCall reports whether a call does I/O that honours its context. Besides
 // ioCalls, a call into a module outside the standard library whose first
 // parameter is a context.Context is presumed to do I/O (SDK and driver
-// calls), except for logging and tracing packages.
-func isIOCall(fn *types.Func, sig *types.Signature, key string) bool {
+// calls, whose transports are reached through interfaces the facts cannot
+// follow), except for logging and tracing packages and the project's own
+// repository, whose I/O the facts already carry.
+func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
 	if ioCalls[key] {
 		return true
 	}
 	path := fn.Pkg().Path()
+	if sameRepo(path, from) {
+		return false // the project's own code is analysed: its facts tell
+	}
 	first, _, _ := strings.Cut(path, "/")
 	if !strings.Contains(first, ".") || sig == nil || sig.Params().Len() == 0 || !isContextType(sig.Params().At(0).Type()) {
 		return false
@@ -181,6 +186,16 @@ func isIOCall(fn *types.Func, sig *types.Signature, key string) bool {
 		}
 	}
 	return true
+}
+
+// sameRepo reports whether two import paths share their first three
+// elements (host/owner/repo), a cheap stand-in for "same module".
+func sameRepo(a, b string) bool {
+	pa, pb := strings.SplitN(a, "/", 4), strings.SplitN(b, "/", 4)
+	if len(pa) < 3 || len(pb) < 3 {
+		return false
+	}
+	return pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]
 }
 
 // gormReceiver returns the gorm import path when fn is a method of

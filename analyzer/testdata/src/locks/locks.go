@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"locks/store"
 )
 
@@ -14,6 +16,7 @@ var (
 	rw    sync.RWMutex
 	cache = map[string]string{}
 	db    = &store.Cache{}
+	rdb   = redis.NewClient(&redis.Options{})
 )
 
 type guarded struct {
@@ -27,14 +30,14 @@ var g guarded
 func Deferred(w http.ResponseWriter, r *http.Request) {
 	mu.Lock()
 	defer mu.Unlock()
-	_, _ = http.Get("http://x") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while mu \(locked at locks.go:28\) is held; every request that needs the lock queues behind this I/O.*\(SIO003\)$`
+	_, _ = http.Get("http://x") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while mu \(locked at locks.go:31\) is held; every request that needs the lock queues behind this I/O.*\(SIO003\)$`
 }
 
 // CtxAwareUnderLock does I/O that honours the context, but under a read lock.
 func CtxAwareUnderLock(w http.ResponseWriter, r *http.Request) {
 	rw.RLock()
 	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, "http://x", nil)
-	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(read-locked at locks.go:35\) is held; readers still run together, but a writer waiting.*\(SIO003\)$`
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(read-locked at locks.go:38\) is held; readers still run together, but a writer waiting.*\(SIO003\)$`
 	rw.RUnlock()
 }
 
@@ -42,7 +45,7 @@ func CtxAwareUnderLock(w http.ResponseWriter, r *http.Request) {
 func Embedded(w http.ResponseWriter, r *http.Request) {
 	g.Lock()
 	g.n++
-	time.Sleep(time.Millisecond) // want `time.Sleep waits` `^time.Sleep waits with no way to cancel it while g \(locked at locks.go:43\) is held.*\(SIO003\)$`
+	time.Sleep(time.Millisecond) // want `time.Sleep waits` `^time.Sleep waits with no way to cancel it while g \(locked at locks.go:46\) is held.*\(SIO003\)$`
 	g.Unlock()
 }
 
@@ -67,7 +70,7 @@ func InMemory(w http.ResponseWriter, r *http.Request) {
 func ViaHelper(w http.ResponseWriter, r *http.Request) {
 	mu.Lock()
 	defer mu.Unlock()
-	_ = load(r.Context()) // want `^ViaHelper calls locks.load → net/http.\(\*Client\).Do, which does I/O while mu \(locked at locks.go:68\) is held`
+	_ = load(r.Context()) // want `^ViaHelper calls locks.load → net/http.\(\*Client\).Do, which does I/O while mu \(locked at locks.go:71\) is held`
 }
 
 func load(ctx context.Context) error { // want load:`^io\(net/http.\(\*Client\).Do\)$`
@@ -97,6 +100,13 @@ func EarlyReturn(w http.ResponseWriter, r *http.Request) {
 		mu.Unlock()
 		return
 	}
-	_ = load(r.Context()) // want `^EarlyReturn calls locks.load → .*mu \(locked at locks.go:95\) is held`
+	_ = load(r.Context()) // want `^EarlyReturn calls locks.load → .*mu \(locked at locks.go:98\) is held`
 	mu.Unlock()
+}
+
+// SDKUnderLock calls a third-party client that takes ctx: presumed I/O.
+func SDKUnderLock(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	_ = rdb.Get(r.Context(), "k") // want `^redis.\(\*Client\).Get does I/O while mu \(locked at locks.go:1[0-9][0-9]\) is held`
 }
