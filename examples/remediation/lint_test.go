@@ -1,0 +1,190 @@
+package remediation_test
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/syncio/syncio/analyzer"
+)
+
+// variants are the directories an example topic may have. before must be
+// flagged; after and wrapped must be clean (wrapped is the fake fix that
+// syncio cannot see, so "clean" is the documented limitation).
+var variants = map[string]bool{"before": true, "after": false, "wrapped": false}
+
+// markerRE matches the "// syncio: SIO001 [SIO005]" comment that ends a line
+// syncio must report. The space after // tells it from a //syncio:ignore
+// directive.
+var markerRE = regexp.MustCompile(`^//\s+syncio:\s*(.+)$`)
+
+var ruleRE = regexp.MustCompile(`^SIO\d{3}$`)
+
+// example is one before/after/wrapped package directory.
+type example struct {
+	dir     string // slash path relative to examples/remediation, e.g. "locks/before"
+	flagged bool
+}
+
+// examples lists every variant directory under the topic directories and
+// checks that each topic has a before and an after.
+func examples(t *testing.T) []example {
+	t.Helper()
+	topics, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []example
+	for _, topic := range topics {
+		if !topic.IsDir() || topic.Name() == "testdata" {
+			continue
+		}
+		entries, err := os.ReadDir(topic.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var have []string
+		for _, e := range entries {
+			flagged, known := variants[e.Name()]
+			if !e.IsDir() || !known {
+				t.Errorf("%s/%s: want only before/, after/ and wrapped/ in a topic", topic.Name(), e.Name())
+				continue
+			}
+			have = append(have, e.Name())
+			out = append(out, example{dir: topic.Name() + "/" + e.Name(), flagged: flagged})
+		}
+		if !slices.Contains(have, "before") || !slices.Contains(have, "after") {
+			t.Errorf("topic %s has %v; it needs before/ and after/", topic.Name(), have)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no examples found")
+	}
+	return out
+}
+
+// markers returns "dir/file.go:line:RULE" for every marker in ex's files.
+func markers(t *testing.T, ex example) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(filepath.FromSlash(ex.dir), "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no Go files (%v)", ex.dir, err)
+	}
+	out := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				m := markerRE.FindStringSubmatch(c.Text)
+				if m == nil {
+					continue
+				}
+				for _, rule := range strings.Fields(m[1]) {
+					if !ruleRE.MatchString(rule) {
+						t.Fatalf("%s: bad marker word %q", fset.Position(c.Pos()), rule)
+					}
+					out[fmt.Sprintf("%s:%d:%s", filepath.ToSlash(path), fset.Position(c.Pos()).Line, rule)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestExamplesAgainstLinter runs syncio (analyzer.Analyzer, default rules)
+// over every example in one checker run, as the CLI does, and compares its
+// findings with the markers: each before reports exactly its marked lines
+// and rules, each after and wrapped reports nothing.
+func TestExamplesAgainstLinter(t *testing.T) {
+	exs := examples(t)
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := make([]string, len(exs))
+	for i, ex := range exs {
+		patterns[i] = "./" + ex.dir
+	}
+	// Facts are computed on every dependency, so they need syntax too.
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: cwd}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		t.Fatalf("%d package errors", n)
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	got := map[string][]string{} // example dir → "file:line:RULE"
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			pos := act.Package.Fset.Position(d.Pos)
+			rel, err := filepath.Rel(cwd, pos.Filename)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel = filepath.ToSlash(rel)
+			if !strings.HasSuffix(d.Message, "("+d.Category+")") {
+				t.Errorf("%s: message does not end with its rule %s: %s", pos, d.Category, d.Message)
+			}
+			got[filepath.ToSlash(filepath.Dir(rel))] = append(got[filepath.ToSlash(filepath.Dir(rel))],
+				fmt.Sprintf("%s:%d:%s", rel, pos.Line, d.Category))
+			t.Logf("%s:%d: %s", rel, pos.Line, d.Message)
+		}
+	}
+
+	for _, ex := range exs {
+		want := markers(t, ex)
+		if ex.flagged && len(want) == 0 {
+			t.Errorf("%s: a before package needs at least one // syncio: SIO00N marker", ex.dir)
+		}
+		if !ex.flagged && len(want) > 0 {
+			t.Errorf("%s: must be clean, but has markers %v", ex.dir, keys(want))
+		}
+		have := map[string]bool{}
+		for _, k := range got[ex.dir] {
+			have[k] = true
+		}
+		for _, k := range keys(want) {
+			if !have[k] {
+				t.Errorf("%s: marked but not reported: %s", ex.dir, k)
+			}
+		}
+		for _, k := range keys(have) {
+			if !want[k] {
+				t.Errorf("%s: reported but not marked: %s", ex.dir, k)
+			}
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
