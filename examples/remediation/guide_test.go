@@ -1,0 +1,168 @@
+package remediation_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const guidePath = "../../docs/remediation.md"
+
+// readGuide returns the guide's lines.
+func readGuide(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(guidePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(data), "\n")
+}
+
+// slugRE drops what GitHub drops when it turns a heading into an anchor.
+var slugRE = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+
+// guideAnchors returns the anchors of the guide's headings, as GitHub
+// renders them.
+func guideAnchors(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	inCode := false
+	for _, l := range readGuide(t) {
+		if strings.HasPrefix(l, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		out[strings.ReplaceAll(slugRE.ReplaceAllString(strings.ToLower(h), ""), " ", "-")] = true
+	}
+	return out
+}
+
+// sourceRE finds the example file a code block quotes, named in a link on
+// the line before the block.
+var sourceRE = regexp.MustCompile(`\(\.\./(examples/remediation/[^)#]+\.go)\)`)
+
+// TestGuideQuotesExamples checks that every Go block in the guide is a
+// verbatim excerpt of the example file linked just before it, so the guide
+// cannot drift from code that the linter test checks; and that every
+// before and after package is quoted at least once.
+func TestGuideQuotesExamples(t *testing.T) {
+	lines := readGuide(t)
+	quoted := map[string]bool{} // example dir, e.g. "locks/after"
+	blocks := 0
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != "```go" {
+			if strings.HasPrefix(lines[i], "```") && strings.TrimPrefix(lines[i], "```") != "" &&
+				strings.Contains(lines[i], "go") && lines[i] != "```go" {
+				t.Errorf("docs/remediation.md:%d: write Go blocks as ```go", i+1)
+			}
+			continue
+		}
+		start := i + 1
+		end := start
+		for end < len(lines) && lines[end] != "```" {
+			end++
+		}
+		if end == len(lines) {
+			t.Fatalf("docs/remediation.md:%d: unterminated code block", i+1)
+		}
+		block := strings.Join(lines[start:end], "\n") + "\n"
+		i = end
+		blocks++
+
+		// The link sits on the last non-empty line before the fence.
+		j := start - 2
+		for j >= 0 && strings.TrimSpace(lines[j]) == "" {
+			j--
+		}
+		m := []string(nil)
+		if j >= 0 {
+			m = sourceRE.FindStringSubmatch(lines[j])
+		}
+		if m == nil {
+			t.Errorf("docs/remediation.md:%d: the line before a Go block must link the example file it quotes", start)
+			continue
+		}
+		rel := strings.TrimPrefix(m[1], "examples/remediation/")
+		src, err := os.ReadFile(filepath.FromSlash(rel))
+		if err != nil {
+			t.Errorf("docs/remediation.md:%d: %v", start, err)
+			continue
+		}
+		if !strings.Contains(string(src), block) {
+			t.Errorf("docs/remediation.md:%d: block is not a verbatim excerpt of %s:\n%s", start, m[1], block)
+			continue
+		}
+		quoted[filepath.ToSlash(filepath.Dir(rel))] = true
+	}
+	if blocks == 0 {
+		t.Fatal("the guide has no Go blocks")
+	}
+	for _, ex := range examples(t) {
+		if !quoted[ex.dir] {
+			t.Errorf("examples/remediation/%s is never quoted in the guide", ex.dir)
+		}
+	}
+}
+
+// linkRE finds relative Markdown links.
+var linkRE = regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+
+// pendingNote marks a line whose link points at a page another part of the
+// project has not written yet. The link may dangle while the note is
+// there; once the page exists the note is stale and must go.
+const pendingNote = "(not written yet)"
+
+// TestDocsLinks checks that relative links in the guide and in the docs
+// index point at files that exist, and that the index links every page
+// under docs/.
+func TestDocsLinks(t *testing.T) {
+	for _, page := range []string{guidePath, "../../docs/README.md"} {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			pending := strings.Contains(line, pendingNote)
+			missing := 0
+			for _, m := range linkRE.FindAllStringSubmatch(line, -1) {
+				target := filepath.Join(filepath.Dir(page), filepath.FromSlash(m[1]))
+				if _, err := os.Stat(target); err != nil {
+					missing++
+					if !pending {
+						t.Errorf("%s:%d links %s, which does not exist", page, n+1, m[1])
+					}
+				}
+			}
+			if pending && missing == 0 {
+				t.Errorf("%s:%d says %s, but every page it links exists: drop the note", page, n+1, pendingNote)
+			}
+		}
+	}
+	index, err := os.ReadFile("../../docs/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := filepath.Glob("../../docs/rules/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(pages, rules...) {
+		rel, err := filepath.Rel("../../docs", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = filepath.ToSlash(rel)
+		if rel != "README.md" && !strings.Contains(string(index), "("+rel+")") {
+			t.Errorf("docs/README.md does not link %s", rel)
+		}
+	}
+}
