@@ -24,6 +24,7 @@ type cont func(error)
 type base struct {
 	name string
 	path string // set once by New; read-only afterwards
+	id   uint32 // index of path in its workflow's origin.paths, from 1; set by New
 }
 
 func (b *base) Name() string { return b.name }
@@ -41,9 +42,11 @@ func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
 // Unwrap exposes the cause to errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
-// assignPaths fixes every activity's path below root. Paths are computed once
-// here so that errors and tracking events cost no string building per run.
-func assignPaths(a Activity, prefix string, seen map[*base]bool) {
+// assignPaths fixes every activity's path below root and numbers it: a
+// tracking record names its activity by that number, and paths[id] turns it
+// back into the path. Paths are computed once here so that errors and
+// tracking events cost no string building per run.
+func assignPaths(a Activity, prefix string, seen map[*base]bool, paths *[]string) {
 	b := a.node()
 	if seen[b] || b.path != "" {
 		panic(fmt.Sprintf("activity: %q is used twice; build a new activity for each place", b.name))
@@ -53,7 +56,9 @@ func assignPaths(a Activity, prefix string, seen map[*base]bool) {
 	if prefix != "" {
 		b.path = prefix + "/" + b.name
 	}
+	b.id = uint32(len(*paths))
+	*paths = append(*paths, b.path)
 	for _, c := range a.children() {
-		assignPaths(c, b.path, seen)
+		assignPaths(c, b.path, seen, paths)
 	}
 }

@@ -40,6 +40,9 @@ type Option func(*config)
 type config struct {
 	tracker Tracker
 	profile Profile
+	buf     *Buffered     // the tracker, when it is a Buffered: runs hand it records
+	clock   *atomic.Int64 // stamps events: a Buffered's clock, or noClock; see clockOf
+	origin  *origin
 }
 
 // WithTracking sends the events of profile p to t. t is called on the run's
@@ -77,7 +80,10 @@ func New[I, O any](name string, build func(s *Scope, in Var[I], out Var[O]) Acti
 	if w.cfg.tracker == nil {
 		w.cfg.profile = ProfileNone
 	}
-	assignPaths(w.root, "", map[*base]bool{})
+	w.cfg.buf, _ = w.cfg.tracker.(*Buffered)
+	w.cfg.clock = clockOf(w.cfg.tracker)
+	w.cfg.origin = &origin{workflow: name, paths: []string{""}}
+	assignPaths(w.root, "", map[*base]bool{}, &w.cfg.origin.paths)
 	return w
 }
 
@@ -101,9 +107,20 @@ func (w *Workflow[I, O]) Run(ctx context.Context, x Executor, in I) (O, error) {
 func (w *Workflow[I, O]) RunHolding(ctx context.Context, x Executor, in I) (O, error) {
 	env := newEnv(w.scope, nil)
 	w.in.Set(env, in)
-	r := &run{x: x, cfg: &w.cfg, workflow: w.name}
-	if w.cfg.profile != ProfileNone {
-		r.id = w.seq.Add(1)
+	var r *run
+	switch w.cfg.profile {
+	case ProfileNone:
+		r = &run{x: x, cfg: &w.cfg}
+	case ProfileHealth:
+		// The two health events fit in the run's own allocation: no pool,
+		// and a run with no tracking does not carry the room.
+		h := &healthRun{run: run{x: x, cfg: &w.cfg, profile: w.cfg.profile, clock: w.cfg.clock, id: w.seq.Add(1)}}
+		r = &h.run
+		r.recs = h.batch[:0]
+	default:
+		r = &run{x: x, cfg: &w.cfg, profile: w.cfg.profile, clock: w.cfg.clock, id: w.seq.Add(1)}
+		r.pooled = recBatches.Get().(*[maxBatch]rec)
+		r.recs = r.pooled[:0]
 	}
 	err := r.exec(ctx, w.root, env)
 	if err != nil {
@@ -119,7 +136,8 @@ func (w *Workflow[I, O]) RunHolding(ctx context.Context, x Executor, in I) (O, e
 type run struct {
 	x           Executor
 	cfg         *config
-	workflow    string
+	profile     Profile       // cfg.profile, one load closer
+	clock       *atomic.Int64 // cfg.clock, likewise
 	id          uint64
 	queue       []item
 	head        int
@@ -128,14 +146,29 @@ type run struct {
 	completions chan func()
 	comps       []pendingComp
 	result      error
-	events      *[]Event // tracking batch, from eventBatches; nil when not tracking
+	recs        []rec          // tracking batch; nil when not tracking
+	pooled      *[maxBatch]rec // recs' array when it comes from recBatches
+	errs        []error        // the errors of the faulted records in recs
 }
 
-// eventBatches recycles the per-run tracking batches.
-var eventBatches = sync.Pool{New: func() any { s := make([]Event, 0, maxBatch); return &s }}
+// healthRun is a run with room for the two events of ProfileHealth.
+type healthRun struct {
+	run
+	batch [2]rec
+}
 
-// maxBatch bounds a batch so a long run still hands its events over steadily.
-const maxBatch = 64
+// recBatches recycles the batches of ProfileBasic runs, which are too big
+// to carry in every run's allocation.
+var recBatches = sync.Pool{New: func() any { return new([maxBatch]rec) }}
+
+// A run hands its batch over once it holds flushAt events, so a long run
+// hands its events over steadily; a small workflow (a Sequence of 5 has 14
+// events in ProfileBasic) hands them over once, at the end. maxBatch leaves
+// room for the events of the step that crosses flushAt.
+const (
+	flushAt  = 32
+	maxBatch = 64
+)
 
 type item struct {
 	a   Activity
@@ -150,7 +183,9 @@ type pendingComp struct {
 }
 
 func (r *run) exec(ctx context.Context, root Activity, env *Env) error {
-	r.emit(WorkflowStarted, "", nil)
+	if r.profile != ProfileNone {
+		r.emit(WorkflowStarted, 0)
+	}
 	r.schedule(root, env, ctx, func(err error) {
 		r.result = err
 		if err != nil && len(r.comps) > 0 {
@@ -158,15 +193,17 @@ func (r *run) exec(ctx context.Context, root Activity, env *Env) error {
 		}
 	})
 	r.loop()
-	if r.result != nil {
-		r.emit(WorkflowFaulted, "", r.result)
-	} else {
-		r.emit(WorkflowCompleted, "", nil)
-	}
-	if r.events != nil {
+	if r.profile != ProfileNone {
+		if r.result != nil {
+			r.emitFault(WorkflowFaulted, 0, r.result)
+		} else {
+			r.emit(WorkflowCompleted, 0)
+		}
 		r.flush()
-		eventBatches.Put(r.events)
-		r.events = nil
+		if r.pooled != nil {
+			recBatches.Put(r.pooled)
+			r.pooled, r.recs = nil, nil
+		}
 	}
 	return r.result
 }
@@ -213,7 +250,7 @@ func (r *run) loop() {
 		if r.pending == 0 {
 			return
 		}
-		if r.events != nil {
+		if r.recs != nil {
 			r.flush() // going idle: do not sit on events while the I/O runs
 		}
 		var end func()
@@ -254,10 +291,13 @@ func (r *run) step(it item) {
 		r.done(it.a, err, it.k)
 		return
 	}
-	if r.cfg.profile >= ProfileBasic {
-		r.emit(ActivityExecuting, it.a.node().path, nil)
+	if r.profile >= ProfileBasic {
+		r.emit(ActivityExecuting, it.a.node().id)
 	}
 	it.a.execute(r, it.e, it.ctx, it.k)
+	if len(r.recs) >= flushAt {
+		r.flush()
+	}
 }
 
 // done completes activity a: it attaches a's path to a new error, tracks the
@@ -268,11 +308,11 @@ func (r *run) done(a Activity, err error, k cont) {
 			err = &Error{Path: a.node().path, Err: err}
 		}
 	}
-	if r.cfg.profile >= ProfileBasic {
+	if r.profile >= ProfileBasic {
 		if err != nil {
-			r.emit(ActivityFaulted, a.node().path, err)
+			r.emitFault(ActivityFaulted, a.node().id, err)
 		} else {
-			r.emit(ActivityClosed, a.node().path, nil)
+			r.emit(ActivityClosed, a.node().id)
 		}
 	}
 	k(err)
@@ -301,31 +341,75 @@ func (r *run) launch() {
 }
 
 // emit records an event in the run's batch; flush hands the batch over.
-func (r *run) emit(k Kind, path string, err error) {
-	if r.cfg.profile == ProfileNone {
-		return
-	}
-	if r.events == nil {
-		r.events = eventBatches.Get().(*[]Event)
-	}
-	*r.events = append(*r.events, Event{Kind: k, Workflow: r.workflow, Instance: r.id, Activity: path, Err: err, Time: time.Now()})
-	if len(*r.events) >= maxBatch {
-		r.flush()
-	}
+// Callers check the profile first, so ProfileNone never gets here. A record
+// is 16 bytes with no pointers; the event's workflow, instance, path and
+// error are attached when it is turned back into an Event, which is off the
+// run's path when the tracker is a Buffered.
+//
+// emit is small enough to be inlined (a call per event costs more than the
+// record), so it does not check for a full batch: step does, after each
+// activity, and so a batch can only outgrow flushAt by the events of one
+// step (a chain of completions), which append then makes room for.
+func (r *run) emit(k Kind, act uint32) {
+	r.recs = append(r.recs, rec{at: r.clock.Load(), act: act, kind: k})
 }
 
-func (r *run) flush() {
-	evs := *r.events
-	if len(evs) == 0 {
-		return
-	}
-	if bt, ok := r.cfg.tracker.(BatchTracker); ok {
-		bt.TrackBatch(evs)
-	} else {
-		for i := range evs {
-			r.cfg.tracker.Track(evs[i])
+// emitFault is emit for a faulted event and its error.
+func (r *run) emitFault(k Kind, act uint32, err error) {
+	r.errs = append(r.errs, err)
+	r.emit(k, act)
+}
+
+// noClock is the clock of workflows with no Buffered: always 0, so their
+// records are stamped when flush hands them over instead.
+var noClock atomic.Int64
+
+// clockOf finds the clock that stamps t's events: that of t itself, or of
+// the first Buffered in a Multi, or noClock.
+func clockOf(t Tracker) *atomic.Int64 {
+	switch t := t.(type) {
+	case *Buffered:
+		return &t.clock
+	case Multi:
+		for _, m := range t {
+			if c := clockOf(m); c != &noClock {
+				return c
+			}
 		}
 	}
-	clear(evs)
-	*r.events = evs[:0]
+	return &noClock
+}
+
+// eventBatches recycles the Event slices of the hand-off to trackers other
+// than a Buffered.
+var eventBatches = sync.Pool{New: func() any { s := make([]Event, 0, maxBatch); return &s }}
+
+func (r *run) flush() {
+	recs := r.recs
+	if len(recs) == 0 {
+		return
+	}
+	if b := r.cfg.buf; b != nil {
+		b.put(r.cfg.origin, r.id, recs, r.errs)
+	} else {
+		// No coarse clock: stamp the records here, with one clock read per
+		// hand-off rather than one per event.
+		var now int64
+		for i := range recs {
+			if recs[i].at == 0 {
+				if now == 0 {
+					now = time.Now().UnixNano()
+				}
+				recs[i].at = now
+			}
+		}
+		evs := eventBatches.Get().(*[]Event)
+		*evs = r.cfg.origin.expand((*evs)[:0], r.id, recs, r.errs)
+		send(r.cfg.tracker, *evs)
+		clear(*evs)
+		eventBatches.Put(evs)
+	}
+	r.recs = recs[:0]
+	clear(r.errs)
+	r.errs = r.errs[:0]
 }
