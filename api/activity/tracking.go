@@ -118,11 +118,12 @@ func (m Multi) TrackBatch(evs []Event) {
 // records, which the delivering goroutine turns into Events.
 type Buffered struct {
 	mu      sync.Mutex
-	pending []Event  // from Track and TrackBatch
-	recs    []rec    // from runs, described by hdrs
-	hdrs    []recHdr // one per hand-off
-	errs    []error  // the faulted records' errors, in order
-	limit   int      // bounds len(pending)+len(recs)
+	pending []Event   // from Track and TrackBatch
+	recs    []rec     // from runs, described by hdrs
+	hdrs    []recHdr  // one per hand-off
+	origins []*origin // the workflows that hand records over, by recHdr.from
+	errs    []error   // the faulted records' errors, in order
+	limit   int       // bounds len(pending)+len(recs)
 	next    Tracker
 	dropped atomic.Uint64
 	// clock is a coarse wall clock (Unix ns) for the runs that track into
@@ -139,10 +140,12 @@ type Buffered struct {
 
 // recHdr describes one hand-off of n records of one run; nerr of them are
 // faulted and take their errors, in order, from Buffered.errs.
+// It holds no pointers (the workflow is an index into Buffered.origins),
+// so appending it costs no write barrier.
 type recHdr struct {
-	from     *origin
 	instance uint64
-	n, nerr  int
+	from     uint32
+	n, nerr  uint32
 }
 
 // drainEvery bounds how stale a buffered event gets, and is the resolution
@@ -191,7 +194,7 @@ func (b *Buffered) TrackBatch(evs []Event) {
 }
 
 // put is a run's hand-off: as many of recs as fit, in one short lock.
-func (b *Buffered) put(from *origin, instance uint64, recs []rec, errs []error) {
+func (b *Buffered) put(from uint32, instance uint64, recs []rec, errs []error) {
 	b.mu.Lock()
 	n := max(min(len(recs), b.limit-len(b.pending)-len(b.recs)), 0)
 	if n > 0 {
@@ -201,12 +204,20 @@ func (b *Buffered) put(from *origin, instance uint64, recs []rec, errs []error) 
 		}
 		b.recs = append(b.recs, recs[:n]...)
 		b.errs = append(b.errs, errs[:nerr]...)
-		b.hdrs = append(b.hdrs, recHdr{from: from, instance: instance, n: n, nerr: nerr})
+		b.hdrs = append(b.hdrs, recHdr{instance: instance, from: from, n: uint32(n), nerr: uint32(nerr)})
 	}
 	b.mu.Unlock()
 	if n < len(recs) {
 		b.dropped.Add(uint64(len(recs) - n))
 	}
+}
+
+// register adds a workflow's origin; put names it by the returned index.
+func (b *Buffered) register(o *origin) uint32 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.origins = append(b.origins, o)
+	return uint32(len(b.origins) - 1)
 }
 
 // Dropped returns how many events were dropped because the buffer was full.
@@ -289,16 +300,17 @@ type spares struct {
 // swapped-out events without it.
 func (b *Buffered) drain(sp *spares) int {
 	b.mu.Lock()
-	pending, recs, hdrs, errs := b.pending, b.recs, b.hdrs, b.errs
+	pending, recs, hdrs, errs, origins := b.pending, b.recs, b.hdrs, b.errs, b.origins
 	b.pending, b.recs, b.hdrs, b.errs = sp.pending[:0], sp.recs[:0], sp.hdrs[:0], sp.errs[:0]
 	b.mu.Unlock()
 	send(b.next, pending)
 	clear(pending) // let errors be collected
 	r, e := 0, 0
 	for _, h := range hdrs {
-		sp.scratch = h.from.expand(sp.scratch[:0], h.instance, recs[r:r+h.n], errs[e:e+h.nerr])
+		n, nerr := int(h.n), int(h.nerr)
+		sp.scratch = origins[h.from].expand(sp.scratch[:0], h.instance, recs[r:r+n], errs[e:e+nerr])
 		send(b.next, sp.scratch)
-		r, e = r+h.n, e+h.nerr
+		r, e = r+n, e+nerr
 	}
 	// Drop the references the Events and errors hold; recs hold none.
 	clear(sp.scratch)

@@ -295,10 +295,11 @@ func TestPutKeepsErrorsWithTheirRecords(t *testing.T) {
 	ring := NewRing(16)
 	b := &Buffered{limit: 3, next: ring}
 	o := &origin{workflow: "W", paths: []string{"", "W/A", "W/B"}}
+	from := b.register(o)
 	e1, e2 := errors.New("one"), errors.New("two")
-	b.put(o, 7, []rec{{at: 1, act: 1, kind: ActivityFaulted}, {at: 2, act: 0, kind: WorkflowFaulted}}, []error{e1, e2})
+	b.put(from, 7, []rec{{at: 1, act: 1, kind: ActivityFaulted}, {at: 2, act: 0, kind: WorkflowFaulted}}, []error{e1, e2})
 	// Only one of these fits: the closed record, without the error of the faulted one.
-	b.put(o, 8, []rec{{at: 3, act: 2, kind: ActivityClosed}, {at: 4, act: 1, kind: ActivityFaulted}}, []error{e1})
+	b.put(from, 8, []rec{{at: 3, act: 2, kind: ActivityClosed}, {at: 4, act: 1, kind: ActivityFaulted}}, []error{e1})
 	if b.Dropped() != 1 {
 		t.Errorf("dropped %d, want 1", b.Dropped())
 	}
@@ -321,7 +322,7 @@ func TestPutKeepsErrorsWithTheirRecords(t *testing.T) {
 		}
 	}
 	// The next drain must not deliver anything twice.
-	b.put(o, 9, []rec{{at: 5, act: 0, kind: WorkflowCompleted}}, nil)
+	b.put(from, 9, []rec{{at: 5, act: 0, kind: WorkflowCompleted}}, nil)
 	b.drain(&sp)
 	if evs := ring.Events(); len(evs) != 4 || evs[3].Instance != 9 {
 		t.Errorf("after second drain: %d events, last %+v", len(evs), evs[len(evs)-1])

@@ -43,6 +43,7 @@ type config struct {
 	buf     *Buffered     // the tracker, when it is a Buffered: runs hand it records
 	clock   *atomic.Int64 // stamps events: a Buffered's clock, or noClock; see clockOf
 	origin  *origin
+	from    uint32 // origin's index in buf
 }
 
 // WithTracking sends the events of profile p to t. t is called on the run's
@@ -84,6 +85,9 @@ func New[I, O any](name string, build func(s *Scope, in Var[I], out Var[O]) Acti
 	w.cfg.clock = clockOf(w.cfg.tracker)
 	w.cfg.origin = &origin{workflow: name, paths: []string{""}}
 	assignPaths(w.root, "", map[*base]bool{}, &w.cfg.origin.paths)
+	if w.cfg.buf != nil {
+		w.cfg.from = w.cfg.buf.register(w.cfg.origin)
+	}
 	return w
 }
 
@@ -390,7 +394,7 @@ func (r *run) flush() {
 		return
 	}
 	if b := r.cfg.buf; b != nil {
-		b.put(r.cfg.origin, r.id, recs, r.errs)
+		b.put(r.cfg.from, r.id, recs, r.errs)
 	} else {
 		// No coarse clock: stamp the records here, with one clock read per
 		// hand-off rather than one per event.
