@@ -45,12 +45,19 @@
 //     with a new HTTP transport per request (no connection reuse) or the
 //     shared client (default).
 //
-// The deliberate antipatterns that the syncio linter reports (the sync
-// handlers, the serialized lock, the per-request client) carry
-// //syncio:ignore comments; the async paths have no findings. The wrapped
-// handler and the serialized async variant are antipatterns the linter cannot
-// see (a closure run by pool.Offload; a ctx-aware wait under a mutex), so they
-// are explained in comments instead of suppressed.
+// The deliberate antipatterns that the syncio linter reports carry
+// //syncio:ignore comments naming exactly the rules that fire: the sync
+// profile handler (SIO002 for the remote client's detached context, SIO005
+// for the in-process fake's time.Sleep, which propagates from
+// fakes/profile; SIO003 for the serialized lock), the sync upload (SIO002)
+// and the per-request client (SIO004). The async paths have no findings.
+// lint_test.go checks both directions by running syncio with the comments
+// blanked out. The linter cannot see three antipatterns, so they are
+// explained in comments instead: the wrapped handler (a closure run by
+// pool.Offload), the serialized async variant (a ctx-aware wait under a
+// mutex) and the sync order workflow (blocking closures that the activity
+// runtime calls). One ignore is not a demo antipattern: runOrder's, for the
+// activity scheduler's context.Background() in Executor.Await.
 //
 // Start builds everything (including the embedded fakes when no external
 // services are configured; the embedded blob server keeps at most

@@ -97,11 +97,11 @@ func (a *app) syncProfile(c *gin.Context) {
 	)
 	if mode == serialized {
 		a.profiles.serial.Lock()
-		//syncio:ignore SIO001,SIO002,SIO003 -- deliberate antipattern for the demo
+		//syncio:ignore SIO002,SIO003,SIO005 -- deliberate antipattern for the demo
 		p, err = svc.getBlocking()
 		a.profiles.serial.Unlock()
 	} else {
-		//syncio:ignore SIO001,SIO002 -- deliberate antipattern for the demo
+		//syncio:ignore SIO002,SIO005 -- deliberate antipattern for the demo
 		p, err = svc.getBlocking()
 	}
 	a.respondProfile(c, p, err)

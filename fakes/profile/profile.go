@@ -95,7 +95,7 @@ func (s *Service) draw() (time.Duration, error) {
 // cancel it. That is the point: it is the synchronous antipattern the demo measures.
 func (s *Service) GetUserProfile() (Profile, error) {
 	d, err := s.draw()
-	time.Sleep(d) //syncio:ignore SIO005 -- the deliberately blocking fake the demo measures
+	time.Sleep(d) // no ignore: the blocking must propagate to the handlers that call this
 	if err != nil {
 		return Profile{}, err
 	}
