@@ -13,7 +13,12 @@ const guidePath = "../../docs/remediation.md"
 // readGuide returns the guide's lines.
 func readGuide(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile(guidePath)
+	return readLines(t, guidePath)
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,9 +32,15 @@ var slugRE = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
 // renders them.
 func guideAnchors(t *testing.T) map[string]bool {
 	t.Helper()
+	return anchors(t, guidePath)
+}
+
+// anchors returns the anchors of a Markdown page's headings.
+func anchors(t *testing.T, path string) map[string]bool {
+	t.Helper()
 	out := map[string]bool{}
 	inCode := false
-	for _, l := range readGuide(t) {
+	for _, l := range readLines(t, path) {
 		if strings.HasPrefix(l, "```") {
 			inCode = !inCode
 		}
@@ -112,14 +123,17 @@ func TestGuideQuotesExamples(t *testing.T) {
 // linkRE finds relative Markdown links.
 var linkRE = regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
 
+// anchorRE finds links to a heading of the same page.
+var anchorRE = regexp.MustCompile(`\]\(#([^)]+)\)`)
+
 // pendingNote marks a line whose link points at a page another part of the
 // project has not written yet. The link may dangle while the note is
 // there; once the page exists the note is stale and must go.
 const pendingNote = "(not written yet)"
 
 // TestDocsLinks checks that relative links in the guide and in the docs
-// index point at files that exist, and that the index links every page
-// under docs/.
+// index point at files (and Markdown headings) that exist, and that the
+// index links every page under docs/.
 func TestDocsLinks(t *testing.T) {
 	for _, page := range []string{guidePath, "../../docs/README.md"} {
 		data, err := os.ReadFile(page)
@@ -136,6 +150,15 @@ func TestDocsLinks(t *testing.T) {
 					if !pending {
 						t.Errorf("%s:%d links %s, which does not exist", page, n+1, m[1])
 					}
+					continue
+				}
+				if frag := strings.TrimPrefix(m[2], "#"); frag != "" && strings.HasSuffix(target, ".md") && !anchors(t, target)[frag] {
+					t.Errorf("%s:%d links %s#%s, which is not a heading there", page, n+1, m[1], frag)
+				}
+			}
+			for _, m := range anchorRE.FindAllStringSubmatch(line, -1) {
+				if !anchors(t, page)[m[1]] {
+					t.Errorf("%s:%d links #%s, which is not a heading of the page", page, n+1, m[1])
 				}
 			}
 			if pending && missing == 0 {
