@@ -210,15 +210,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 
 	top := cfg.Profile.Users[len(cfg.Profile.Users)-1]
 	tr := closedloop.NewTransport(top, cfg.Timeout)
-	target := closedloop.Target{
-		Attack: sc.Name,
-		Method: sc.Method,
-		URL:    strings.TrimSuffix(cfg.BaseURL, "/") + sc.Path,
-	}
-	if sc.Upload {
-		target.Body = payload(cfg.UploadSize)
-		target.Header = map[string][]string{"Content-Type": {"application/octet-stream"}}
-	}
+	target := sc.Target(cfg.BaseURL, cfg.UploadSize)
 	atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
 		// No Client.Timeout: the transport's ResponseHeaderTimeout bounds
 		// the wait without net/http's per-request timer goroutines.

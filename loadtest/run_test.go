@@ -229,6 +229,7 @@ func TestSelect(t *testing.T) {
 		"profile":                    {"sync-profile", "async-profile", "wrapped-profile"},
 		"async-upload, sync-profile": {"sync-profile", "async-upload"},
 		"upload,client":              {"sync-upload", "async-upload", "sync-upload-client-per-request", "async-upload-client-per-request"},
+		"order":                      {"sync-order", "async-order"},
 	}
 	for spec, want := range cases {
 		got, err := Select(spec)

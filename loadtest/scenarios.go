@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/syncio/syncio/loadtest/closedloop"
 )
 
 // Scenario is one endpoint variant under load. To add one (the order
@@ -18,6 +20,10 @@ type Scenario struct {
 	Blocking bool
 	// Upload sends an -upload-size body.
 	Upload bool
+	// JSON, when set, is sent as an application/json body (the order
+	// scenarios). Every request posts the same order, so the API overwrites
+	// one receipt blob instead of filling storage.
+	JSON   string
 	Groups []string
 	About  string
 }
@@ -47,6 +53,32 @@ var Scenarios = []Scenario{
 		Groups: []string{"client"}, About: "a new azblob client and transport per request"},
 	{Name: "async-upload-client-per-request", Method: http.MethodPost, Path: "/api/async/upload?client=per-request", Upload: true,
 		Groups: []string{"client"}, About: "a new azblob client and transport per request, async"},
+	{Name: "sync-order", Method: http.MethodPost, Path: "/api/sync/order", Blocking: true, JSON: loadOrder,
+		Groups: []string{"order"}, About: "order workflow with blocking activities holding the worker"},
+	{Name: "async-order", Method: http.MethodPost, Path: "/api/async/order", JSON: loadOrder,
+		Groups: []string{"order"}, About: "order workflow whose async activities release the worker during I/O"},
+}
+
+// loadOrder is the order the order scenarios post: valid, small, fixed.
+const loadOrder = `{"id":"load-test","items":[{"sku":"pen","quantity":2,"priceCents":150},{"sku":"ink","quantity":1,"priceCents":999}]}`
+
+// Target returns the request every user of sc repeats against baseURL;
+// uploadSize is the body size of upload scenarios.
+func (sc Scenario) Target(baseURL string, uploadSize int) closedloop.Target {
+	t := closedloop.Target{
+		Attack: sc.Name,
+		Method: sc.Method,
+		URL:    strings.TrimSuffix(baseURL, "/") + sc.Path,
+	}
+	switch {
+	case sc.Upload:
+		t.Body = payload(uploadSize)
+		t.Header = http.Header{"Content-Type": {"application/octet-stream"}}
+	case sc.JSON != "":
+		t.Body = []byte(sc.JSON)
+		t.Header = http.Header{"Content-Type": {"application/json"}}
+	}
+	return t
 }
 
 // Groups lists the group names accepted by Select, besides "all".
