@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,6 +55,10 @@ type runOpts struct {
 	target         string
 	workers, queue int
 	verbose        bool
+	// coldstart selects the cold-start measurement instead of a load run.
+	coldstart            bool
+	coldTrials, coldReqs int
+	coldLatency          time.Duration
 }
 
 func parseRun(args []string, stderr io.Writer) (runOpts, error) {
@@ -84,6 +89,9 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		queue       = fs.Int("queue", 3000, "in-process API: admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
 		verbose     = fs.Bool("v", false, "log the in-process API and the runner at info level")
 		quiet       = fs.Bool("quiet", false, "no live progress line")
+		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
+		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
+		coldLatency = fs.Duration("coldstart-latency", 20*time.Millisecond, "-scenarios coldstart: profile service latency (small, so start-up costs are not lost in it)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
@@ -104,6 +112,7 @@ Flags:
 		for _, s := range loadtest.Scenarios {
 			fmt.Fprintf(stderr, "  %-32s %-5s %-40s [%s] %s\n", s.Name, s.Method, s.Path, strings.Join(s.Groups, ","), s.About)
 		}
+		fmt.Fprintf(stderr, "  %-32s %-5s %-40s %s\n", "coldstart", "", "", "not a load run: first-request latency of a freshly started in-process API vs warm, for "+strings.Join(loadtest.ColdStartScenarios, ", ")+" (-coldstart-* flags); on its own only")
 		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
 	}
 	if err := fs.Parse(args); err != nil {
@@ -147,9 +156,27 @@ Flags:
 	if err := prof.Validate(); err != nil {
 		return runOpts{}, fmt.Errorf("profile: %w", err)
 	}
-	sel, err := loadtest.Select(*scenarios)
-	if err != nil {
-		return runOpts{}, err
+	coldstart := slices.Contains(strings.Split(*scenarios, ","), "coldstart")
+	var sel []loadtest.Scenario
+	switch {
+	case coldstart && strings.TrimSpace(*scenarios) != "coldstart":
+		return runOpts{}, errors.New("-scenarios coldstart runs on its own; measure the other scenarios in a separate run")
+	case coldstart && *target != "":
+		return runOpts{}, errors.New("-scenarios coldstart starts its own API per trial; it cannot use -target")
+	case coldstart && (*coldTrials < 1 || *coldReqs < 1 || *coldLatency <= 0):
+		return runOpts{}, errors.New("-coldstart-trials and -coldstart-requests must be at least 1, -coldstart-latency positive")
+	case coldstart:
+		for _, name := range loadtest.ColdStartScenarios {
+			s, err := loadtest.Select(name)
+			if err != nil {
+				return runOpts{}, err
+			}
+			sel = append(sel, s...)
+		}
+	default:
+		if sel, err = loadtest.Select(*scenarios); err != nil {
+			return runOpts{}, err
+		}
 	}
 	var errs []error
 	if *uploadSize < 0 {
@@ -187,10 +214,14 @@ Flags:
 			Command:        "syncio-load " + strings.Join(args, " "),
 			Progress:       progressWriter(*quiet, stderr),
 		},
-		target:  *target,
-		workers: *workers,
-		queue:   *queue,
-		verbose: *verbose,
+		target:      *target,
+		workers:     *workers,
+		queue:       *queue,
+		verbose:     *verbose,
+		coldstart:   coldstart,
+		coldTrials:  *coldTrials,
+		coldReqs:    *coldReqs,
+		coldLatency: *coldLatency,
 	}, nil
 }
 
@@ -221,6 +252,9 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg := o.cfg
 	cfg.Log = log
+	if o.coldstart {
+		return coldstart(ctx, o, stdout, stderr)
+	}
 	if o.target == "" {
 		// Check limits before starting anything, so a low ulimit fails fast.
 		if err := limits.Check(cfg.Profile.Users[len(cfg.Profile.Users)-1], true); err != nil {
@@ -314,4 +348,64 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "Report: %s\n", dir)
 	return 0
+}
+
+// coldstart runs the cold-start measurement and writes summary.json and
+// summary.md into the results folder.
+func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
+	apiLevel := slog.LevelError
+	if o.verbose {
+		apiLevel = slog.LevelInfo
+	}
+	apiLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: apiLevel})).With("component", "api")
+	start := func(ctx context.Context) (string, func(), error) {
+		acfg := api.DefaultConfig()
+		acfg.Addr = "127.0.0.1:0"
+		acfg.Workers, acfg.Queue = o.workers, o.queue
+		if o.queue == 0 {
+			acfg.Queue = -1
+		}
+		acfg.ProfileLatency = o.coldLatency
+		acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(o.cfg.UploadSize))
+		srv, err := api.Start(ctx, acfg, apiLog)
+		if err != nil {
+			return "", nil, err
+		}
+		return srv.URL(), func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}, nil
+	}
+	fmt.Fprintf(stderr, "syncio-load: cold start, %d trials × %s, %d warm requests each, profile latency %s, results in %s\n",
+		o.coldTrials, scenarioNames(o.cfg), o.coldReqs, o.coldLatency, o.cfg.OutDir)
+	began := time.Now()
+	res, err := loadtest.ColdStart(ctx, loadtest.ColdStartConfig{
+		Scenarios: o.cfg.Scenarios, Trials: o.coldTrials, Requests: o.coldReqs,
+		UploadSize: o.cfg.UploadSize, Start: start,
+	})
+	if err != nil {
+		return err
+	}
+	sum := &report.Summary{
+		Profile: "coldstart", BackendLatencyS: o.coldLatency.Seconds(), StartedAt: began,
+		Command: o.cfg.Command, InProcess: true, ColdStart: res,
+		Machine: loadtest.MachineNow(),
+		Server:  &report.Server{Workers: o.workers, Queue: o.queue},
+	}
+	if err := os.MkdirAll(o.cfg.OutDir, 0o755); err != nil {
+		return fmt.Errorf("results folder: %w", err)
+	}
+	if err := sum.WriteJSON(filepath.Join(o.cfg.OutDir, report.SummaryFile)); err != nil {
+		return err
+	}
+	if err := report.WriteFile(filepath.Join(o.cfg.OutDir, "summary.md"), func(w io.Writer) error { return sum.WriteMarkdown(w, nil) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%-34s %12s %12s %12s %8s\n", "scenario", "first s", "first max s", "warm s", "ratio")
+	for _, c := range res {
+		fmt.Fprintf(stdout, "%-34s %12.4f %12.4f %12.4f %8.1f\n", c.Name, c.FirstMedianOfTrialsS, c.FirstMaxS, c.WarmMedianOfTrialsS, c.ColdWarmRatio)
+	}
+	fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json)\n", o.cfg.OutDir)
+	return nil
 }

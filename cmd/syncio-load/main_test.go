@@ -6,10 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
 )
 
@@ -102,5 +106,42 @@ func TestRunExitCodes(t *testing.T) {
 	stderr.Reset()
 	if code := run(context.Background(), []string{"report", "-out", t.TempDir(), t.TempDir()}, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "summary") {
 		t.Errorf("report of an empty folder: exit %d, %q", code, stderr.String())
+	}
+}
+
+func TestColdStartMode(t *testing.T) {
+	for _, bad := range [][]string{
+		{"-scenarios", "coldstart,headline"},
+		{"-scenarios", "coldstart", "-target", "http://127.0.0.1:9"},
+		{"-scenarios", "coldstart", "-coldstart-trials", "0"},
+	} {
+		if _, err := parseRun(bad, &bytes.Buffer{}); err == nil {
+			t.Errorf("parseRun(%q) accepted", bad)
+		}
+	}
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"-scenarios", "coldstart", "-coldstart-trials", "1", "-coldstart-requests", "2",
+		"-coldstart-latency", "1ms", "-workers", "2", "-queue", "4", "-upload-size", "128", "-out", dir}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Profile != "coldstart" || len(sum.ColdStart) != len(loadtest.ColdStartScenarios) {
+		t.Fatalf("summary = %+v", sum)
+	}
+	for i, c := range sum.ColdStart {
+		if c.Name != loadtest.ColdStartScenarios[i] || len(c.FirstS) != 1 || c.WarmMedianOfTrialsS <= 0 {
+			t.Errorf("cold start %d = %+v", i, c)
+		}
+		if !strings.Contains(stdout.String(), c.Name) {
+			t.Errorf("stdout lacks %s:\n%s", c.Name, stdout.String())
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "summary.md")); err != nil || !bytes.Contains(b, []byte("Cold start vs warm")) {
+		t.Errorf("summary.md: %v\n%s", err, b)
 	}
 }

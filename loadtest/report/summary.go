@@ -24,6 +24,8 @@ type Summary struct {
 	// goroutine figures cover both.
 	InProcess bool     `json:"in_process"`
 	Sources   []string `json:"sources,omitempty"` // folders merged by `report`
+	// ColdStart is filled by the cold-start measurement (-scenarios coldstart).
+	ColdStart []ColdStart `json:"cold_start,omitempty"`
 }
 
 // Machine records what else the load generator's machine was doing: a

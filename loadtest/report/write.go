@@ -95,6 +95,14 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	if len(s.Sources) > 0 {
 		fmt.Fprintf(&b, "Merged from: %s\n\n", strings.Join(s.Sources, ", "))
 	}
+	b.WriteString(s.coldStartMarkdown())
+	if len(s.Scenarios) == 0 {
+		_, err := io.WriteString(w, b.String())
+		if err != nil {
+			return fmt.Errorf("writing markdown: %w", err)
+		}
+		return nil
+	}
 	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
 	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
 	if s.InProcess {
