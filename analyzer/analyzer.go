@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -37,10 +36,12 @@ var Analyzer = New(DefaultConfig())
 func New(cfg Config) *analysis.Analyzer {
 	c := cfg.clone()
 	a := &analysis.Analyzer{
-		Name:      Name,
-		Doc:       doc,
-		URL:       "https://github.com/syncio/syncio/blob/main/docs/rules/",
-		Requires:  []*analysis.Analyzer{inspect.Analyzer},
+		Name: Name,
+		Doc:  doc,
+		URL:  "https://github.com/syncio/syncio/blob/main/docs/rules/",
+		// No Requires: bodies are walked with ast.Inspect, and an
+		// inspect.Analyzer dependency would build an inspector for every
+		// package in the graph, the standard library included.
 		FactTypes: []analysis.Fact{new(blocksFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 	}
