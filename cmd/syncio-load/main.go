@@ -389,6 +389,7 @@ func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	}
 	sum := &report.Summary{
 		Profile: "coldstart", BackendLatencyS: o.coldLatency.Seconds(), StartedAt: began,
+		Target:  "a fresh in-process API per trial",
 		Command: o.cfg.Command, InProcess: true, ColdStart: res,
 		Machine: loadtest.MachineNow(),
 		Server:  &report.Server{Workers: o.workers, Queue: o.queue},

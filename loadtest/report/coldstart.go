@@ -33,7 +33,8 @@ func (s *Summary) coldStartMarkdown() string {
 	}
 	var b strings.Builder
 	b.WriteString("## Cold start vs warm\n\n")
-	b.WriteString("Each trial starts a fresh in-process API (new pool, new storage client, new embedded fakes), opens the client's connection with `GET /healthz` (no handler, pool or storage work), then times the first request of the scenario and the median of the requests that follow, sent one at a time. Latencies are medians over the trials.\n\n")
+	b.WriteString("Each trial starts a fresh in-process API (new pool, new storage client, new embedded fakes), opens the client's connection with `GET /healthz` (no handler, pool or storage work), then times the first request of the scenario and the median of the requests that follow, sent one at a time. Latencies are medians over the trials. The API creates its upload container at start-up, which already opens the shared storage client's connection; a per-request client dials on every request, first or not.\n\n")
+	fmt.Fprintf(&b, "Profile service latency: %.3f s.\n\n", s.BackendLatencyS)
 	b.WriteString("| scenario | trials | warm requests | first request s | first max s | warm median s | cold ÷ warm |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range s.ColdStart {
