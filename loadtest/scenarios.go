@@ -36,7 +36,7 @@ var Scenarios = []Scenario{
 	{Name: "async-profile", Method: http.MethodGet, Path: "/api/async/profile",
 		Groups: []string{"headline", "profile"}, About: "profile call that releases its worker while waiting"},
 	{Name: "wrapped-profile", Method: http.MethodGet, Path: "/api/wrapped/profile", Blocking: true,
-		Groups: []string{"profile"}, About: "fake async: the sync call wrapped in a goroutine, still holding a worker"},
+		Groups: []string{"profile"}, About: "fake async (await Task.Run): the blocking call runs on another worker, one held per call, like sync"},
 	{Name: "sync-upload", Method: http.MethodPost, Path: "/api/sync/upload", Blocking: true, Upload: true,
 		Groups: []string{"upload"}, About: "blob upload holding a worker"},
 	{Name: "async-upload", Method: http.MethodPost, Path: "/api/async/upload", Upload: true,
