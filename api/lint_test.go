@@ -32,14 +32,12 @@ type ignore struct {
 }
 
 // deliberate is what the demo is meant to get flagged for, by function:
-// the sync handlers, the serialized lock, the per-request client, and the
-// activity runtime's Await context (see runOrder). Anything else with an
-// ignore, or any of these without one, fails the test.
+// the sync handlers, the serialized lock and the per-request client.
+// Anything else with an ignore, or any of these without one, fails the test.
 var deliberate = map[string][]string{
 	"syncProfile": {"SIO002", "SIO003", "SIO005"},
 	"syncUpload":  {"SIO002", "SIO004"},
 	"asyncUpload": {"SIO004"},
-	"runOrder":    {"SIO002"},
 }
 
 // TestLinterFlagsEveryDeliberateAntipattern runs syncio over the api package

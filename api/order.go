@@ -93,12 +93,6 @@ func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)
 	defer cancel()
-	// Not a demo antipattern: the activity scheduler (api/activity) calls
-	// Executor.Await with context.Background(), so an abandoned request's
-	// run waits for a worker back instead of finishing on an overcommitted
-	// slot. The activities' I/O itself runs under ctx. Ignored here, in the
-	// helper, so it does not propagate to both handlers.
-	//syncio:ignore SIO002 -- scheduler re-acquire uses context.Background (api/activity); I/O uses ctx
 	conf, err := wf.RunHolding(ctx, a.pool, o)
 	var verr *order.ValidationError
 	switch {

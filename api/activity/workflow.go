@@ -196,7 +196,7 @@ func (r *run) exec(ctx context.Context, root Activity, env *Env) error {
 			r.compensate(context.WithoutCancel(ctx))
 		}
 	})
-	r.loop()
+	r.loop(ctx)
 	if r.profile != ProfileNone {
 		if r.result != nil {
 			r.emitFault(WorkflowFaulted, 0, r.result)
@@ -235,8 +235,10 @@ func (r *run) schedule(a Activity, e *Env, ctx context.Context, k cont) {
 
 // loop is the scheduler: it drains the work queue on the held worker and,
 // when only I/O is left, gives the worker back through Await until an I/O
-// completes. It returns when no work and no I/O remain.
-func (r *run) loop() {
+// completes. It returns when no work and no I/O remain. ctx is the run's:
+// if it ends while the run waits to get a worker back, Await lets the run
+// finish its bookkeeping at once instead of queueing behind live requests.
+func (r *run) loop(ctx context.Context) {
 	for {
 		for r.head < len(r.queue) {
 			it := r.queue[r.head]
@@ -264,7 +266,7 @@ func (r *run) loop() {
 			// case (a Sequence of async calls) and costs no goroutine hand-off.
 			io := r.deferred
 			r.deferred = nil
-			_ = r.x.Await(context.Background(), func(context.Context) error {
+			_ = r.x.Await(ctx, func(context.Context) error {
 				end = io()
 				return nil
 			})
@@ -276,8 +278,8 @@ func (r *run) loop() {
 			case end = <-r.completions: // already done: keep the worker
 			default:
 				// The I/O goroutines watch their own contexts, so this wait
-				// ends when one of them does; Await's ctx is not needed.
-				_ = r.x.Await(context.Background(), func(context.Context) error {
+				// ends when one of them does.
+				_ = r.x.Await(ctx, func(context.Context) error {
 					end = <-r.completions
 					return nil
 				})
