@@ -16,7 +16,8 @@ import (
 
 // progress prints one live line a second: scenario, step, users, request
 // rate, 503s, elapsed time and ETA. On a terminal it rewrites the line in
-// place; otherwise it prints a line every ten seconds.
+// place; otherwise it prints a line every ten seconds. Rates are averages
+// over the last few seconds, not one-second samples.
 type progress struct {
 	w        io.Writer
 	tty      bool
@@ -93,7 +94,14 @@ func (p *progress) draining() {
 func (p *progress) loop() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	var last, lastOK int64
+	// Rates are averaged over the print interval: a saturated sync pool
+	// completes its requests in lockstep batches (every worker finishes at
+	// once each backend latency), so a one-second sample mostly reads 0.
+	window := rateWindow
+	if !p.tty {
+		window = printEvery
+	}
+	var hist rateHistory
 	var ticks int
 	for {
 		select {
@@ -105,19 +113,39 @@ func (p *progress) loop() {
 		case <-t.C:
 		}
 		ticks++
-		done, ok := p.completed.Load(), p.ok.Load()
-		rps, okps := done-last, ok-lastOK
-		if rps < 0 || okps < 0 { // counters reset by a new scenario
-			rps, okps = done, ok
-		}
-		last, lastOK = done, ok
-		line := p.line(float64(rps), float64(okps))
+		rps, okps := hist.add(p.completed.Load(), p.ok.Load(), window)
+		line := p.line(rps, okps)
 		if p.tty {
 			fmt.Fprintf(p.w, "\r%-130s", line)
-		} else if ticks%10 == 0 {
+		} else if ticks%printEvery == 0 {
 			fmt.Fprintln(p.w, line)
 		}
 	}
+}
+
+const (
+	rateWindow = 5  // seconds averaged on a terminal
+	printEvery = 10 // seconds between lines (and averaged) when not on a terminal
+)
+
+// rateHistory keeps one cumulative (completed, ok) sample a second.
+type rateHistory struct{ done, ok []int64 }
+
+// add records the current counters and returns the per-second rates over
+// the last window seconds (fewer right after a start or a reset).
+func (h *rateHistory) add(done, ok int64, window int) (rps, okps float64) {
+	if n := len(h.done); n > 0 && (done < h.done[n-1] || ok < h.ok[n-1]) {
+		h.done, h.ok = h.done[:0], h.ok[:0] // counters reset by a new scenario
+	}
+	if len(h.done) == 0 {
+		h.done, h.ok = append(h.done, 0), append(h.ok, 0)
+	}
+	h.done, h.ok = append(h.done, done), append(h.ok, ok)
+	if extra := len(h.done) - (window + 1); extra > 0 {
+		h.done, h.ok = h.done[extra:], h.ok[extra:]
+	}
+	secs := float64(len(h.done) - 1)
+	return float64(done-h.done[0]) / secs, float64(ok-h.ok[0]) / secs
 }
 
 func (p *progress) line(rps, okps float64) string {
