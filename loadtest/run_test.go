@@ -40,7 +40,7 @@ func newFakeAPI(workers, queue int, latency time.Duration) *httptest.Server {
 			return
 		}
 		f.run(func() { time.Sleep(f.latency) })
-		w.Write([]byte(`{"FirstName":"Alton"}`))
+		_, _ = w.Write([]byte(`{"FirstName":"Alton"}`))
 	})
 	mux.HandleFunc("GET /api/async/profile", func(w http.ResponseWriter, r *http.Request) {
 		if !f.admit(w) {
@@ -50,7 +50,7 @@ func newFakeAPI(workers, queue int, latency time.Duration) *httptest.Server {
 		time.Sleep(f.latency) // no worker held while waiting
 		f.workers <- struct{}{}
 		f.run(func() {})
-		w.Write([]byte(`{"FirstName":"Alton"}`))
+		_, _ = w.Write([]byte(`{"FirstName":"Alton"}`))
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "syncio_pool_workers %d\nsyncio_pool_workers_busy %d\nsyncio_pool_queue_length %d\nsyncio_pool_rejected_total %d\ngo_goroutines 10\nprocess_resident_memory_bytes 1e7\n",

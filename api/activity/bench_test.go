@@ -30,8 +30,6 @@ var (
 	work = func(n int) int { return n + 1 }
 )
 
-type none = struct{}
-
 // inc is a Code activity doing one unit of work on counter.
 func inc(name string, counter activity.Var[int]) activity.Activity {
 	return activity.Code(name, counter, counter, func(_ context.Context, n int) (int, error) { return work(n), nil })

@@ -268,7 +268,7 @@ func (s *Server) checkWriteConditions(r *http.Request, cname, bname string) erro
 	}
 	b, err := s.store.getBlob(cname, bname)
 	var se *storageError
-	if err != nil && !(errors.As(err, &se) && se.code == codeBlobNotFound) {
+	if err != nil && (!errors.As(err, &se) || se.code != codeBlobNotFound) {
 		return err
 	}
 	return writeConditions(b, im, inm)

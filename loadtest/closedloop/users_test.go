@@ -64,7 +64,7 @@ func poolServer(w int, sleep time.Duration, retryAfter string) (*httptest.Server
 		case <-time.After(sleep):
 		case <-r.Context().Done():
 		}
-		rw.Write([]byte(`{"ok":true}`))
+		_, _ = rw.Write([]byte(`{"ok":true}`))
 	}))
 	return srv, &rejected
 }

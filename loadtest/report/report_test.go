@@ -60,15 +60,15 @@ func TestSummaryJSONSchema(t *testing.T) {
 	}
 	requireKeys(t, "top level", top, "profile", "backend_latency_s", "scenarios", "headline")
 	var scen []map[string]json.RawMessage
-	json.Unmarshal(top["scenarios"], &scen)
+	mustUnmarshal(t, top["scenarios"], &scen)
 	requireKeys(t, "scenario", scen[0], "name", "path", "steps")
 	var steps []map[string]json.RawMessage
-	json.Unmarshal(scen[0]["steps"], &steps)
+	mustUnmarshal(t, scen[0]["steps"], &steps)
 	requireKeys(t, "step", steps[0], "users", "duration_s", "requests", "ok", "status_503", "errors",
 		"throughput_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 		"queue_length_max", "workers_busy_mean", "server_rss_bytes")
 	var head map[string]json.RawMessage
-	json.Unmarshal(top["headline"], &head)
+	mustUnmarshal(t, top["headline"], &head)
 	requireKeys(t, "headline", head, "users", "throughput_ratio", "mean_latency_ratio", "async_littles_law_efficiency", "async_errors")
 
 	back, err := ReadJSON(path)
@@ -208,7 +208,9 @@ func TestWritePlotFillsSequenceGaps(t *testing.T) {
 	// completion order; without renumbering vegeta's plot would drop 3..5.
 	for _, seq := range []uint64{1, 0, 3, 5, 4} {
 		r := vegeta.Result{Attack: "x", Seq: seq, Code: 200, Timestamp: t0.Add(time.Duration(seq) * time.Second), Latency: time.Duration(seq+1) * 100 * time.Millisecond}
-		enc.Encode(&r)
+		if err := enc.Encode(&r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	f.Close()
 	var buf bytes.Buffer
@@ -237,5 +239,12 @@ func TestSeqSetRank(t *testing.T) {
 		if got := s.rank(q); got != want {
 			t.Errorf("rank(%d) = %d, want %d", q, got, want)
 		}
+	}
+}
+
+func mustUnmarshal(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("summary.json: %v", err)
 	}
 }
