@@ -83,6 +83,10 @@ type runner struct {
 	assigns map[*ast.CallExpr]*ast.AssignStmt
 	files   map[string]*token.File // lazily built, for cross-package sites
 	src     map[string][]byte
+	// thirdParty is set for packages in the module cache or a vendor
+	// directory: their channels are their own synchronisation, and a
+	// context they drop into an interface method is not evidence of I/O.
+	thirdParty bool
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -99,6 +103,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		// like) are not request paths and would make everything "block".
 		return nil, nil
 	}
+	r.thirdParty = isThirdParty(pass)
 	var files []*ast.File
 	for _, f := range pass.Files {
 		if tf := pass.Fset.File(f.Pos()); !cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
@@ -203,6 +208,38 @@ func inGOROOT(pass *analysis.Pass) bool {
 	prefix := filepath.Join(root, "src") + string(filepath.Separator)
 	for _, f := range pass.Files {
 		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasPrefix(tf.Name(), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// isThirdParty reports whether the package belongs to a dependency rather
+// than to the code under analysis. Every driver (checker, go vet's
+// unitchecker, golangci-lint) fills pass.Module from go list: the main and
+// workspace modules have no version, a dependency has one whether it is
+// read from the module cache or from vendor/ (modules.txt), and whatever
+// GOMODCACHE or -mod say. A dependency replaced by a local directory is
+// the user's own code in all but name, so it counts as first-party; go vet
+// before Go 1.27 does not pass Replace, so there it counts as third-party.
+// Without module information (GOPATH mode) the file paths decide.
+func isThirdParty(pass *analysis.Pass) bool {
+	if m := pass.Module; m != nil && m.Path != "" {
+		if m.Main || (m.Replace != nil && m.Replace.Version == "") {
+			return false
+		}
+		return m.Version != ""
+	}
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		name := filepath.ToSlash(tf.Name())
+		if strings.Contains(name, "/vendor/") {
+			return true
+		}
+		if _, rest, ok := strings.Cut(name, "/pkg/mod/"); ok && strings.Contains(rest, "@") {
 			return true
 		}
 	}
@@ -518,7 +555,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// Every blocking operation is recorded whether or not its rule is on:
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
-	wait := true
+	//
+	// Channel operations in third-party code are the library's own
+	// synchronisation (a buffer it just filled, a generator goroutine);
+	// its waits on the outside world are I/O, which the tables describe.
+	wait := !r.thirdParty
 	gorm := newGormFlow(info, body)
 	// Local variables holding x.Done() (done := ctx.Done()) are an escape
 	// as good as the call itself.
@@ -674,7 +715,8 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 	}
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		isContextType(sig.Params().At(0).Type()) &&
-		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) {
+		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
+		!(r.thirdParty && fn == nil) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {

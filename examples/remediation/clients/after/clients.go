@@ -91,8 +91,6 @@ func (u *Uploader) Upload(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
 		return
 	}
-	// The SDK waits on its own upload goroutines, whose calls honour ctx.
-	//syncio:ignore SIO005 -- azblob's batch transfer wait ends when ctx does
 	if _, err := u.Blobs.UploadBuffer(r.Context(), u.Container, r.PathValue("name"), data, nil); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return

@@ -53,7 +53,7 @@ func (u *Uploader) Upload(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
 		return
 	}
-	if _, err := client.UploadBuffer(r.Context(), u.Container, r.PathValue("name"), data, nil); err != nil { // syncio: SIO005
+	if _, err := client.UploadBuffer(r.Context(), u.Container, r.PathValue("name"), data, nil); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
