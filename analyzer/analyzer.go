@@ -716,7 +716,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
-		!(r.thirdParty && fn == nil) {
+		(!r.thirdParty || fn != nil) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {

@@ -36,7 +36,7 @@ func lockOpKind(info *types.Info, call *ast.CallExpr) (recv string, lock, unlock
 		return "", false, false, false
 	}
 	r := recvOf(fn)
-	if r == nil || !(isNamed(r.Type(), true, "sync", "Mutex") || isNamed(r.Type(), true, "sync", "RWMutex")) {
+	if r == nil || !isNamed(r.Type(), true, "sync", "Mutex") && !isNamed(r.Type(), true, "sync", "RWMutex") {
 		return "", false, false, false
 	}
 	recv = types.ExprString(sel.X)
