@@ -15,7 +15,16 @@ import (
 type lockRegion struct {
 	from, to token.Pos
 	desc     string // "s.mu (locked at file.go:12)"
+	// gaps are stretches inside the region where a branch has released
+	// the lock: from an Unlock in a nested block to the end of that block
+	// (or to a Lock again in it). Such a branch usually returns, so what
+	// follows the block still runs under the lock, but nothing after the
+	// Unlock inside the branch does (singleflight's Do: Unlock, then
+	// wg.Wait, then return).
+	gaps []span
 }
+
+type span struct{ from, to token.Pos }
 
 // lockOp classifies a call as a Lock/RLock or Unlock/RUnlock of a
 // sync.Mutex/RWMutex (embedded ones included, through promotion) and
@@ -57,8 +66,9 @@ const readLocked = "read-locked at "
 // first Unlock of the same receiver in the same statement list; a deferred
 // Unlock, or none, holds it to the end of the function; an Unlock only in
 // a nested block (an early-return branch) ends it at the first such
-// Unlock, which under-reports rather than guesses. Func literals are
-// their own functions.
+// Unlock, which under-reports rather than guesses. Within a region, the
+// rest of a nested block after its own Unlock is a gap (see
+// lockRegion.gaps). Func literals are their own functions.
 func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 	info := r.pass.TypesInfo
 	var regions []lockRegion
@@ -70,7 +80,13 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 			pos  token.Pos
 		}
 		var unlocks []unlockAt
-		var lists [][]ast.Stmt
+		type stmtList struct {
+			stmts []ast.Stmt
+			end   token.Pos // where the block or clause ends
+		}
+		var lists []stmtList
+		// released are the gaps after Unlock statements, per receiver.
+		released := map[string][]span{}
 		ast.Inspect(fbody, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -83,15 +99,45 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 					unlocks = append(unlocks, unlockAt{recv, n.Pos()})
 				}
 			case *ast.BlockStmt:
-				lists = append(lists, n.List)
+				lists = append(lists, stmtList{n.List, n.Rbrace})
 			case *ast.CaseClause:
-				lists = append(lists, n.Body)
+				lists = append(lists, stmtList{n.Body, n.End()})
 			case *ast.CommClause:
-				lists = append(lists, n.Body)
+				lists = append(lists, stmtList{n.Body, n.End()})
 			}
 			return true
 		})
-		for _, list := range lists {
+		stmtCall := func(st ast.Stmt) *ast.CallExpr {
+			if es, ok := st.(*ast.ExprStmt); ok {
+				c, _ := ast.Unparen(es.X).(*ast.CallExpr)
+				return c
+			}
+			return nil
+		}
+		for _, l := range lists {
+			for i, st := range l.stmts {
+				c := stmtCall(st)
+				if c == nil {
+					continue
+				}
+				recv, _, un := lockOp(info, c)
+				if !un {
+					continue
+				}
+				gap := span{c.End(), l.end}
+				for _, next := range l.stmts[i+1:] {
+					if nc := stmtCall(next); nc != nil {
+						if rv, lock, _ := lockOp(info, nc); lock && rv == recv {
+							gap.to = nc.Pos()
+							break
+						}
+					}
+				}
+				released[recv] = append(released[recv], gap)
+			}
+		}
+		for _, l := range lists {
+			list := l.stmts
 			for i, st := range list {
 				es, ok := st.(*ast.ExprStmt)
 				if !ok {
@@ -137,10 +183,16 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 				if read {
 					how = readLocked
 				}
-				regions = append(regions, lockRegion{
+				rg := lockRegion{
 					from: call.End(), to: end,
 					desc: recv + " (" + how + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + ")",
-				})
+				}
+				for _, g := range released[recv] {
+					if g.from > rg.from && g.from < rg.to {
+						rg.gaps = append(rg.gaps, g)
+					}
+				}
+				regions = append(regions, rg)
 			}
 		}
 	}
@@ -151,9 +203,18 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 // heldAt returns the description of a lock held at pos, or "".
 func heldAt(regions []lockRegion, pos token.Pos) string {
 	for _, rg := range regions {
-		if pos >= rg.from && pos < rg.to {
+		if pos >= rg.from && pos < rg.to && !inGap(rg.gaps, pos) {
 			return rg.desc
 		}
 	}
 	return ""
+}
+
+func inGap(gaps []span, pos token.Pos) bool {
+	for _, g := range gaps {
+		if pos >= g.from && pos < g.to {
+			return true
+		}
+	}
+	return false
 }

@@ -110,3 +110,52 @@ func SDKUnderLock(w http.ResponseWriter, r *http.Request) {
 	defer mu.Unlock()
 	_ = rdb.Get(r.Context(), "k") // want `^redis.\(\*Client\).Get does I/O while mu \(locked at locks.go:1[0-9][0-9]\) is held`
 }
+
+// group reduces golang.org/x/sync/singleflight.Group: Do releases the
+// group's mutex in the branch that waits for an earlier call, so the wait
+// is SIO005 but no lock is held across it.
+type group struct {
+	mu sync.Mutex
+	m  map[string]*call
+}
+
+type call struct {
+	wg  sync.WaitGroup
+	val string
+}
+
+func (g *group) Do(key string, fn func() string) string { // want Do:`blocks\(SIO005: sync.\(\*WaitGroup\).Wait\)`
+	g.mu.Lock()
+	if c, ok := g.m[key]; ok {
+		g.mu.Unlock()
+		c.wg.Wait()
+		return c.val
+	}
+	c := new(call)
+	c.wg.Add(1)
+	g.m[key] = c
+	g.mu.Unlock()
+	c.val = fn()
+	c.wg.Done()
+	return c.val
+}
+
+var flight = &group{m: map[string]*call{}}
+
+// Dedup waits through the group: SIO005 only, no SIO003.
+func Dedup(w http.ResponseWriter, r *http.Request) {
+	_ = flight.Do("k", func() string { return "v" }) // want `^Dedup calls locks.\(\*group\).Do → sync.\(\*WaitGroup\).Wait, which waits with no way to cancel it;.*\(SIO005\)$`
+}
+
+// Relock releases the lock in a branch, waits, and takes it again: the
+// wait is outside the lock, the I/O after the Lock is under it.
+func Relock(w http.ResponseWriter, r *http.Request) {
+	mu.Lock()
+	defer mu.Unlock()
+	if cache["k"] == "" {
+		mu.Unlock()
+		time.Sleep(time.Millisecond) // want `^time.Sleep waits with no way to cancel it;.*\(SIO005\)$`
+		mu.Lock()
+		_, _ = http.Get("http://x") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while mu \(locked at locks.go:[0-9]+\) is held.*\(SIO003\)$`
+	}
+}
