@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,32 @@ type fnSummary struct {
 	items   []item
 	ignores []*ignore // the doc comment's //syncio:ignore directives
 	result  *finding  // set when a non-root function blocks
+	// byRule is the highest-ranked path of each rule the function leads
+	// to; result.more is filled from it once the fixpoint is reached.
+	byRule map[string]*finding
+}
+
+// summary returns the function's result with the other rules' paths
+// attached, or nil.
+func (s *fnSummary) summary() *finding {
+	if s.result == nil {
+		return nil
+	}
+	f := *s.result
+	f.more = nil
+	rules := make([]string, 0, len(s.byRule))
+	for rule := range s.byRule {
+		if rule != f.rule {
+			rules = append(rules, rule)
+		}
+	}
+	sort.Strings(rules)
+	for _, rule := range rules {
+		m := *s.byRule[rule]
+		m.more = nil
+		f.more = append(f.more, &m)
+	}
+	return &f
 }
 
 // item is one place in a body that may block: a blocking operation (term)
@@ -166,18 +193,35 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 
 	// Fixpoint over the package's call graph: a function's summary is its
-	// highest-ranked item. Ranks only grow and are bounded, so it
-	// terminates, recursion included.
+	// highest-ranked item, plus the highest-ranked path of every other
+	// rule. Ranks only grow and are bounded, and there are few rules, so
+	// it terminates, recursion included.
 	for changed := true; changed; {
 		changed = false
 		for _, s := range decls {
-			if s.root != notRoot || (s.result != nil && s.result.rank() == maxRank) {
+			if s.root != notRoot {
 				continue
 			}
 			for _, it := range s.items {
-				if f := r.resolveAt(s, it); f != nil && (s.result == nil || f.rank() > s.result.rank()) {
+				fs := r.resolveAt(s, it)
+				if len(fs) == 0 {
+					continue
+				}
+				if f := fs[0]; s.result == nil || f.rank() > s.result.rank() {
 					s.result = f
 					changed = true
+				}
+				for _, f := range fs {
+					if f.rule == "" {
+						continue
+					}
+					if old := s.byRule[f.rule]; old == nil || f.rank() > old.rank() {
+						if s.byRule == nil {
+							s.byRule = map[string]*finding{}
+						}
+						s.byRule[f.rule] = f
+						changed = true
+					}
 				}
 			}
 		}
@@ -185,14 +229,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	for _, s := range decls {
 		if s.root == notRoot && s.result != nil && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
-			pass.ExportObjectFact(s.fn, s.result.fact())
+			pass.ExportObjectFact(s.fn, s.summary().fact())
 		}
 	}
 	for _, s := range roots {
 		for _, it := range s.items {
-			if f := r.resolveAt(s, it); f != nil {
-				r.report(s, it, f)
-			}
+			r.report(s, it, r.resolveAt(s, it))
 		}
 	}
 	r.reportStale(decls)
@@ -259,9 +301,6 @@ func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
 	return funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule)
 }
 
-// maxRank is the rank of a rule finding under a lock (finding.rank).
-const maxRank = 3
-
 // lockable are the rules whose operation blocks, so holding a lock across
 // it is SIO003; "" is I/O that is no finding by itself.
 var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005": true}
@@ -269,12 +308,25 @@ var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005
 // resolveAt returns what an item of s leads to, after configuration and
 // suppressions: rules that are off or ignored are dropped (an ignored
 // operation still counts as I/O under a lock), a lock held at the item is
-// added, and nil means the item neither blocks nor does I/O.
-func (r *runner) resolveAt(s *fnSummary, it item) *finding {
+// added. The first finding is the item's main path (the callee's summary),
+// the others are the paths of its other rules; none means the item
+// neither blocks nor does I/O.
+func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 	f := r.resolve(it)
 	if f == nil {
 		return nil
 	}
+	var out []*finding
+	for i, p := range f.all() {
+		if g := r.applyConfig(s, it, p); g != nil && (i == 0 || g.rule != "") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// applyConfig is resolveAt for one path.
+func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
 	g := *f
 	if g.rule != "" && (!r.cfg.enabled(g.rule) || r.suppressed(s, it, g.rule)) {
 		if !lockable[g.rule] {
@@ -297,9 +349,9 @@ func (r *runner) resolve(it item) *finding {
 	case it.term != nil:
 		return it.term
 	case it.ext != nil:
-		f := &finding{rule: it.ext.Rule, lock: it.ext.Lock, chain: it.ext.Chain, sites: it.ext.Sites, detail: it.ext.Detail, hint: it.ext.Hint}
-		for _, s := range it.ext.Sites {
-			f.poses = append(f.poses, r.sitePos(s))
+		f := r.fromFact(it.ext)
+		for i := range it.ext.More {
+			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
 		}
 		return f.prepend(it.name, r.site(it.pos), it.pos)
 	case it.local != nil:
@@ -307,9 +359,18 @@ func (r *runner) resolve(it item) *finding {
 		if callee == nil || callee.root != notRoot || callee.result == nil {
 			return nil
 		}
-		return callee.result.prepend(it.name, r.site(it.pos), it.pos)
+		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
 	}
 	return nil
+}
+
+// fromFact is the finding of one path of another package's fact.
+func (r *runner) fromFact(bf *blocksFact) *finding {
+	f := &finding{rule: bf.Rule, lock: bf.Lock, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint}
+	for _, s := range bf.Sites {
+		f.poses = append(f.poses, r.sitePos(s))
+	}
+	return f
 }
 
 func (r *runner) site(pos token.Pos) string {
@@ -362,26 +423,37 @@ func cutLast(s string) (before, after string, ok bool) {
 	return s[:i], s[i+1:], true
 }
 
-// report emits the diagnostics for a root's item: one for the rule of the
-// operation, one for a lock held across it.
-func (r *runner) report(s *fnSummary, it item, f *finding) {
-	if f.rule != "" {
-		r.emit(s, it, f, f.rule, f.detail, f.hint)
-	}
-	if f.lock != "" {
-		detail := f.detail
-		if detail == "" {
-			detail = "does I/O"
+// report emits the diagnostics for a root's item: one per rule of the
+// operations it leads to, and one for a lock held across them (the first
+// path that holds one).
+func (r *runner) report(s *fnSummary, it item, fs []*finding) {
+	emitted := map[string]bool{}
+	for _, f := range fs {
+		if f.rule != "" && !emitted[f.rule] {
+			emitted[f.rule] = true
+			r.emit(s, it, f, f.rule, f.detail, f.hint)
 		}
-		detail += " while " + f.lock + " is held"
-		hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
-			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
-		if strings.Contains(f.lock, readLocked) {
-			hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
-				"release the lock before the call (copy what you need under it)"
+		if f.lock != "" && !emitted["SIO003"] {
+			emitted["SIO003"] = true
+			r.reportLock(s, it, f)
 		}
-		r.emit(s, it, f, "SIO003", detail, hint)
 	}
+}
+
+// reportLock emits the SIO003 diagnostic for a lock held across f.
+func (r *runner) reportLock(s *fnSummary, it item, f *finding) {
+	detail := f.detail
+	if detail == "" {
+		detail = "does I/O"
+	}
+	detail += " while " + f.lock + " is held"
+	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
+		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+	if strings.Contains(f.lock, readLocked) {
+		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
+			"release the lock before the call (copy what you need under it)"
+	}
+	r.emit(s, it, f, "SIO003", detail, hint)
 }
 
 func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string) {

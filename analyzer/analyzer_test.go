@@ -87,6 +87,13 @@ func TestClients(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
 }
 
+// TestMultiRule covers helpers leading to operations of several rules
+// (FN2 in docs/precision.md): the fact keeps one path per rule, and the
+// root's call gets one diagnostic per rule.
+func TestMultiRule(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "multi", "multi/dep")
+}
+
 // TestFileIO enables the opt-in SIO006 through Settings, as the plugin does.
 func TestFileIO(t *testing.T) {
 	cfg, err := Settings{Rules: map[string]bool{"sio006": true}}.Config()

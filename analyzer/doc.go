@@ -49,8 +49,10 @@
 // callees, recursion included) exports a blocksFact with its chain, so
 // callers in other packages see it under any go/analysis driver. A function
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
-// caller holding a lock across it is SIO003; a fact records one path, the
-// highest-ranked (rule + lock, rule, I/O under a lock, plain I/O). Calls
+// caller holding a lock across it is SIO003; a fact records its
+// highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O) and,
+// bounded by the number of rules, the highest-ranked path of each other
+// rule, so a root's call is reported once per rule it leads to. Calls
 // through interfaces and func values are not followed. Bodies of go
 // statements and func literals that are not called on the spot are off the
 // request path. The standard library is not analysed: its blocking APIs are

@@ -20,11 +20,24 @@ type blocksFact struct {
 	// inside the chain (SIO003). Rule is "" when the operation is only
 	// I/O under that lock, or I/O that a lock in a caller would make SIO003.
 	Lock string
+	// More are the paths to operations of other rules, at most one per
+	// rule (the highest-ranked), so that a helper that both builds a
+	// client and calls http.Get reports both at the root. They have no
+	// More of their own.
+	More []blocksFact
 }
 
 func (*blocksFact) AFact() {}
 
 func (f *blocksFact) String() string {
+	s := f.path()
+	for i := range f.More {
+		s += " + " + f.More[i].path()
+	}
+	return s
+}
+
+func (f *blocksFact) path() string {
 	if f.Rule == "" && f.Lock == "" {
 		return fmt.Sprintf("io(%s)", strings.Join(f.Chain, " → "))
 	}
@@ -44,16 +57,26 @@ type finding struct {
 	poses  []token.Pos // token.NoPos where the site is in a file this pass cannot see
 	detail string
 	hint   string
+	more   []*finding // other rules' paths from the same function, see blocksFact.More
 }
 
 func (f *finding) fact() *blocksFact {
-	return &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock}
+	bf := &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock}
+	for _, m := range f.more {
+		bf.More = append(bf.More, *m.fact())
+	}
+	return bf
 }
 
 // prepend returns the finding seen from a caller whose call to name at pos
 // leads to f.
 func (f *finding) prepend(name, site string, pos token.Pos) *finding {
+	var more []*finding
+	for _, m := range f.more {
+		more = append(more, m.prepend(name, site, pos))
+	}
 	return &finding{
+		more:   more,
 		rule:   f.rule,
 		lock:   f.lock,
 		chain:  append([]string{name}, f.chain...),
@@ -62,6 +85,16 @@ func (f *finding) prepend(name, site string, pos token.Pos) *finding {
 		detail: f.detail,
 		hint:   f.hint,
 	}
+}
+
+// all returns f and its other rules' paths, each without more.
+func (f *finding) all() []*finding {
+	if len(f.more) == 0 {
+		return []*finding{f}
+	}
+	g := *f
+	g.more = nil
+	return append([]*finding{&g}, f.more...)
 }
 
 // rank orders findings for a function's summary: a rule finding under a
