@@ -807,17 +807,31 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 			return it, true
 		}
 	}
-	if fn == nil || fn.Pkg() == nil {
-		return item{}, false // interface dispatch or an unknown func value: no guessing
-	}
-	if rep, ok := r.cfg.Blocking[key]; ok {
+	blocking := func(key string, rep Replacement) item {
 		verb := rep.Verb
 		if verb == "" {
 			verb = "blocks without the request context"
 		}
 		it := mk("SIO001", key, verb, "use "+rep.Use)
 		it.fixKey = key
-		return it, true
+		return it
+	}
+	if fn == nil {
+		// An interface method is matched by its declaration (redigo's
+		// redis.Conn.Do), whatever value is behind it: the interface is
+		// the API contract, and every implementation does the round trip.
+		if im := interfaceMethod(info, call); im != nil {
+			ikey := qualified(im, im.Pkg().Path())
+			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
+				return blocking(ikey, rep), true
+			}
+		}
+	}
+	if fn == nil || fn.Pkg() == nil {
+		return item{}, false // interface dispatch or an unknown func value: no guessing
+	}
+	if rep, ok := r.cfg.Blocking[key]; ok {
+		return blocking(key, rep), true
 	}
 	if hint, ok := waitFuncs[key]; ok {
 		return mk("SIO005", key, "waits with no way to cancel it", hint), true
@@ -860,4 +874,24 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 		}}, true
 	}
 	return item{}, false
+}
+
+// interfaceMethod returns the method of a named interface type that call
+// invokes through dynamic dispatch, or nil.
+func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	recv := recvOf(fn)
+	if recv == nil {
+		return nil
+	}
+	if _, ok := recv.Type().Underlying().(*types.Interface); !ok {
+		return nil
+	}
+	if _, ok := types.Unalias(recv.Type()).(*types.Named); !ok {
+		return nil
+	}
+	return fn
 }

@@ -87,6 +87,13 @@ func TestClients(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
 }
 
+// TestInterfaceKeys covers SIO001 table keys naming interface methods
+// (redigo's redis.Conn.Do, FN3 in docs/precision.md), matched through
+// embedding interfaces too.
+func TestInterfaceKeys(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "cache", "cache/gredis")
+}
+
 // TestMultiRule covers helpers leading to operations of several rules
 // (FN2 in docs/precision.md): the fact keeps one path per rule, and the
 // root's call gets one diagnostic per rule.

@@ -10,7 +10,9 @@ import (
 // Replacement describes the context-aware variant of a context-less call
 // (SIO001). Keys of Config.Blocking name the call: "net/http.Get" for a
 // package-level function, "database/sql.(*DB).Query" for a method with a
-// pointer receiver and "pkg/path.T.M" for a value receiver.
+// pointer receiver and "pkg/path.T.M" for a value receiver or a method of
+// the interface type T (matched when the call's static callee is that
+// interface method, so a call through any interface embedding T counts).
 type Replacement struct {
 	// Use is shown after "use " in the message, e.g.
 	// "http.NewRequestWithContext(ctx, ...)".
@@ -94,7 +96,8 @@ type Settings struct {
 	// Tests also analyses _test.go files.
 	Tests bool `json:"tests"`
 	// Blocking adds SIO001 calls: "pkg/path.Func", "pkg/path.(*Type).Method"
-	// or "pkg/path.Type.Method", each optionally followed by "=suggestion".
+	// or "pkg/path.Type.Method" (Type may be an interface), each optionally
+	// followed by "=suggestion".
 	Blocking []string `json:"blocking"`
 	// Allow lists functions (same syntax, no suggestion) that may block.
 	Allow []string `json:"allow"`

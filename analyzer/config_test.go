@@ -12,6 +12,7 @@ func TestFlags(t *testing.T) {
 	a := New(DefaultConfig())
 	for _, kv := range [][2]string{
 		{"blocking", "configured.(*Store).Load=s.LoadContext(ctx, k)"},
+		{"blocking", "configured.Fetcher.Fetch=FetchContext"},
 		{"allow", "configured.cachedGet,net/http.Head"},
 		{"roots", "configured.Job"},
 		{"roots", "func(*configured.Ctx)"},

@@ -52,6 +52,22 @@ var defaultBlocking = merged(sqlxBlocking(), map[string]Replacement{
 		Use: "stmt.QueryRowContext(ctx, ...)", Method: "QueryRowContext",
 	},
 
+	// redigo's Conn is an interface (pooled, logging and plain conns
+	// implement it), so these keys match calls through redis.Conn and
+	// every interface embedding it. DoContext and ReceiveContext are
+	// package functions taking the conn (checked in v1.9.3; the 2018
+	// v2.0.1 pseudo-version has only DoWithTimeout). Send has no context
+	// variant and only fills the output buffer; Flush, which writes it, has
+	// none either, so neither is listed.
+	"github.com/gomodule/redigo/redis.Conn.Do": {
+		Use:  "redis.DoContext(conn, ctx, cmd, args...) (in older redigo, redis.DoWithTimeout)",
+		Verb: "does a Redis round trip the request cannot cancel",
+	},
+	"github.com/gomodule/redigo/redis.Conn.Receive": {
+		Use:  "redis.ReceiveContext(conn, ctx) (in older redigo, redis.ReceiveWithTimeout)",
+		Verb: "waits for a Redis reply the request cannot cancel",
+	},
+
 	"os/exec.Command": {
 		Use: "exec.CommandContext(ctx, ...)", Verb: "starts a process the request cannot cancel",
 		Method: "CommandContext",

@@ -48,3 +48,11 @@ func notRoot(n int) string { // want notRoot:`^blocks\(SIO001: configured.\(\*St
 	var s Store
 	return s.Load("z")
 }
+
+// Fetcher is an interface whose Fetch is declared blocking by -blocking.
+type Fetcher interface{ Fetch(k string) string }
+
+func ViaInterface(w http.ResponseWriter, r *http.Request) {
+	var f Fetcher
+	_ = f.Fetch("k") // want `^configured.Fetcher.Fetch blocks without the request context; use FetchContext \(SIO001\)$`
+}

@@ -1,0 +1,34 @@
+// Package cache calls redigo through its interfaces, directly and through
+// a helper package.
+package cache
+
+import (
+	"net/http"
+
+	"github.com/gomodule/redigo/redis"
+
+	"cache/gredis"
+)
+
+var pool = &redis.Pool{}
+
+func Direct(w http.ResponseWriter, r *http.Request) {
+	conn := pool.Get()
+	defer conn.Close()
+	_, _ = conn.Do("GET", "k") // want `^github.com/gomodule/redigo/redis.Conn.Do does a Redis round trip the request cannot cancel; use redis.DoContext\(conn, ctx, cmd, args...\).*\(SIO001\)$`
+	_ = conn.Send("GET", "k")
+	_, _ = conn.Receive() // want `^github.com/gomodule/redigo/redis.Conn.Receive waits for a Redis reply the request cannot cancel;.*\(SIO001\)$`
+	_, _ = redis.DoContext(conn, r.Context(), "GET", "k")
+}
+
+// Embedded calls Do through an interface that embeds Conn: the same method.
+func Embedded(w http.ResponseWriter, r *http.Request) {
+	c, _ := pool.Get().(redis.ConnWithContext)
+	_, _ = c.Do("GET", "k")                     // want `redis.Conn.Do does a Redis round trip`
+	_, _ = c.DoContext(r.Context(), "GET", "k") // a ctx-aware interface method: no finding
+	_ = gredis.Queue(c, "k")
+}
+
+func Helper(w http.ResponseWriter, r *http.Request) {
+	_ = gredis.Exists("k") // want `^Helper calls gredis.Exists → github.com/gomodule/redigo/redis.Conn.Do, which does a Redis round trip`
+}
