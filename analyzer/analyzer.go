@@ -110,9 +110,9 @@ type runner struct {
 	assigns map[*ast.CallExpr]*ast.AssignStmt
 	files   map[string]*token.File // lazily built, for cross-package sites
 	src     map[string][]byte
-	// thirdParty is set for packages in the module cache or a vendor
-	// directory: their channels are their own synchronisation, and a
-	// context they drop into an interface method is not evidence of I/O.
+	// thirdParty is set for packages of dependency modules (isThirdParty):
+	// their channels are their own synchronisation, and a context they
+	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
 }
 

@@ -56,9 +56,10 @@
 // through interfaces and func values are not followed. Bodies of go
 // statements and func literals that are not called on the spot are off the
 // request path. The standard library is not analysed: its blocking APIs are
-// judged at the caller through the SIO001 table. Third-party packages (in
-// the module cache or under vendor/) are, with two exceptions measured on
-// real services (docs/precision.md): their bare channel operations and
+// judged at the caller through the SIO001 table. Packages of dependency
+// modules (a module with a version, read from the module cache or from
+// vendor/) are analysed too, with two exceptions measured on real
+// services (docs/precision.md): their bare channel operations and
 // selects are their own synchronisation and are no SIO005 wait, and SIO002
 // there needs a static callee, since an interface method given
 // context.Background() is no evidence of I/O. main and init are never
