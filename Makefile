@@ -2,7 +2,7 @@
 GO  ?= go
 BIN := bin
 
-.PHONY: all build test check test-unit test-storage lint test-lint sarif load-quick load-full bench-activity clean
+.PHONY: all build test check test-unit test-storage lint test-lint sarif load-quick load-full bench-activity bench-analyzer coldstart clean
 
 all: build
 
@@ -12,8 +12,10 @@ build:
 
 # Everything CI needs: formatting and vet, then every test with the race
 # detector against the embedded fakes AND a throwaway Azurite 3.37.0
-# (tools/azurite/run.sh installs it with npm on first use and stops it after).
-test: check test-unit
+# (tools/azurite/run.sh installs it with npm on first use and stops it after),
+# then golangci-lint with the syncio plugin on our own code and the
+# plugin-path test.
+test: check test-unit lint test-lint
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); \
@@ -60,6 +62,12 @@ load-full:
 bench-activity:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./api/activity/
 	$(GO) test -run '^$$' -bench Paired -benchtime 4s -count 3 ./api/activity/
+
+bench-analyzer:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x -count 3 ./analyzer/
+
+coldstart:
+	$(GO) run ./cmd/syncio-load -scenarios coldstart -coldstart-trials 20
 
 clean:
 	rm -rf $(BIN) results
