@@ -289,23 +289,32 @@ func TestContinuationPriorityOverArrivals(t *testing.T) {
 	}
 }
 
-func TestAwaitReacquiresAfterPanic(t *testing.T) {
-	p := New(1, 0)
-	if err := p.Acquire(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Fatal("panic did not propagate")
+// A panic in the I/O (Await) or the offloaded call (Offload) propagates,
+// and the caller still holds its worker afterwards.
+func TestPanicKeepsCallerWorker(t *testing.T) {
+	for name, call := range map[string]func(*Pool, func(context.Context) error) error{
+		"Await":   func(p *Pool, fn func(context.Context) error) error { return p.Await(context.Background(), fn) },
+		"Offload": func(p *Pool, fn func(context.Context) error) error { return p.Offload(context.Background(), fn) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := New(1, 0)
+			if err := p.Acquire(context.Background()); err != nil {
+				t.Fatal(err)
 			}
-		}()
-		_ = p.Await(context.Background(), func(context.Context) error { panic("boom") })
-	}()
-	if s := p.Stats(); s.Busy != 1 {
-		t.Fatalf("busy = %d after panicking io, want 1 (still held by the caller)", s.Busy)
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Fatal("panic did not propagate")
+					}
+				}()
+				_ = call(p, func(context.Context) error { panic("boom") })
+			}()
+			if s := p.Stats(); s.Busy != 1 {
+				t.Fatalf("busy = %d after a panic, want 1 (still held by the caller)", s.Busy)
+			}
+			p.Release()
+		})
 	}
-	p.Release()
 }
 
 func TestDoUsesItsOwnWorker(t *testing.T) {
@@ -547,25 +556,6 @@ func TestOffloadPriorityOverArrivals(t *testing.T) {
 	if s := p.Stats(); s.Busy != 0 || s.Queued != 0 || s.Continuations != 0 {
 		t.Fatalf("final stats = %+v, want an idle pool", s)
 	}
-}
-
-func TestOffloadPanicKeepsCallerWorker(t *testing.T) {
-	p := New(1, 0)
-	if err := p.Acquire(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Fatal("panic did not propagate")
-			}
-		}()
-		_ = p.Offload(context.Background(), func(context.Context) error { panic("boom") })
-	}()
-	if s := p.Stats(); s.Busy != 1 {
-		t.Fatalf("busy = %d after a panicking offload, want 1 (held by the caller)", s.Busy)
-	}
-	p.Release()
 }
 
 // TestOffloadCancelledBeforeStart: fn never runs, the caller is let through
