@@ -380,6 +380,10 @@ func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "syncio-load: cold start, %d trials × %s, %d warm requests each, profile latency %s, results in %s\n",
 		o.coldTrials, scenarioNames(o.cfg), o.coldReqs, o.coldLatency, o.cfg.OutDir)
 	began := time.Now()
+	// The load average is read before the trials and again after them, as
+	// Run does: read only at the end, "before" would describe the machine
+	// under the trials' own load.
+	machine := loadtest.MachineNow()
 	res, err := loadtest.ColdStart(ctx, loadtest.ColdStartConfig{
 		Scenarios: o.cfg.Scenarios, Trials: o.coldTrials, Requests: o.coldReqs,
 		UploadSize: o.cfg.UploadSize, Start: start,
@@ -391,9 +395,10 @@ func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		Profile: "coldstart", BackendLatencyS: o.coldLatency.Seconds(), StartedAt: began,
 		Target:  "a fresh in-process API per trial",
 		Command: o.cfg.Command, InProcess: true, ColdStart: res,
-		Machine: loadtest.MachineNow(),
+		Machine: machine,
 		Server:  &report.Server{Workers: o.workers, Queue: o.queue},
 	}
+	sum.Machine.LoadAvgAfter = loadtest.MachineNow().LoadAvgBefore
 	if err := os.MkdirAll(o.cfg.OutDir, 0o755); err != nil {
 		return fmt.Errorf("results folder: %w", err)
 	}

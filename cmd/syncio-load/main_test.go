@@ -133,6 +133,10 @@ func TestColdStartMode(t *testing.T) {
 	if sum.Profile != "coldstart" || len(sum.ColdStart) != len(loadtest.ColdStartScenarios) {
 		t.Fatalf("summary = %+v", sum)
 	}
+	// Both load averages are recorded where the machine has one to read.
+	if _, err := os.Stat("/proc/loadavg"); err == nil && (sum.Machine.LoadAvgBefore == "" || sum.Machine.LoadAvgAfter == "") {
+		t.Errorf("load average before %q, after %q: want both", sum.Machine.LoadAvgBefore, sum.Machine.LoadAvgAfter)
+	}
 	for i, c := range sum.ColdStart {
 		if c.Name != loadtest.ColdStartScenarios[i] || len(c.FirstS) != 1 || c.WarmMedianOfTrialsS <= 0 {
 			t.Errorf("cold start %d = %+v", i, c)
