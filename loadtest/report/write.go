@@ -70,7 +70,7 @@ func (s *Summary) HeadlineText() string {
 		return "Headline: " + h.Note
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Headline at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %.1f s backend latency) with %d non-OK responses; sync got %d 503s.",
+	fmt.Fprintf(&b, "Headline at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %g s backend latency) with %d non-OK responses; sync got %d 503s.",
 		h.Users, h.AsyncThroughputRPS, h.SyncThroughputRPS, h.ThroughputRatio, h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
 		h.AsyncLittlesLawEfficiency, h.Users, s.BackendLatencyS, h.AsyncErrors, h.Sync503)
 	if h.Note != "" {
@@ -84,7 +84,7 @@ func (s *Summary) HeadlineText() string {
 func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# syncio load results: profile %s\n\n", s.Profile)
-	fmt.Fprintf(&b, "Started %s against %s; backend latency %.1f s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
+	fmt.Fprintf(&b, "Started %s against %s; backend latency %g s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
 	if s.Server != nil {
 		fmt.Fprintf(&b, " Pool: %d workers, queue %d.", s.Server.Workers, s.Server.Queue)
 	}
