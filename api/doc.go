@@ -59,8 +59,7 @@
 // explained in comments instead: the wrapped handler (a closure run by
 // pool.Offload), the serialized async variant (a ctx-aware wait under a
 // mutex) and the sync order workflow (blocking closures that the activity
-// runtime calls). One ignore is not a demo antipattern: runOrder's, for the
-// activity scheduler's context.Background() in Executor.Await.
+// runtime calls).
 //
 // Start builds everything (including the embedded fakes when no external
 // services are configured; the embedded blob server keeps at most
