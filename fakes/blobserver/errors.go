@@ -42,7 +42,16 @@ const (
 	codeInternalError              = "InternalError"
 	codeStorageFull                = "FakeStorageFull" // not a service code: the fake's memory cap
 	codeResourceNotFound           = "ResourceNotFound"
+	codeConditionNotMet            = "ConditionNotMet"
+	codeBlobAlreadyExists          = "BlobAlreadyExists"
 )
+
+// errConditionNotMet is the service's answer to a failed If-Match or If-None-Match, on
+// reads and writes alike.
+func errConditionNotMet() *storageError {
+	return errorf(http.StatusPreconditionFailed, codeConditionNotMet,
+		"the condition specified using HTTP conditional header(s) is not met")
+}
 
 type errorDoc struct {
 	XMLName xml.Name `xml:"Error"`

@@ -275,12 +275,12 @@ func (s *Server) checkWriteConditions(r *http.Request, cname, bname string) erro
 }
 
 func writeConditions(b *blob, ifMatch, ifNoneMatch string) error {
-	notMet := errorf(http.StatusPreconditionFailed, "ConditionNotMet", "the condition specified using HTTP conditional header(s) is not met")
+	notMet := errConditionNotMet()
 	if ifMatch != "" && (b == nil || (ifMatch != "*" && ifMatch != b.etag)) {
 		return notMet
 	}
 	if ifNoneMatch == "*" && b != nil {
-		return errorf(http.StatusConflict, "BlobAlreadyExists", "the specified blob already exists")
+		return errorf(http.StatusConflict, codeBlobAlreadyExists, "the specified blob already exists")
 	}
 	if ifNoneMatch != "" && ifNoneMatch != "*" && b != nil && ifNoneMatch == b.etag {
 		return notMet
@@ -366,7 +366,7 @@ func (s *Server) getBlob(w http.ResponseWriter, r *http.Request, cname, bname st
 	// Conditions on reads: If-Match guards the SDK's chunked downloads against a blob that
 	// changes between chunks; a matching If-None-Match is a 304.
 	if im := r.Header.Get("If-Match"); im != "" && im != "*" && im != b.etag {
-		return errorf(http.StatusPreconditionFailed, "ConditionNotMet", "the condition specified using HTTP conditional header(s) is not met")
+		return errConditionNotMet()
 	}
 	size := int64(len(b.data))
 	rng, ranged := byteRange{first: 0, last: size - 1}, false
