@@ -9,8 +9,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -284,6 +286,29 @@ func TestStartServesAndCloses(t *testing.T) {
 	}
 	if _, err := hc.Get(s.URL() + "/box?restype=container"); err == nil {
 		t.Fatal("server still answers after Close")
+	}
+}
+
+// A client transport may hold a connection it dialled and never used. net/http treats it
+// as busy for its first 5-6 s, so Close must wait longer than that rather than fail on a
+// server with no request in flight.
+func TestCloseWithAnUnusedConnection(t *testing.T) {
+	t.Parallel() // Close waits out net/http's 5-6 s for the unused connection
+	s := blobserver.New()
+	if err := s.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close with an unused connection open: %v", err)
 	}
 }
 
