@@ -124,6 +124,12 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	prog := newProgress(cfg)
 	var runErr error
 	for i, sc := range cfg.Scenarios {
+		if err := ctx.Err(); err != nil {
+			// Cancelled before this scenario (during the drain, say):
+			// starting it would only add an empty scenario to the summary.
+			runErr = err
+			break
+		}
 		res, err := runScenario(ctx, cfg, sc, i, scraper, prog)
 		if res != nil {
 			sum.Scenarios = append(sum.Scenarios, *res)

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -258,5 +259,25 @@ func TestSelect(t *testing.T) {
 		if !strings.HasPrefix(s.Path, "/api/") || s.Method == "" || len(s.Groups) == 0 {
 			t.Errorf("scenario %+v is incomplete", s)
 		}
+	}
+}
+
+// A run cancelled between scenarios (during the drain, say) must not start
+// the next one: it would only add an empty scenario to the summary.
+func TestRunStartsNoScenarioAfterCancel(t *testing.T) {
+	srv := newFakeAPI(2, 4, 20*time.Millisecond)
+	defer srv.Close()
+	sel, err := Select("headline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sum, err := Run(ctx, Config{BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: sel, OutDir: t.TempDir(), BackendLatency: 20 * time.Millisecond})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want cancellation", err)
+	}
+	if sum == nil || len(sum.Scenarios) != 0 {
+		t.Errorf("summary after cancellation lists scenarios that never ran: %+v", sum)
 	}
 }
