@@ -42,7 +42,9 @@ type Config struct {
 
 	// UpstreamTimeout bounds each profile or storage call made by a handler
 	// (after it has a worker; queueing time is not included). Exceeding it
-	// answers 504.
+	// answers 504. The sync routes' in-process profile call is the exception:
+	// it is the fake's blocking method, which nothing can cut short (that is
+	// the antipattern), so it always takes its full latency.
 	UpstreamTimeout time.Duration
 	// StorageRetries and StorageTryTimeout configure azcore's retry policy:
 	// at most StorageRetries retries (0 = default, negative = none), each try bounded by StorageTryTimeout,
