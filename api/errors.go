@@ -14,6 +14,7 @@ const (
 	codeInvalidInstancing = "invalid_instancing"
 	codeInvalidClient     = "invalid_client"
 	codeInvalidSize       = "invalid_size"
+	codeInvalidBody       = "invalid_body"
 	codeTooLarge          = "too_large"
 	codeInvalidName       = "invalid_name"
 	codeNotFound          = "not_found"

@@ -84,7 +84,7 @@ func (a *app) readUpload(c *gin.Context) ([]byte, error) {
 	case errors.As(err, &maxErr):
 		return nil, tooLarge
 	case err != nil:
-		return nil, &requestError{http.StatusBadRequest, "invalid_body", "reading body: " + err.Error()}
+		return nil, &requestError{http.StatusBadRequest, codeInvalidBody, "reading body: " + err.Error()}
 	}
 	if buf.Len() > 0 {
 		return buf.Bytes(), nil
