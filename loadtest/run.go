@@ -302,6 +302,9 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		}
 		sleep(ctx, 500*time.Millisecond)
 	}
+	if ctx.Err() != nil {
+		return // cancelled, not timed out: the run is stopping anyway
+	}
 	cfg.Log.Warn("server still busy after the drain timeout; the next scenario starts anyway", "drain", cfg.Drain)
 }
 

@@ -1,9 +1,11 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
+	"github.com/syncio/syncio/loadtest/scrape"
 )
 
 // fakeAPI mimics the demo API's pool in miniature: a request runs on one
@@ -279,5 +282,33 @@ func TestRunStartsNoScenarioAfterCancel(t *testing.T) {
 	}
 	if sum == nil || len(sum.Scenarios) != 0 {
 		t.Errorf("summary after cancellation lists scenarios that never ran: %+v", sum)
+	}
+}
+
+// The drain warns about a server still busy only when it timed out, not
+// when the run was cancelled while it waited.
+func TestDrainWarnsOnlyOnTimeout(t *testing.T) {
+	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "syncio_pool_workers_busy 1\nsyncio_pool_queue_length 5\n")
+	}))
+	defer busy.Close()
+	for _, tc := range []struct {
+		name   string
+		cancel bool
+		warn   bool
+	}{{"timed out", false, true}, {"cancelled", true, false}} {
+		var logs bytes.Buffer
+		cfg := Config{Drain: 50 * time.Millisecond, Log: slog.New(slog.NewTextHandler(&logs, nil))}
+		scraper := scrape.New(busy.URL, cfg.Log)
+		ctx, cancel := context.WithCancel(context.Background())
+		if tc.cancel {
+			cancel()
+		}
+		drain(ctx, cfg, scraper, newProgress(cfg))
+		cancel()
+		scraper.Close()
+		if got := strings.Contains(logs.String(), "still busy"); got != tc.warn {
+			t.Errorf("%s: warned %v, want %v; log: %q", tc.name, got, tc.warn, logs.String())
+		}
 	}
 }
