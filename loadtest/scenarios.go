@@ -9,8 +9,8 @@ import (
 	"github.com/syncio/syncio/loadtest/closedloop"
 )
 
-// Scenario is one endpoint variant under load. To add one (the order
-// workflow, say), append it to Scenarios with its groups.
+// Scenario is one endpoint variant under load. To add one, append it to
+// Scenarios with its groups; -h lists the table.
 type Scenario struct {
 	Name   string
 	Method string
