@@ -87,7 +87,14 @@ func (a *app) asyncOrder(c *gin.Context) { a.runOrder(c, a.orders.async) }
 // nothing runs, then runs wf on the worker the admission middleware holds.
 func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
 	o, err := order.Decode(http.MaxBytesReader(c.Writer, c.Request.Body, maxOrderBytes))
-	if err != nil {
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.As(err, &maxErr):
+		// As the upload routes answer an oversized body.
+		abortError(c, http.StatusRequestEntityTooLarge, codeTooLarge,
+			fmt.Sprintf("order body exceeds the limit of %d bytes", maxOrderBytes))
+		return
+	case err != nil:
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, err.Error())
 		return
 	}

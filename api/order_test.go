@@ -128,6 +128,23 @@ func TestBadOrderIs400AndUploadsNothing(t *testing.T) {
 	}
 }
 
+// An order body over maxOrderBytes is refused like an oversized upload: 413
+// too_large, not 400.
+func TestOversizedOrderIs413(t *testing.T) {
+	s := startServer(t, testConfig())
+	// Valid JSON up to the limit, so only the size can be wrong with it.
+	body := `{"id":"BIG1","items":[{"sku":"` + strings.Repeat("x", maxOrderBytes) + `","quantity":1,"priceCents":1}]}`
+	for _, kind := range []string{"sync", "async"} {
+		r, err := postOrder(context.Background(), s, kind, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.status != http.StatusRequestEntityTooLarge || r.errorBody(t).Code != codeTooLarge {
+			t.Errorf("%s: %d %s, want 413 %s", kind, r.status, r.body, codeTooLarge)
+		}
+	}
+}
+
 // TestOrderWorkerUse: on a one-worker pool, n async orders all reach the
 // profile service at once (each released its worker during the I/O), while
 // n sync orders reach it one at a time with the rest queued.

@@ -87,9 +87,15 @@ func (m Mode) String() string {
 type ValidationError struct {
 	Field  string
 	Reason string
+	// Err is the read or decode error behind a "body" problem, or nil. It is
+	// kept so callers can tell a body over their size limit from bad JSON.
+	Err error
 }
 
 func (e *ValidationError) Error() string { return "invalid order: " + e.Field + ": " + e.Reason }
+
+// Unwrap returns Err.
+func (e *ValidationError) Unwrap() error { return e.Err }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
@@ -133,7 +139,7 @@ func Decode(r io.Reader) (Order, error) {
 	dec.DisallowUnknownFields()
 	var o Order
 	if err := dec.Decode(&o); err != nil {
-		return Order{}, &ValidationError{Field: "body", Reason: err.Error()}
+		return Order{}, &ValidationError{Field: "body", Reason: err.Error(), Err: err}
 	}
 	if dec.More() {
 		return Order{}, &ValidationError{Field: "body", Reason: "trailing data after the order"}
