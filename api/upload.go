@@ -219,6 +219,11 @@ func (a *app) getBlob(c *gin.Context) {
 	})
 	switch {
 	case err == nil:
+	case c.Writer.Written():
+		// The blob went out and only getting a worker back failed (the
+		// context ended): an error body now would be written after the blob.
+		_ = c.Error(err)
+		c.Abort()
 	case bloberror.HasCode(err, bloberror.BlobNotFound, bloberror.ContainerNotFound):
 		abortError(c, http.StatusNotFound, codeNotFound, "no blob named "+strconv.Quote(name))
 	default:
