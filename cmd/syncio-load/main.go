@@ -260,25 +260,11 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		if err := limits.Check(cfg.Profile.Users[len(cfg.Profile.Users)-1], true); err != nil {
 			return err
 		}
-		acfg := api.DefaultConfig()
-		acfg.Addr = "127.0.0.1:0"
-		acfg.Workers, acfg.Queue = o.workers, o.queue
-		if o.queue == 0 {
-			acfg.Queue = -1 // the API reads 0 as "default"; negative means no queue
-		}
-		acfg.ProfileLatency = cfg.BackendLatency
+		acfg := apiConfig(o, cfg.BackendLatency)
 		// Sync requests may queue for a minute; the server must not cut
 		// them off before the load generator's own timeout does.
 		acfg.WriteTimeout = max(acfg.WriteTimeout, cfg.Timeout+time.Minute)
-		acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(cfg.UploadSize))
-		// The API logs every failed request at warn; under load that floods
-		// the terminal, so it only speaks at error level unless -v.
-		apiLevel := slog.LevelError
-		if o.verbose {
-			apiLevel = slog.LevelInfo
-		}
-		apiLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: apiLevel})).With("component", "api")
-		srv, err := api.Start(ctx, acfg, apiLog)
+		srv, err := api.Start(ctx, acfg, apiLogger(o.verbose, stderr))
 		if err != nil {
 			return fmt.Errorf("starting the in-process API: %w", err)
 		}
@@ -301,6 +287,31 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
 	}
 	return err
+}
+
+// apiConfig is the in-process API's configuration for o, on a free
+// loopback port, with the profile service answering after latency.
+func apiConfig(o runOpts, latency time.Duration) api.Config {
+	acfg := api.DefaultConfig()
+	acfg.Addr = "127.0.0.1:0"
+	acfg.Workers, acfg.Queue = o.workers, o.queue
+	if o.queue == 0 {
+		acfg.Queue = -1 // the API reads 0 as "default"; negative means no queue
+	}
+	acfg.ProfileLatency = latency
+	acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(o.cfg.UploadSize))
+	return acfg
+}
+
+// apiLogger is the in-process API's logger. The API logs every failed
+// request at warn; under load that floods the terminal, so it only speaks
+// at error level unless -v.
+func apiLogger(verbose bool, stderr io.Writer) *slog.Logger {
+	level := slog.LevelError
+	if verbose {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("component", "api")
 }
 
 func scenarioNames(cfg loadtest.Config) string {
@@ -353,21 +364,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 // coldstart runs the cold-start measurement and writes summary.json and
 // summary.md into the results folder.
 func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
-	apiLevel := slog.LevelError
-	if o.verbose {
-		apiLevel = slog.LevelInfo
-	}
-	apiLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: apiLevel})).With("component", "api")
+	apiLog := apiLogger(o.verbose, stderr)
 	start := func(ctx context.Context) (string, func(), error) {
-		acfg := api.DefaultConfig()
-		acfg.Addr = "127.0.0.1:0"
-		acfg.Workers, acfg.Queue = o.workers, o.queue
-		if o.queue == 0 {
-			acfg.Queue = -1
-		}
-		acfg.ProfileLatency = o.coldLatency
-		acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(o.cfg.UploadSize))
-		srv, err := api.Start(ctx, acfg, apiLog)
+		srv, err := api.Start(ctx, apiConfig(o, o.coldLatency), apiLog)
 		if err != nil {
 			return "", nil, err
 		}
