@@ -185,25 +185,29 @@ func TestRejectedUsersDoNotSpin(t *testing.T) {
 	}
 }
 
-func TestServerErrorsBackOff(t *testing.T) {
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		http.Error(rw, "boom", http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	var c collector
-	a := New(context.Background(), Target{Attack: "t", Method: http.MethodGet, URL: srv.URL}, c.emit, WithErrorBackoff(time.Hour))
-	a.SetUsers(2)
-	waitFor(t, func() bool { return len(c.all()) >= 2 })
-	time.Sleep(100 * time.Millisecond)
-	a.Stop()
-	// With an hour's backoff each user sends exactly one request.
-	if n := hits.Load(); n != 2 {
-		t.Errorf("%d requests from 2 users after 500s, want 2", n)
-	}
-	if r := c.all()[0]; r.Code != 500 || r.Error == "" {
-		t.Errorf("result %+v", r)
+func TestErrorStatusesBackOff(t *testing.T) {
+	// A failing backend (500) and a target without the route (404) both
+	// answer at once; without a wait each user would spin.
+	for _, code := range []int{http.StatusInternalServerError, http.StatusNotFound} {
+		var hits atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			http.Error(rw, "boom", code)
+		}))
+		var c collector
+		a := New(context.Background(), Target{Attack: "t", Method: http.MethodGet, URL: srv.URL}, c.emit, WithErrorBackoff(time.Hour))
+		a.SetUsers(2)
+		waitFor(t, func() bool { return len(c.all()) >= 2 })
+		time.Sleep(100 * time.Millisecond)
+		a.Stop()
+		srv.Close()
+		// With an hour's backoff each user sends exactly one request.
+		if n := hits.Load(); n != 2 {
+			t.Errorf("%d requests from 2 users after %ds, want 2", n, code)
+		}
+		if r := c.all()[0]; int(r.Code) != code || r.Error == "" {
+			t.Errorf("result %+v, want code %d with an error", r, code)
+		}
 	}
 }
 
