@@ -355,6 +355,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err := sum.WriteTable(stdout); err != nil {
+		fmt.Fprintf(stderr, "syncio-load report: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "Report: %s\n", dir)

@@ -149,3 +149,20 @@ func TestColdStartMode(t *testing.T) {
 		t.Errorf("summary.md: %v\n%s", err, b)
 	}
 }
+
+// failingWriter fails every write, like a closed pipe.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestReportSaysWhyItFails(t *testing.T) {
+	src := t.TempDir()
+	if err := (&report.Summary{Profile: "quick"}).WriteJSON(filepath.Join(src, report.SummaryFile)); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"report", "-out", t.TempDir(), src}, failingWriter{}, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("report with a failing stdout: exit %d, stderr %q; want 1 and the reason", code, stderr.String())
+	}
+}
