@@ -8,8 +8,9 @@
 // is a plain goroutine: it stamps Timestamp immediately before sending,
 // stamps Latency when the response body has been read, hands the Result on,
 // and only then sleeps out a 503's Retry-After. The wait therefore sits
-// between two results and never inside one. A user never spins: a 503, a
-// transport error or any other 4xx or 5xx is always followed by a wait.
+// between two results and never inside one. A user never spins: a 503 or
+// any other failed request (transport error, 4xx, 5xx, a body cut short)
+// is always followed by a wait.
 //
 // One goroutine per user and one shared keep-alive Transport keep the load
 // generator cheap: net/http adds two goroutines per connection, not per

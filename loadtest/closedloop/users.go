@@ -58,9 +58,10 @@ func WithRetryAfter(fallback, max time.Duration) Option {
 	return func(a *Attack) { a.fallback, a.maxWait = fallback, max }
 }
 
-// WithErrorBackoff sets the wait after a transport error or a 4xx or 5xx
-// other than 503, so a refused connection, a failing backend or a wrong
-// target cannot turn a user into a spinning loop.
+// WithErrorBackoff sets the wait after any failed request other than a
+// 503 (a transport error, a 4xx or 5xx, a body cut short), so a refused
+// connection, a failing backend or a wrong target cannot turn a user into
+// a spinning loop.
 func WithErrorBackoff(d time.Duration) Option { return func(a *Attack) { a.errWait = d } }
 
 // New prepares an attack with no users yet. emit receives every completed
@@ -137,10 +138,10 @@ func (a *Attack) user() {
 		case res.Code == http.StatusServiceUnavailable:
 			// Retry-After: 0 would make the user spin on instant 503s.
 			wait = max(RetryAfter(hdr, time.Now(), a.fallback, a.maxWait), minWait)
-		case res.Code == 0 || res.Code >= 400:
-			// A broken backend, or a target without the route (404),
-			// answers fast; waiting keeps the user from turning into a
-			// busy loop that starves the machine.
+		case res.Error != "":
+			// A broken backend, a target without the route (404) or a
+			// connection cut mid-body fails fast; waiting keeps the user
+			// from turning into a busy loop that starves the machine.
 			wait = a.errWait
 		}
 		if wait <= 0 {

@@ -188,10 +188,16 @@ func TestRejectedUsersDoNotSpin(t *testing.T) {
 func TestErrorStatusesBackOff(t *testing.T) {
 	// A failing backend (500) and a target without the route (404) both
 	// answer at once; without a wait each user would spin.
-	for _, code := range []int{http.StatusInternalServerError, http.StatusNotFound} {
+	// A 200 whose body is cut short (code 0 below) fails as fast.
+	for _, code := range []int{http.StatusInternalServerError, http.StatusNotFound, 0} {
 		var hits atomic.Int64
 		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			hits.Add(1)
+			if code == 0 {
+				rw.Header().Set("Content-Length", "100")
+				_, _ = rw.Write([]byte("short")) // net/http then closes the connection
+				return
+			}
 			http.Error(rw, "boom", code)
 		}))
 		var c collector
@@ -203,10 +209,14 @@ func TestErrorStatusesBackOff(t *testing.T) {
 		srv.Close()
 		// With an hour's backoff each user sends exactly one request.
 		if n := hits.Load(); n != 2 {
-			t.Errorf("%d requests from 2 users after %ds, want 2", n, code)
+			t.Errorf("%d requests from 2 users after %d responses, want 2", n, code)
 		}
-		if r := c.all()[0]; int(r.Code) != code || r.Error == "" {
-			t.Errorf("result %+v, want code %d with an error", r, code)
+		want := code
+		if code == 0 {
+			want = http.StatusOK
+		}
+		if r := c.all()[0]; int(r.Code) != want || r.Error == "" {
+			t.Errorf("result %+v, want code %d with an error", r, want)
 		}
 	}
 }
