@@ -96,15 +96,23 @@ func (a *app) syncProfile(c *gin.Context) {
 		err error
 	)
 	if mode == serialized {
-		a.profiles.serial.Lock()
 		//syncio:ignore SIO002,SIO003,SIO005 -- deliberate antipattern for the demo
-		p, err = svc.getBlocking()
-		a.profiles.serial.Unlock()
+		p, err = a.serializedBlocking(svc)
 	} else {
 		//syncio:ignore SIO002,SIO005 -- deliberate antipattern for the demo
 		p, err = svc.getBlocking()
 	}
 	a.respondProfile(c, p, err)
+}
+
+// serializedBlocking is the serialised single instance: one shared lock held
+// across the blocking call, so requests run one at a time. The deferred
+// Unlock keeps a panicking call (answered 500 by the recovery middleware)
+// from leaving the lock held for good.
+func (a *app) serializedBlocking(svc *profiles) (profile.Profile, error) {
+	a.profiles.serial.Lock()
+	defer a.profiles.serial.Unlock()
+	return svc.getBlocking()
 }
 
 // asyncProfile releases its worker while the call is in flight.
