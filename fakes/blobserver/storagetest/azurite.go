@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,9 +33,11 @@ func AzuriteConnectionString(tb testing.TB) string {
 func UniqueContainerName(prefix string) string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
-	name := prefix + "-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + hex.EncodeToString(b[:])
-	if len(name) > 63 {
-		name = name[len(name)-63:]
+	suffix := "-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + hex.EncodeToString(b[:])
+	// Shorten the prefix, not the unique part: a name cut from the front
+	// could start with '-', which the service rejects.
+	if len(prefix)+len(suffix) > 63 {
+		prefix = strings.TrimRight(prefix[:63-len(suffix)], "-")
 	}
-	return name
+	return prefix + suffix
 }
