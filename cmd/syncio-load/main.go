@@ -72,7 +72,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		usersList   = fs.String("users", "", "explicit comma-separated user count per step, e.g. 1,1000,2000 (overrides -start-users/-step-users/-max-users)")
 		startUsers  = fs.Int("start-users", 1, "users in the first step (and the warm-up)")
 		stepUsers   = fs.Int("step-users", 0, "users added per step (profile default: quick 1000, full 400)")
-		maxUsers    = fs.Int("max-users", 4000, "users in the last step; the step count is max/step-users + 1")
+		maxUsers    = fs.Int("max-users", 4000, "most users: the steps are -start-users, then each multiple of -step-users above it, up to this many")
 		warmup      = fs.Duration("warmup", 0, "unmeasured warm-up at the first step's users (profile default: quick 5s, full 30s; 0s to skip when set)")
 		settle      = fs.Duration("settle", 0, "unmeasured settling at the start of each step but the last (quick 4s, full 20s)")
 		measure     = fs.Duration("measure", 0, "measured window of each step but the last (quick 6s, full 40s); a step lasts settle+measure")
