@@ -300,7 +300,7 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		if smp.QueueLength == 0 && smp.WorkersBusy == 0 {
 			return
 		}
-		sleep(ctx, 500*time.Millisecond)
+		sleep(ctx, min(500*time.Millisecond, time.Until(deadline)))
 	}
 	if ctx.Err() != nil {
 		return // cancelled, not timed out: the run is stopping anyway

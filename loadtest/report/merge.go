@@ -64,8 +64,12 @@ func Merge(dirs []string) (*Summary, error) {
 				d.ServerGoroutines = max(d.ServerGoroutines, st.ServerGoroutines)
 				d.Rejected = max(d.Rejected, st.Rejected)
 				d.Workers = max(d.Workers, st.Workers)
-				d.WorkersBusyMean += st.WorkersBusyMean
-				busyN[k]++
+				// Only folders that sampled /metrics know the pool (Workers > 0);
+				// averaging in the zero of one that did not would halve the mean.
+				if st.Workers > 0 {
+					d.WorkersBusyMean += st.WorkersBusyMean
+					busyN[k]++
+				}
 				if merged[k] == nil {
 					merged[k] = &aggregate.Step{}
 				}
@@ -81,7 +85,9 @@ func Merge(dirs []string) (*Summary, error) {
 			agg := merged[k].Stats(0)
 			st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts = agg.Requests, agg.OK, agg.Rejected, agg.Errors, agg.Timeouts
 			st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max
-			st.WorkersBusyMean /= float64(busyN[k])
+			if busyN[k] > 0 {
+				st.WorkersBusyMean /= float64(busyN[k])
+			}
 		}
 	}
 	out.ComputeHeadline()

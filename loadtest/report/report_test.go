@@ -128,7 +128,9 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // writeRun writes a results folder as a load generator would: one scenario
 // with one 10 s window, its results and its summary.
-func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []time.Duration, rejected int) {
+// writeRun writes a one-step result folder; busy < 0 stands for a run that
+// took no /metrics samples (-scrape 0), so it knows neither pool size nor load.
+func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []time.Duration, rejected int, busy float64) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -156,7 +158,7 @@ func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []
 	f.Close()
 	s := &Summary{Profile: "quick", BackendLatencyS: 2, StartedAt: start, Scenarios: []Scenario{{
 		Name: "async-profile", Path: "/api/async/profile", ResultsFile: "async-profile.bin",
-		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: float64(users), WorkersBusyMean: 10}},
+		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: float64(users), WorkersBusyMean: max(busy, 0), Workers: workersIf(busy >= 0)}},
 	}}}
 	if err := s.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
 		t.Fatal(err)
@@ -167,27 +169,30 @@ func TestMergeFolders(t *testing.T) {
 	base := t.TempDir()
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	// Machine b's clock is an hour off: windows are per folder.
-	writeRun(t, a, t0, 100, []time.Duration{time.Second, time.Second}, 1)
-	writeRun(t, b, t0.Add(time.Hour), 300, []time.Duration{3 * time.Second, 3 * time.Second, 5 * time.Second}, 0)
+	writeRun(t, a, t0, 100, []time.Duration{time.Second, time.Second}, 1, 10)
+	writeRun(t, b, t0.Add(time.Hour), 300, []time.Duration{3 * time.Second, 3 * time.Second, 5 * time.Second}, 0, 30)
+	// c took no /metrics samples: it must not drag the busy mean down.
+	c := filepath.Join(base, "c")
+	writeRun(t, c, t0, 100, []time.Duration{time.Second}, 0, -1)
 
-	s, err := Merge([]string{a, b})
+	s, err := Merge([]string{a, b, c})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Scenarios[0].Steps[0]
-	if st.Users != 400 || st.Requests != 6 || st.OK != 5 || st.Status503 != 1 {
+	if st.Users != 500 || st.Requests != 7 || st.OK != 6 || st.Status503 != 1 {
 		t.Errorf("merged counts = %+v", st)
 	}
-	if st.ThroughputRPS != 0.5 { // (2 + 3) OK over 10 s windows
-		t.Errorf("merged throughput = %v, want 0.5", st.ThroughputRPS)
+	if st.ThroughputRPS != 0.6 { // (2 + 3 + 1) OK over 10 s windows
+		t.Errorf("merged throughput = %v, want 0.6", st.ThroughputRPS)
 	}
-	if st.LatencyMeanS != 13.0/5 || st.LatencyMaxS != 5 || st.LatencyP50S != 3 {
+	if st.LatencyMeanS != 14.0/6 || st.LatencyMaxS != 5 || st.LatencyP50S != 1 {
 		t.Errorf("merged latencies mean %v p50 %v max %v", st.LatencyMeanS, st.LatencyP50S, st.LatencyMaxS)
 	}
-	if st.QueueLengthMax != 300 || st.WorkersBusyMean != 10 {
+	if st.QueueLengthMax != 300 || st.WorkersBusyMean != 20 { // (10 + 30) / 2; c not counted
 		t.Errorf("merged server figures: queue %v busy %v", st.QueueLengthMax, st.WorkersBusyMean)
 	}
-	if len(s.Sources) != 2 {
+	if len(s.Sources) != 3 {
 		t.Errorf("sources = %v", s.Sources)
 	}
 
@@ -247,4 +252,11 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("summary.json: %v", err)
 	}
+}
+
+func workersIf(scraped bool) float64 {
+	if scraped {
+		return 100
+	}
+	return 0
 }
