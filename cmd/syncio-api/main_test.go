@@ -30,16 +30,35 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestHelpDocumentsEveryFlag(t *testing.T) {
+// TestHelp checks that the flags the README and docs name still exist, and
+// that no flag is printed without a description.
+func TestHelp(t *testing.T) {
 	var out syncBuffer
 	if code := run([]string{"-h"}, &out); code != 0 {
 		t.Fatalf("-h exit code %d", code)
 	}
+	help := out.String()
 	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
 		"-max-upload", "-pprof", "-upstream-timeout", "-shutdown-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
-		if !strings.Contains(out.String(), flag) {
+		if !strings.Contains(help, flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}
+	}
+	// flag.PrintDefaults prints "  -name type" and then the usage on the
+	// next line after a tab; an empty usage leaves that line blank.
+	lines := strings.Split(help, "\n")
+	flags := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "  -") {
+			continue
+		}
+		flags++
+		if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) == "" {
+			t.Errorf("flag %q has no description", strings.TrimSpace(l))
+		}
+	}
+	if flags < 10 {
+		t.Errorf("found %d flags in -h output, want at least 10:\n%s", flags, help)
 	}
 }
 
