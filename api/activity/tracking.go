@@ -482,8 +482,14 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		completed: mk("syncio_workflows_completed_total", "Workflow runs completed successfully."),
 		faulted:   mk("syncio_workflows_faulted_total", "Workflow runs that faulted."),
 	}
-	for _, c := range []prometheus.Collector{m.started, m.completed, m.faulted} {
+	cs := []prometheus.Collector{m.started, m.completed, m.faulted}
+	for i, c := range cs {
 		if err := reg.Register(c); err != nil {
+			// All or nothing: a half-registered set would make a retry
+			// with another registry-sharing caller fail on the first name.
+			for _, done := range cs[:i] {
+				reg.Unregister(done)
+			}
 			return nil, fmt.Errorf("activity: register workflow metrics: %w", err)
 		}
 	}

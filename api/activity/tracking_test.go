@@ -405,3 +405,19 @@ func TestRingTrackBatchWraps(t *testing.T) {
 	r.TrackBatch(batch(8, 9)) // longer than the ring: the newest 4
 	check(13, 14, 15, 16)
 }
+
+// A failed registration leaves nothing of the set behind.
+func TestNewMetricsRegistersAllOrNothing(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	// Same shape as NewMetrics' own counter: a registry keeps a name's label
+	// dimensions for its lifetime, so only an identical clash can go away.
+	clash := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "syncio_workflows_faulted_total", Help: "Workflow runs that faulted."}, []string{"workflow"})
+	reg.MustRegister(clash)
+	if _, err := NewMetrics(reg); err == nil {
+		t.Fatal("NewMetrics succeeded although syncio_workflows_faulted_total was taken")
+	}
+	reg.Unregister(clash)
+	if _, err := NewMetrics(reg); err != nil {
+		t.Fatalf("after the clash is gone NewMetrics = %v; the first attempt left counters registered", err)
+	}
+}
