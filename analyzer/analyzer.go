@@ -43,7 +43,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 	}
 	registerFlags(&a.Flags, c)
@@ -62,6 +62,8 @@ type fnSummary struct {
 	// byRule is the highest-ranked path of each rule the function leads
 	// to; result.more is filled from it once the fixpoint is reached.
 	byRule map[string]*finding
+	// dyn are the interface calls on the function's paths (dispatch.go).
+	dyn []dynCall
 }
 
 // summary returns the function's result with the other rules' paths
@@ -100,6 +102,7 @@ type item struct {
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see lockRegion
 	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
+	dyn      *dynCall    // a call through an interface method (dispatch.go)
 }
 
 type runner struct {
@@ -114,6 +117,7 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
+	cb         *callbacks // synchronous callbacks and adapters (callbacks.go)
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -140,6 +144,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	r.dirs = newDirectives(pass.Fset, files)
 	r.reportBadIgnores()
+	r.scanCallbacks(files)
 
 	var decls, roots []*fnSummary
 	// litRoots adds the handler literals under n (router arguments,
@@ -153,7 +158,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
 			k := signatureRoot(sig)
-			if k == notRoot && r.patternRoot(sig) {
+			if k == notRoot && (r.patternRoot(sig) || r.cb.adaptedLits[lit]) {
 				k = rootCustom
 			}
 			if k != notRoot {
@@ -178,7 +183,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn)}
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == notRoot && r.configRoot(fn, s.sig) {
+				if s.root == notRoot && (r.configRoot(fn, s.sig) || r.cb.adapted[fn]) {
 					s.root = rootCustom
 				}
 				r.byFunc[fn] = s
@@ -189,6 +194,14 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				roots = append(roots, s)
 			}
 			litRoots(fd.Body, s.ignores)
+		}
+	}
+
+	// Other packages' functions handed to an adapter here are roots too;
+	// their facts say what they do.
+	for _, ref := range r.cb.adaptedExt {
+		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
+			roots = append(roots, &fnSummary{root: rootCustom, name: ref.in, ignores: ref.ignores, items: []item{it}})
 		}
 	}
 
@@ -203,6 +216,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			for _, it := range s.items {
+				if s.addDyn(r.dynOf(s, it)) {
+					changed = true
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -227,16 +243,24 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && s.result != nil && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0) && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
-			pass.ExportObjectFact(s.fn, s.summary().fact())
+			bf := &blocksFact{}
+			if s.result != nil {
+				bf = s.summary().fact()
+			}
+			bf.Dyn = s.dyn
+			pass.ExportObjectFact(s.fn, bf)
 		}
 	}
+	var pending []pendingCall
 	for _, s := range roots {
 		for _, it := range s.items {
 			r.report(s, it, r.resolveAt(s, it))
 		}
+		pending = append(pending, r.pendingOf(s)...)
 	}
+	r.join(pending, r.recordConversions(files))
 	r.reportStale(decls)
 	return nil, nil
 }
@@ -349,6 +373,9 @@ func (r *runner) resolve(it item) *finding {
 	case it.term != nil:
 		return it.term
 	case it.ext != nil:
+		if len(it.ext.Chain) == 0 {
+			return nil // only interface calls, resolved by dispatch
+		}
 		f := r.fromFact(it.ext)
 		for i := range it.ext.More {
 			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
@@ -670,6 +697,19 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
 			}
+			// Callbacks the callee runs before it returns are on this path.
+			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
+				if j >= len(n.Args) {
+					continue
+				}
+				if lit, ok := ast.Unparen(n.Args[j]).(*ast.FuncLit); ok {
+					invoked[lit] = true
+				} else if fn := funcRef(info, n.Args[j]); fn != nil {
+					if it, ok := r.refItem(fn, n.Args[j].Pos(), n.Args[j].End(), nil); ok {
+						items = append(items, it)
+					}
+				}
+			}
 			if it, ok := r.classifyCall(n, flow, gorm); ok {
 				items = append(items, it)
 			}
@@ -827,8 +867,13 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 			}
 		}
 	}
+	if fn == nil {
+		if d := r.dynItem(call); d != nil {
+			return item{pos: pos, end: end, call: call, dyn: d}, true
+		}
+	}
 	if fn == nil || fn.Pkg() == nil {
-		return item{}, false // interface dispatch or an unknown func value: no guessing
+		return item{}, false // an unknown func value: no guessing
 	}
 	if rep, ok := r.cfg.Blocking[key]; ok {
 		return blocking(key, rep), true

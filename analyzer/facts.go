@@ -25,12 +25,25 @@ type blocksFact struct {
 	// client and calls http.Get reports both at the root. They have no
 	// More of their own.
 	More []blocksFact
+	// Dyn are the calls through interface methods on the function's
+	// paths, resolved where the binding is seen (dispatch.go). A fact may
+	// carry only Dyn: then Chain is empty.
+	Dyn []dynCall
 }
 
 func (*blocksFact) AFact() {}
 
 func (f *blocksFact) String() string {
-	s := f.path()
+	s := ""
+	if len(f.Chain) > 0 {
+		s = f.path()
+	}
+	for _, d := range f.Dyn {
+		if s != "" {
+			s += " + "
+		}
+		s += "dyn(" + strings.Join(d.Chain, " → ") + ")"
+	}
 	for i := range f.More {
 		s += " + " + f.More[i].path()
 	}

@@ -1,3 +1,4 @@
+// want package:`pending\(5\)` package:`convs\(1\)`
 // Package cache calls redigo through its interfaces, directly and through
 // a helper package.
 package cache

@@ -124,7 +124,7 @@ type call struct {
 	val string
 }
 
-func (g *group) Do(key string, fn func() string) string { // want Do:`blocks\(SIO005: sync.\(\*WaitGroup\).Wait\)`
+func (g *group) Do(key string, fn func() string) string { // want Do:`blocks\(SIO005: sync.\(\*WaitGroup\).Wait\)` Do:`^calls\(1\)$`
 	g.mu.Lock()
 	if c, ok := g.m[key]; ok {
 		g.mu.Unlock()

@@ -1,3 +1,4 @@
+// want package:`convs\(1\)` package:`joined\(1\)` package:`pending\(1\)`
 package main
 
 import (
@@ -86,7 +87,7 @@ func Clean(w http.ResponseWriter, r *http.Request) {
 	}()
 	go fetch("http://example.com")
 	var f fetcher = impl{}
-	f.Fetch() // interface dispatch: not followed
+	f.Fetch() // want `^Clean calls f.Fetch \(nethttp.fetcher, bound to main.impl in main.Clean\) → main.impl.Fetch → net/http.Get, which blocks without the request context`
 	fn := fetch
 	fn("x") // func value: not followed
 	s := server{ctx: context.Background()}

@@ -8,7 +8,7 @@ import "github.com/gomodule/redigo/redis"
 var pool = &redis.Pool{}
 
 // Exists asks Redis whether key exists.
-func Exists(key string) bool { // want Exists:`^blocks\(SIO001: github.com/gomodule/redigo/redis.Conn.Do\)$`
+func Exists(key string) bool { // want Exists:`^blocks\(SIO001: github.com/gomodule/redigo/redis.Conn.Do\) \+ dyn\(conn.Close\)$`
 	conn := pool.Get()
 	defer conn.Close()
 	n, _ := conn.Do("EXISTS", key)
@@ -16,6 +16,6 @@ func Exists(key string) bool { // want Exists:`^blocks\(SIO001: github.com/gomod
 }
 
 // Queue only buffers commands: Send is no finding.
-func Queue(conn redis.Conn, key string) error {
+func Queue(conn redis.Conn, key string) error { // want Queue:`^dyn\(conn.Send\)$`
 	return conn.Send("GET", key)
 }

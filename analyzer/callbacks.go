@@ -1,0 +1,383 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Callbacks and handler adapters.
+//
+// A func literal or function value passed to a parameter that the callee
+// calls before it returns (gorm's Transaction, a cache loader, a retry
+// helper, withParam(c, "id", func(id uint){…})) runs on the caller's
+// path. callsFact records those parameters on the callee, so that it works
+// across packages and into dependency modules. A callee that only stores
+// the function, or starts it with go, has no fact.
+//
+// A handler adapter returns a request handler literal (http.HandlerFunc,
+// gin, echo or fiber) that calls one of its func-typed parameters:
+// adapt(listUsers) makes listUsers a request root, whatever its shape.
+// adapterFact records those parameters on the adapter; on a named func
+// type whose ServeHTTP calls its receiver (the appHandler idiom) it holds
+// -1, and a conversion appHandler(f) makes f a root. Only functions really
+// passed to an adapter become roots: a shape alone (func(Deps, *Ctx))
+// makes nothing a root.
+
+// callsFact lists the parameters (by index) that a function calls
+// synchronously.
+type callsFact struct{ Params []int }
+
+func (*callsFact) AFact()           {}
+func (f *callsFact) String() string { return "calls" + intsString(f.Params) }
+
+// adapterFact lists the parameters whose functions an adapter turns into
+// request handlers; -1 marks a func type whose ServeHTTP calls its value.
+type adapterFact struct{ Params []int }
+
+func (*adapterFact) AFact()           {}
+func (f *adapterFact) String() string { return "adapter" + intsString(f.Params) }
+
+func intsString(xs []int) string {
+	s := "("
+	for i, x := range xs {
+		if i > 0 {
+			s += ","
+		}
+		if x < 0 {
+			s += "-"
+			x = -x
+		}
+		s += itoa(x)
+	}
+	return s + ")"
+}
+
+// callbacks is what the pre-pass learns about the package's functions
+// before their bodies are summarised.
+type callbacks struct {
+	calls        map[*types.Func][]int
+	adapters     map[*types.Func][]int
+	adapterTypes map[*types.TypeName]bool
+	adapted      map[*types.Func]bool  // local functions passed to an adapter
+	adaptedLits  map[*ast.FuncLit]bool // literals passed to an adapter
+	adaptedExt   []adaptedRef          // other packages' functions passed to an adapter
+}
+
+// adaptedRef is another package's function passed to an adapter here.
+type adaptedRef struct {
+	fn       *types.Func
+	pos, end token.Pos
+	in       string // the function that registers it
+	ignores  []*ignore
+}
+
+// calledParams returns the parameters fn calls synchronously.
+func (r *runner) calledParams(fn *types.Func) []int {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == r.pass.Pkg {
+		return r.cb.calls[fn]
+	}
+	var f callsFact
+	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
+		return f.Params
+	}
+	return nil
+}
+
+func (r *runner) adapterParams(fn *types.Func) []int {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == r.pass.Pkg {
+		return r.cb.adapters[fn]
+	}
+	var f adapterFact
+	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
+		return f.Params
+	}
+	return nil
+}
+
+func (r *runner) adapterType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj() == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	if n.Obj().Pkg() == r.pass.Pkg {
+		return r.cb.adapterTypes[n.Obj()]
+	}
+	var f adapterFact
+	return r.pass.ImportObjectFact(n.Obj(), &f)
+}
+
+// funcRef returns the function a func-valued expression names (f, pkg.F,
+// x.Method as a method value), or nil.
+func funcRef(info *types.Info, e ast.Expr) *types.Func {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[e].(*types.Func)
+		if fn != nil && recvOf(fn) == nil {
+			return fn
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			if _, iface := sel.Recv().Underlying().(*types.Interface); iface {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := info.Uses[e.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// syncCalls returns the indexes (per params) of the parameters that body
+// calls synchronously: directly, in a literal called on the spot or passed
+// to another synchronous parameter, or by passing them on to one.
+func (r *runner) syncCalls(body ast.Node, params map[*types.Var]int) []int {
+	if body == nil || len(params) == 0 {
+		return nil
+	}
+	info := r.pass.TypesInfo
+	found := map[int]bool{}
+	invoked := map[*ast.FuncLit]bool{}
+	paramOf := func(e ast.Expr) (int, bool) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return 0, false
+		}
+		v, _ := info.Uses[id].(*types.Var)
+		i, ok := params[v]
+		return i, ok
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return invoked[n] || n == body
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+				invoked[lit] = true
+			}
+			if i, ok := paramOf(n.Fun); ok {
+				found[i] = true
+			}
+			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
+				if j >= len(n.Args) {
+					continue
+				}
+				if i, ok := paramOf(n.Args[j]); ok {
+					found[i] = true
+				}
+				if lit, ok := ast.Unparen(n.Args[j]).(*ast.FuncLit); ok {
+					invoked[lit] = true
+				}
+			}
+		}
+		return true
+	})
+	out := make([]int, 0, len(found))
+	for i := range found {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// funcParams maps a signature's func-typed parameters to their indexes.
+func funcParams(sig *types.Signature) map[*types.Var]int {
+	var m map[*types.Var]int
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if _, ok := p.Type().Underlying().(*types.Signature); ok {
+			if m == nil {
+				m = map[*types.Var]int{}
+			}
+			m[p] = i
+		}
+	}
+	return m
+}
+
+// scanCallbacks runs before bodies are summarised: it finds the package's
+// synchronous callbacks and adapters, exports them as facts, and finds the
+// functions passed to adapters.
+func (r *runner) scanCallbacks(files []*ast.File) {
+	info := r.pass.TypesInfo
+	cb := &callbacks{
+		calls: map[*types.Func][]int{}, adapters: map[*types.Func][]int{}, adapterTypes: map[*types.TypeName]bool{},
+		adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{},
+	}
+	r.cb = cb
+	type decl struct {
+		fd     *ast.FuncDecl
+		fn     *types.Func
+		params map[*types.Var]int
+	}
+	var decls []decl
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			decls = append(decls, decl{fd, fn, funcParams(sig)})
+			// The appHandler idiom: a func type whose ServeHTTP calls the
+			// value it is called on.
+			if recv := sig.Recv(); recv != nil && declRoot(fd, fn, r.dirs) != notRoot {
+				if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
+					if _, isFunc := n.Underlying().(*types.Signature); isFunc &&
+						len(r.syncCalls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
+						cb.adapterTypes[n.Obj()] = true
+						r.pass.ExportObjectFact(n.Obj(), &adapterFact{Params: []int{-1}})
+					}
+				}
+			}
+		}
+	}
+	// Synchronous parameters: a fixpoint, since passing a parameter on to
+	// a local function's synchronous parameter counts.
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			if d.params == nil {
+				continue
+			}
+			got := r.syncCalls(d.fd.Body, d.params)
+			if len(got) != len(cb.calls[d.fn]) {
+				cb.calls[d.fn] = got
+				changed = true
+			}
+		}
+	}
+	for _, d := range decls {
+		if d.params == nil {
+			continue
+		}
+		if ps := cb.calls[d.fn]; len(ps) > 0 {
+			r.pass.ExportObjectFact(d.fn, &callsFact{Params: ps})
+		}
+		if ps := r.adapterOf(d.fd, d.params); len(ps) > 0 {
+			cb.adapters[d.fn] = ps
+			r.pass.ExportObjectFact(d.fn, &adapterFact{Params: ps})
+		}
+	}
+	// What is passed to an adapter, anywhere in the package.
+	for _, f := range files {
+		for _, d := range f.Decls {
+			in := r.pass.Pkg.Name()
+			var ignores []*ignore
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				in = fd.Name.Name
+				if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil {
+					in = declName(fd, fn)
+				}
+				ignores = r.dirs.funcIgnores(fd.Doc)
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				var args []ast.Expr
+				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+					if len(call.Args) == 1 && r.adapterType(tv.Type) {
+						args = call.Args
+					}
+				} else {
+					for _, j := range r.adapterParams(typeutil.StaticCallee(info, call)) {
+						if j >= 0 && j < len(call.Args) {
+							args = append(args, call.Args[j])
+						}
+					}
+				}
+				for _, a := range args {
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						cb.adaptedLits[lit] = true
+						continue
+					}
+					fn := funcRef(info, a)
+					switch {
+					case fn == nil:
+					case fn.Pkg() == r.pass.Pkg:
+						cb.adapted[fn.Origin()] = true
+					default:
+						cb.adaptedExt = append(cb.adaptedExt, adaptedRef{fn: fn.Origin(), pos: a.Pos(), end: a.End(), in: in, ignores: ignores})
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// adapterOf returns the func-typed parameters of fd that a request handler
+// literal it returns calls synchronously.
+func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
+	info := r.pass.TypesInfo
+	var out []int
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a nested literal's returns are its own
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				e = ast.Unparen(e)
+				// http.HandlerFunc(func(w, r) {…})
+				if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+					if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+						e = ast.Unparen(call.Args[0])
+					}
+				}
+				lit, ok := e.(*ast.FuncLit)
+				if !ok {
+					continue
+				}
+				sig, _ := info.TypeOf(lit).(*types.Signature)
+				if signatureRoot(sig) == notRoot {
+					continue
+				}
+				out = append(out, r.syncCalls(lit, params)...)
+			}
+		}
+		return true
+	})
+	sort.Ints(out)
+	return out
+}
+
+// refItem is an item for a call of fn at [pos, end): a function value
+// passed to a synchronous parameter, or handed to an adapter.
+func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
+	fn = fn.Origin()
+	if fn.Pkg() == nil || r.cfg.Allow[qualified(fn, fn.Pkg().Path())] {
+		return item{}, false
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
+	}
+	var f blocksFact
+	if r.pass.ImportObjectFact(fn, &f) {
+		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+	}
+	return item{}, false
+}

@@ -1,0 +1,760 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Interface dispatch.
+//
+// A handler usually reaches its database or storage through an interface
+// (a field of type UserStore, a factory returning Storage) whose concrete
+// type is wired in main or a router package that the handler's package does
+// not import. Analysis runs bottom-up, one package at a time, so the
+// handler's package cannot know the binding. Three package facts carry the
+// two halves upwards until one package sees both:
+//
+//   - pendingFact: calls through an interface method made on a request path
+//     (at a root's call, with the chain that leads to the interface call);
+//   - convFact: the program's conversions of a concrete type to an
+//     interface (assignment, composite-literal field, argument, return,
+//     explicit conversion), each with the concrete methods that block;
+//   - joinedFact: the (root call, rule) pairs already reported, so that a
+//     package above the one that joined a pair does not report it again.
+//
+// Every package joins the pending calls it sees (its own and its
+// dependencies') with the conversions it sees and reports what is new, at
+// the handler's call. A concrete type counts for an interface I.M when it
+// was converted to I (the program really binds it there), or to an
+// interface whose values are
+// later converted to I (edges between interfaces are recorded too).
+// Interfaces are named by import path and type name, because a fact cannot
+// hold a types.Type from another package.
+
+// dynCall is a call through an interface method on some function's path,
+// seen from that function: Chain and Sites lead from the function to the
+// interface call, whose own entry is last.
+type dynCall struct {
+	Iface  string // import path and name of the interface: example.com/api.UserStore
+	Method string // method name
+	Chain  []string
+	Sites  []string
+	Lock   string   // a mutex held on the way, as in blocksFact.Lock
+	Ignore []string // rules suppressed on the way (//syncio:ignore)
+}
+
+func (d *dynCall) key() string {
+	return d.Iface + "." + d.Method + "@" + d.Sites[len(d.Sites)-1]
+}
+
+// prepend returns d seen from a caller whose call at site leads to it.
+func (d dynCall) prepend(name, site, lock string, ignore []string) dynCall {
+	d.Chain = append([]string{name}, d.Chain...)
+	d.Sites = append([]string{site}, d.Sites...)
+	if d.Lock == "" {
+		d.Lock = lock
+	}
+	d.Ignore = mergeRules(d.Ignore, ignore)
+	return d
+}
+
+func mergeRules(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := append([]string(nil), a...)
+	for _, r := range b {
+		found := false
+		for _, x := range out {
+			found = found || x == r
+		}
+		if !found {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// pendingCall is a root's call that leads to an interface call.
+type pendingCall struct {
+	Root    string // the root's display name
+	Site    string // the root's call, "file:line:col"
+	EndSite string
+	Dyn     dynCall // seen from the root's callee (Chain[0] is the callee)
+}
+
+type pendingFact struct{ Calls []pendingCall }
+
+func (*pendingFact) AFact()           {}
+func (f *pendingFact) String() string { return "pending(" + itoa(len(f.Calls)) + ")" }
+
+// conv is one concrete type converted to one interface.
+type conv struct {
+	From    string       // for an interface converted to Iface: that interface
+	Type    string       // display name of the concrete type: *store.SQL
+	Iface   string       // the interface it was converted to
+	Where   string       // the function (or package) that converts
+	Methods []convMethod // the concrete type's methods that block or lead to interface calls, by name
+}
+
+// convMethod is a slice entry, not a map: facts must encode
+// deterministically.
+type convMethod struct {
+	Name string
+	Fact *blocksFact
+}
+
+func (c *conv) method(name string) *blocksFact {
+	for _, m := range c.Methods {
+		if m.Name == name {
+			return m.Fact
+		}
+	}
+	return nil
+}
+
+type convFact struct{ Convs []conv }
+
+func (*convFact) AFact()           {}
+func (f *convFact) String() string { return "convs(" + itoa(len(f.Convs)) + ")" }
+
+type joinedFact struct{ Keys []string }
+
+func (*joinedFact) AFact()           {}
+func (f *joinedFact) String() string { return "joined(" + itoa(len(f.Keys)) + ")" }
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// maxDyn bounds the interface calls one function summary carries, and
+// maxDispatchDepth how many interface hops a join follows (handler →
+// service interface → repository interface → driver interface).
+const (
+	maxDyn           = 24
+	maxDispatchDepth = 4
+)
+
+// ifaceKey returns the key of a named interface type that dispatch
+// follows (see followedIface) and that has methods.
+func ifaceKey(t types.Type) (string, bool) {
+	n, isNamed := types.Unalias(t).(*types.Named)
+	if !isNamed || n.Obj() == nil || n.Obj().Pkg() == nil {
+		return "", false
+	}
+	it, isIface := n.Underlying().(*types.Interface)
+	if !isIface || it.NumMethods() == 0 || !followedIface(n.Obj().Pkg().Path()) {
+		return "", false
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name(), true
+}
+
+// followedIface reports whether dispatch follows the interfaces of a
+// package: not the standard library's (io.Writer, http.ResponseWriter and
+// their kin are plumbing), nor the frameworks' request objects (echo.Context,
+// fiber.Ctx) and loggers, which the tables already judge.
+func followedIface(path string) bool {
+	if stdlibPath(path) {
+		return false
+	}
+	for _, p := range []string{pathGin, pathEcho, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return false
+		}
+	}
+	for _, skip := range []string{"log", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metric"} {
+		if strings.Contains(path, skip) {
+			return false
+		}
+	}
+	return true
+}
+
+// stdlibPath reports whether path is a package of the Go distribution: a
+// first element without a dot, and a directory under GOROOT (testdata and
+// GOPATH-mode packages have dot-less paths too).
+func stdlibPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if strings.Contains(first, ".") {
+		return false
+	}
+	if v, ok := stdDirs.Load(path); ok {
+		return v.(bool)
+	}
+	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	std := err == nil && fi.IsDir()
+	stdDirs.Store(path, std)
+	return std
+}
+
+var stdDirs sync.Map
+
+// dynItem returns the dynamic call of an interface method call, or nil when
+// dispatch does not follow it.
+func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
+	if r.thirdParty {
+		// A dependency's interfaces are its own plumbing (drivers,
+		// connection pools); the tables judge its I/O at the caller.
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	selection := r.pass.TypesInfo.Selections[sel]
+	if selection == nil || selection.Kind() != types.MethodVal {
+		return nil
+	}
+	if _, ok := selection.Recv().Underlying().(*types.Interface); !ok {
+		return nil
+	}
+	key, ok := ifaceKey(selection.Recv())
+	if !ok {
+		return nil
+	}
+	name := types.ExprString(sel)
+	if len(name) > 60 {
+		name = "…" + name[len(name)-59:]
+	}
+	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}}
+}
+
+// dynOf returns the interface calls an item of s leads to, seen from s.
+func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
+	var in []dynCall
+	switch {
+	case it.dyn != nil:
+		in = []dynCall{{}}
+	case it.ext != nil:
+		in = it.ext.Dyn
+	case it.local != nil:
+		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
+			in = callee.dyn
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	// The rules ignored here travel with the call. Whether they hide
+	// anything is only known where the binding is seen, so they count as
+	// used (never reported stale).
+	var ignore []string
+	for _, rule := range Rules {
+		if r.suppressed(s, it, rule.ID) {
+			ignore = append(ignore, rule.ID)
+		}
+	}
+	if it.dyn != nil {
+		d := *it.dyn
+		if d.Lock == "" {
+			d.Lock = it.lock
+		}
+		d.Ignore = mergeRules(d.Ignore, ignore)
+		return []dynCall{d}
+	}
+	out := make([]dynCall, 0, len(in))
+	site := r.site(it.pos)
+	for _, d := range in {
+		out = append(out, d.prepend(it.name, site, it.lock, ignore))
+	}
+	return out
+}
+
+// addDyn merges ds into s.dyn, keeping the first path to each interface
+// call; it reports whether anything was added.
+func (s *fnSummary) addDyn(ds []dynCall) bool {
+	changed := false
+	for _, d := range ds {
+		if len(s.dyn) >= maxDyn {
+			break
+		}
+		k := d.key()
+		dup := false
+		for i := range s.dyn {
+			if s.dyn[i].key() == k {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			s.dyn = append(s.dyn, d)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// methodFact returns what calling method m of a concrete type does: its
+// summary in this package, its fact from another, or, for the standard
+// library, the tables' verdict as if it were called directly.
+func (r *runner) methodFact(m *types.Func) *blocksFact {
+	m = m.Origin()
+	if m.Pkg() == nil {
+		return nil
+	}
+	if s := r.byFunc[m]; s != nil {
+		if s.root != notRoot || (s.result == nil && len(s.dyn) == 0) {
+			return nil
+		}
+		bf := &blocksFact{Dyn: s.dyn}
+		if s.result != nil {
+			bf = s.summary().fact()
+			bf.Dyn = s.dyn
+		}
+		return bf
+	}
+	key := qualified(m, m.Pkg().Path())
+	if r.cfg.Allow[key] {
+		return nil
+	}
+	var f blocksFact
+	if r.pass.ImportObjectFact(m, &f) {
+		return &f
+	}
+	if !stdlibPath(m.Pkg().Path()) {
+		return nil
+	}
+	sig, _ := m.Type().(*types.Signature)
+	switch rep, ok := r.cfg.Blocking[key]; {
+	case ok:
+		verb := rep.Verb
+		if verb == "" {
+			verb = "blocks without the request context"
+		}
+		return &blocksFact{Rule: "SIO001", Chain: []string{key}, Sites: []string{""}, Detail: verb, Hint: "use " + rep.Use}
+	case waitFuncs[key] != "":
+		return &blocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: waitFuncs[key]}
+	case isIOCall(m, sig, key, r.pass.Pkg.Path()):
+		return &blocksFact{Chain: []string{key}, Sites: []string{""}}
+	}
+	return nil
+}
+
+// recordConversions finds the conversions of concrete types to followed
+// interfaces in files, after the package's summaries are known.
+func (r *runner) recordConversions(files []*ast.File) []conv {
+	info := r.pass.TypesInfo
+	seen := map[string]bool{}
+	var out []conv
+	add := func(src ast.Expr, dst types.Type, where string) {
+		if dst == nil || src == nil {
+			return
+		}
+		if _, ok := dst.Underlying().(*types.Interface); !ok {
+			return
+		}
+		t := info.TypeOf(src)
+		if t == nil {
+			return
+		}
+		if tv, ok := info.Types[src]; ok && tv.IsNil() {
+			return
+		}
+		ikey, ok := ifaceKey(dst)
+		if !ok {
+			return
+		}
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			// Interface to interface: an edge that the concrete types
+			// converted to the source interface travel along.
+			if from, ok := ifaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
+				seen[from+"→"+ikey] = true
+				out = append(out, conv{From: from, Iface: ikey})
+			}
+			return
+		}
+		name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+		k := name + "→" + ikey
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		var methods []convMethod
+		ms := types.NewMethodSet(t)
+		for i := range ms.Len() {
+			fn, _ := ms.At(i).Obj().(*types.Func)
+			if fn == nil {
+				continue
+			}
+			if bf := r.methodFact(fn); bf != nil {
+				methods = append(methods, convMethod{fn.Name(), bf})
+			}
+		}
+		if len(methods) > 0 {
+			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods})
+		}
+	}
+	var walk func(n ast.Node, results *types.Tuple, where string)
+	walk = func(n ast.Node, results *types.Tuple, where string) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				sig, _ := info.TypeOf(n).(*types.Signature)
+				if sig != nil {
+					walk(n.Body, sig.Results(), where)
+				}
+				return false
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i := range n.Lhs {
+						add(n.Rhs[i], info.TypeOf(n.Lhs[i]), where)
+					}
+				}
+			case *ast.ValueSpec:
+				if n.Type != nil && len(n.Values) == len(n.Names) {
+					for _, v := range n.Values {
+						add(v, info.TypeOf(n.Type), where)
+					}
+				}
+			case *ast.ReturnStmt:
+				if results != nil && len(n.Results) == results.Len() {
+					for i, e := range n.Results {
+						add(e, results.At(i).Type(), where)
+					}
+				}
+			case *ast.CompositeLit:
+				r.compositeConversions(n, add, where)
+			case *ast.CallExpr:
+				tv, ok := info.Types[n.Fun]
+				if ok && tv.IsType() && len(n.Args) == 1 {
+					add(n.Args[0], tv.Type, where)
+					return true
+				}
+				if !ok || tv.Type == nil {
+					return true
+				}
+				sig, _ := tv.Type.Underlying().(*types.Signature)
+				if sig == nil {
+					return true
+				}
+				for i, a := range n.Args {
+					var pt types.Type
+					switch {
+					case sig.Variadic() && i >= sig.Params().Len()-1:
+						if n.Ellipsis.IsValid() {
+							continue
+						}
+						if s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
+							pt = s.Elem()
+						}
+					case i < sig.Params().Len():
+						pt = sig.Params().At(i).Type()
+					}
+					add(a, pt, where)
+				}
+			}
+			return true
+		})
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body == nil {
+					continue
+				}
+				fn, _ := info.Defs[d.Name].(*types.Func)
+				where := r.pass.Pkg.Name() + "." + d.Name.Name
+				var results *types.Tuple
+				if fn != nil {
+					where = displayName(fn)
+					results = fn.Type().(*types.Signature).Results()
+				}
+				walk(d.Body, results, where)
+			default:
+				walk(d, nil, r.pass.Pkg.Name())
+			}
+		}
+	}
+	return out
+}
+
+// compositeConversions reports the conversions in a composite literal's
+// fields and elements.
+func (r *runner) compositeConversions(lit *ast.CompositeLit, add func(ast.Expr, types.Type, string), where string) {
+	t := r.pass.TypesInfo.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					if v, ok := r.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
+						add(kv.Value, v.Type(), where)
+					}
+				}
+			} else if i < u.NumFields() {
+				add(e, u.Field(i).Type(), where)
+			}
+		}
+	case *types.Slice, *types.Array, *types.Map:
+		var elem types.Type
+		switch u := u.(type) {
+		case *types.Slice:
+			elem = u.Elem()
+		case *types.Array:
+			elem = u.Elem()
+		case *types.Map:
+			elem = u.Elem()
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			add(e, elem, where)
+		}
+	}
+}
+
+// join resolves the pending interface calls this package sees against the
+// conversions it sees, reports what no dependency reported, and exports
+// what this package adds for the packages above it.
+func (r *runner) join(pending []pendingCall, convs []conv) {
+	if len(pending) > 0 {
+		r.pass.ExportPackageFact(&pendingFact{Calls: pending})
+	}
+	if len(convs) > 0 {
+		r.pass.ExportPackageFact(&convFact{Convs: convs})
+	}
+	allConvs := convs
+	allPending := pending
+	reported := map[string]bool{}
+	for _, pf := range r.pass.AllPackageFacts() {
+		if pf.Package == r.pass.Pkg {
+			continue
+		}
+		switch f := pf.Fact.(type) {
+		case *convFact:
+			allConvs = append(allConvs, f.Convs...)
+		case *pendingFact:
+			allPending = append(allPending, f.Calls...)
+		case *joinedFact:
+			for _, k := range f.Keys {
+				reported[k] = true
+			}
+		}
+	}
+	if len(allPending) == 0 || len(allConvs) == 0 {
+		return
+	}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}}
+	for i := range allConvs {
+		c := &allConvs[i]
+		if c.From != "" {
+			b.into[c.Iface] = append(b.into[c.Iface], c.From)
+			continue
+		}
+		for _, m := range c.Methods {
+			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
+		}
+	}
+	var keys []string
+	for _, pc := range allPending {
+		best := map[string]*finding{}
+		var order []string
+		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
+			g := r.applyPending(pc, f)
+			if g == nil {
+				continue
+			}
+			k := g.rule
+			if g.rule == "" && g.lock != "" {
+				k = "SIO003"
+			}
+			if k == "" {
+				continue
+			}
+			if old, ok := best[k]; !ok || g.rank() > old.rank() {
+				if !ok {
+					order = append(order, k)
+				}
+				best[k] = g
+			}
+		}
+		var fs []*finding
+		for _, k := range order {
+			key := pc.Site + "|" + k
+			if reported[key] {
+				continue
+			}
+			reported[key] = true
+			keys = append(keys, key)
+			fs = append(fs, best[k])
+		}
+		if len(fs) == 0 {
+			continue
+		}
+		pos := r.sitePos(pc.Site)
+		if !pos.IsValid() {
+			continue
+		}
+		end := r.sitePos(pc.EndSite)
+		if !end.IsValid() || end < pos {
+			end = token.NoPos
+		}
+		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end}, fs)
+	}
+	if len(keys) > 0 {
+		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
+	}
+}
+
+// applyPending applies the configuration and the suppressions recorded on
+// the way to a dispatched finding.
+func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
+	g := *f
+	ignored := func(rule string) bool {
+		for _, x := range pc.Dyn.Ignore {
+			if x == rule {
+				return true
+			}
+		}
+		return false
+	}
+	if g.rule != "" && (!r.cfg.enabled(g.rule) || ignored(g.rule)) {
+		if !lockable[g.rule] {
+			return nil
+		}
+		g.rule = ""
+	}
+	if pc.Dyn.Lock != "" && g.lock == "" && lockable[f.rule] {
+		g.lock = pc.Dyn.Lock
+	}
+	if g.lock != "" && (!r.cfg.enabled("SIO003") || ignored("SIO003")) {
+		g.lock = ""
+	}
+	if g.rule == "" && g.lock == "" {
+		return nil
+	}
+	return &g
+}
+
+// dispatch returns the paths behind one interface call: one per bound
+// concrete type whose method blocks, following nested interface calls.
+func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string]bool) []*finding {
+	if depth >= maxDispatchDepth || visiting[d.key()] {
+		return nil
+	}
+	visiting[d.key()] = true
+	defer delete(visiting, d.key())
+	var out []*finding
+	last := len(d.Chain) - 1
+	reach := b.reaching(d.Iface)
+	for _, c := range b.byMethod[d.Method] {
+		if !reach[c.Iface] {
+			continue
+		}
+		bf := c.method(d.Method)
+		ifaceName := d.Iface
+		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
+			ifaceName = ifaceName[i+1:]
+		}
+		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
+		method := methodName(c.Type, d.Method)
+		// The path up to and including the interface call, then the
+		// concrete method at the same site.
+		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
+		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
+		wrap := func(f *finding) *finding {
+			g := *f
+			g.chain = append(append([]string(nil), prefix...), f.chain...)
+			g.sites = append(append([]string(nil), sites...), f.sites...)
+			g.poses = nil
+			for _, s := range g.sites {
+				g.poses = append(g.poses, r.sitePos(s))
+			}
+			return &g
+		}
+		if len(bf.Chain) > 0 {
+			f := r.fromFact(bf)
+			for i := range bf.More {
+				f.more = append(f.more, r.fromFact(&bf.More[i]))
+			}
+			for _, p := range f.all() {
+				out = append(out, wrap(p))
+			}
+		}
+		for _, nd := range bf.Dyn {
+			nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
+			nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
+			if nd.Lock == "" {
+				nd.Lock = d.Lock
+			}
+			nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
+			for _, f := range r.dispatch(nd, b, depth+1, visiting) {
+				if f.lock == "" && d.Lock != "" && lockable[f.rule] {
+					f.lock = d.Lock
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// bindings index the conversions a package sees.
+type bindings struct {
+	byMethod map[string][]*conv  // concrete conversions by method name
+	into     map[string][]string // interface → the interfaces converted to it
+}
+
+// reaching returns iface and every interface whose values flow into it.
+func (b *bindings) reaching(iface string) map[string]bool {
+	seen := map[string]bool{iface: true}
+	queue := []string{iface}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, from := range b.into[x] {
+			if !seen[from] {
+				seen[from] = true
+				queue = append(queue, from)
+			}
+		}
+	}
+	return seen
+}
+
+// methodName names a concrete method as chains do: store.(*SQL).Ping for
+// the type name *store.SQL.
+func methodName(typ, method string) string {
+	ptr := strings.HasPrefix(typ, "*")
+	typ = strings.TrimPrefix(typ, "*")
+	pkg, name, ok := strings.Cut(typ, ".")
+	if !ok {
+		return typ + "." + method
+	}
+	if ptr {
+		return pkg + ".(*" + name + ")." + method
+	}
+	return pkg + "." + name + "." + method
+}
+
+// pendingOf returns the pending calls of a root's items.
+func (r *runner) pendingOf(s *fnSummary) []pendingCall {
+	var out []pendingCall
+	for _, it := range s.items {
+		for _, d := range r.dynOf(s, it) {
+			out = append(out, pendingCall{Root: s.name, Site: r.site(it.pos), EndSite: r.site(it.end), Dyn: d})
+		}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// reportsMarker introduces the expected diagnostics of a line in testdata
+// whose findings another package reports (dispatch joins the handler's
+// interface call with its binding where both are seen, so analysistest's
+// per-package // want cannot express them): one backquoted regexp each.
+var reportsMarker = regexp.MustCompile("// reports: (.*)$")
+
+// crossReports runs the analyzer over the given testdata packages and
+// checks every diagnostic, wherever it was reported, against the
+// // reports: markers of the files under dir: each marker matched exactly
+// once, nothing unmarked reported.
+func crossReports(t *testing.T, dir string, pkgs ...string) {
+	t.Helper()
+	want := map[string][]*regexp.Regexp{} // "file:line"
+	root := filepath.Join(analysistest.TestData(), "src", dir)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				m := reportsMarker.FindStringSubmatch(c.Text)
+				if m == nil {
+					continue
+				}
+				key := filepath.Base(path) + ":" + strconv.Itoa(fset.Position(c.Pos()).Line)
+				for _, q := range regexp.MustCompile("`([^`]*)`").FindAllStringSubmatch(m[1], -1) {
+					want[key] = append(want[key], regexp.MustCompile(q[1]))
+				}
+			}
+		}
+		_ = ast.File{}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatalf("no // reports: markers under %s", root)
+	}
+	results := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, pkgs...)
+	var got []string
+	for _, res := range results {
+		if res.Err != nil {
+			t.Fatalf("%s: %v", res.Pass.Pkg.Path(), res.Err)
+		}
+		for _, d := range res.Diagnostics {
+			p := res.Pass.Fset.Position(d.Pos)
+			key := filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+			matched := false
+			for i, rx := range want[key] {
+				if rx != nil && rx.MatchString(d.Message) {
+					want[key][i] = nil
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				got = append(got, key+" ("+res.Pass.Pkg.Path()+"): "+d.Message)
+			}
+		}
+	}
+	sort.Strings(got)
+	for _, g := range got {
+		t.Errorf("unexpected diagnostic (or reported twice): %s", g)
+	}
+	for key, rxs := range want {
+		for _, rx := range rxs {
+			if rx != nil {
+				t.Errorf("%s: no diagnostic matching %s", key, rx)
+			}
+		}
+	}
+}
+
+// TestInterfaceDispatch: handlers reach storage through interfaces bound in
+// a wiring package they do not import (composite-literal fields, a method
+// value's receiver, a factory's return, two interface hops), and two mains
+// import the wiring package. Each finding is reported once, at the
+// handler's call; a type never converted and a bound type that does not
+// block are silent; an ignore at the handler's call travels with it.
+func TestInterfaceDispatch(t *testing.T) {
+	crossReports(t, "wired", "wired/api", "wired/store", "wired/service", "wired/blob", "wired/app", "wired/cmd1", "wired/cmd2")
+}
