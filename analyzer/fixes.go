@@ -38,8 +38,8 @@ func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
 		rootFiberV2: ".UserContext()", rootFiberV3: ".Context()",
 	}
 	switch s.root {
-	case rootHTTP:
-		if params.Len() == 2 && visible(params.At(1)) {
+	case rootHTTP, rootHTTPRouter:
+		if params.Len() >= 2 && visible(params.At(1)) {
 			return params.At(1).Name() + ".Context()"
 		}
 	case rootGin, rootEcho, rootFiberV2, rootFiberV3:

@@ -15,6 +15,8 @@ const (
 	pathFiberV2 = "github.com/gofiber/fiber/v2"
 	pathFiberV3 = "github.com/gofiber/fiber/v3"
 	pathContext = "context"
+
+	pathHTTPRouter = "github.com/julienschmidt/httprouter"
 )
 
 // rootKind says which framework a request root belongs to; it decides the
@@ -30,6 +32,7 @@ const (
 	rootFiberV3
 	rootGRPC
 	rootCustom
+	rootHTTPRouter // func(http.ResponseWriter, *http.Request, httprouter.Params)
 )
 
 // isNamed reports whether t (after removing one pointer if ptr is set) is
@@ -72,6 +75,11 @@ func signatureRoot(sig *types.Signature) rootKind {
 		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
 		isNamed(params.At(1).Type(), true, pathHTTP, "Request"):
 		return rootHTTP
+	case params.Len() == 3 && results.Len() == 0 &&
+		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
+		isNamed(params.At(1).Type(), true, pathHTTP, "Request") &&
+		isNamed(params.At(2).Type(), false, pathHTTPRouter, "Params"):
+		return rootHTTPRouter
 	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
 		return rootGin
 	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
