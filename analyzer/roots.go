@@ -17,6 +17,8 @@ const (
 	pathContext = "context"
 
 	pathHTTPRouter = "github.com/julienschmidt/httprouter"
+	pathConnect    = "connectrpc.com/connect"
+	pathConnectOld = "github.com/bufbuild/connect-go"
 )
 
 // rootKind says which framework a request root belongs to; it decides the
@@ -33,6 +35,7 @@ const (
 	rootGRPC
 	rootCustom
 	rootHTTPRouter // func(http.ResponseWriter, *http.Request, httprouter.Params)
+	rootConnect    // connect-go unary and streaming handlers: ctx is the first param
 )
 
 // isNamed reports whether t (after removing one pointer if ptr is set) is
@@ -82,6 +85,8 @@ func signatureRoot(sig *types.Signature) rootKind {
 		return rootHTTPRouter
 	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
 		return rootGin
+	case connectRoot(params, results):
+		return rootConnect
 	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
 		p := params.At(0).Type()
 		switch {
@@ -141,6 +146,37 @@ func grpcRoot(fn *types.Func) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// isConnectNamed reports whether t is *connect.<name>[…] of either connect
+// module path.
+func isConnectNamed(t types.Type, name string) bool {
+	return isNamed(t, true, pathConnect, name) || isNamed(t, true, pathConnectOld, name)
+}
+
+// connectRoot reports whether params and results are a connect-go handler
+// shape, the first parameter being context.Context:
+//
+//	(ctx, *connect.Request[T]) (*connect.Response[U], error)        unary
+//	(ctx, *connect.ClientStream[T]) (*connect.Response[U], error)   client streaming
+//	(ctx, *connect.Request[T], *connect.ServerStream[U]) error      server streaming
+//	(ctx, *connect.BidiStream[T, U]) error                          bidi streaming
+func connectRoot(params, results *types.Tuple) bool {
+	if params.Len() < 2 || !isContextType(params.At(0).Type()) {
+		return false
+	}
+	p1 := params.At(1).Type()
+	switch {
+	case params.Len() == 2 && results.Len() == 2:
+		return (isConnectNamed(p1, "Request") || isConnectNamed(p1, "ClientStream")) &&
+			isConnectNamed(results.At(0).Type(), "Response") && isErrorType(results.At(1).Type())
+	case params.Len() == 2 && results.Len() == 1:
+		return isConnectNamed(p1, "BidiStream") && isErrorType(results.At(0).Type())
+	case params.Len() == 3 && results.Len() == 1:
+		return isConnectNamed(p1, "Request") && isConnectNamed(params.At(2).Type(), "ServerStream") &&
+			isErrorType(results.At(0).Type())
 	}
 	return false
 }
