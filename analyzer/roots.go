@@ -19,6 +19,7 @@ const (
 	pathHTTPRouter = "github.com/julienschmidt/httprouter"
 	pathConnect    = "connectrpc.com/connect"
 	pathConnectOld = "github.com/bufbuild/connect-go"
+	pathHertzApp   = "github.com/cloudwego/hertz/pkg/app"
 )
 
 // rootKind says which framework a request root belongs to; it decides the
@@ -36,6 +37,7 @@ const (
 	rootCustom
 	rootHTTPRouter // func(http.ResponseWriter, *http.Request, httprouter.Params)
 	rootConnect    // connect-go unary and streaming handlers: ctx is the first param
+	rootHertz      // func(context.Context, *app.RequestContext)
 )
 
 // isNamed reports whether t (after removing one pointer if ptr is set) is
@@ -83,6 +85,9 @@ func signatureRoot(sig *types.Signature) rootKind {
 		isNamed(params.At(1).Type(), true, pathHTTP, "Request") &&
 		isNamed(params.At(2).Type(), false, pathHTTPRouter, "Params"):
 		return rootHTTPRouter
+	case params.Len() == 2 && results.Len() == 0 &&
+		isContextType(params.At(0).Type()) && isNamed(params.At(1).Type(), true, pathHertzApp, "RequestContext"):
+		return rootHertz
 	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
 		return rootGin
 	case connectRoot(params, results):

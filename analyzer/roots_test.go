@@ -12,5 +12,5 @@ import (
 // export a fact). One run, to load the dependencies once.
 func TestRoots(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer,
-		"httprouterdemo", "connectdemo")
+		"httprouterdemo", "connectdemo", "hertzdemo")
 }
