@@ -19,6 +19,7 @@ const (
 	pathHTTPRouter = "github.com/julienschmidt/httprouter"
 	pathConnect    = "connectrpc.com/connect"
 	pathConnectOld = "github.com/bufbuild/connect-go"
+	pathGRPC       = "google.golang.org/grpc"
 	pathHertzApp   = "github.com/cloudwego/hertz/pkg/app"
 )
 
@@ -37,6 +38,7 @@ const (
 	rootCustom
 	rootHTTPRouter // func(http.ResponseWriter, *http.Request, httprouter.Params)
 	rootConnect    // connect-go unary and streaming handlers: ctx is the first param
+	rootGRPCStream // gRPC streaming methods: the request context is stream.Context()
 	rootHertz      // func(context.Context, *app.RequestContext)
 )
 
@@ -124,6 +126,16 @@ func grpcRoot(fn *types.Func) bool {
 	if _, ok := types.Unalias(r.At(0).Type()).(*types.Pointer); !ok {
 		return false
 	}
+	return embedsUnimplemented(sig)
+}
+
+// embedsUnimplemented reports whether the receiver of sig is a struct that
+// embeds a generated Unimplemented*Server, as gRPC service
+// implementations do.
+func embedsUnimplemented(sig *types.Signature) bool {
+	if sig == nil || sig.Recv() == nil {
+		return false
+	}
 	recv := types.Unalias(sig.Recv().Type())
 	if ptr, ok := recv.(*types.Pointer); ok {
 		recv = types.Unalias(ptr.Elem())
@@ -153,6 +165,54 @@ func grpcRoot(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// grpcStreamRoot reports whether fn is a streaming gRPC server method on a
+// type that embeds a generated Unimplemented*Server: server streaming
+// (req *T, stream X) error, or client and bidi streaming (stream X) error,
+// where X is an interface whose Context method is grpc.ServerStream's (the
+// generated X_YServer, or grpc.ServerStreamingServer[T],
+// ClientStreamingServer[T, U] and BidiStreamingServer[T, U]).
+func grpcStreamRoot(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	p, r := sig.Params(), sig.Results()
+	if r.Len() != 1 || !isErrorType(r.At(0).Type()) {
+		return false
+	}
+	switch p.Len() {
+	case 1:
+	case 2:
+		if _, ok := types.Unalias(p.At(0).Type()).(*types.Pointer); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	return isServerStream(p.At(p.Len()-1).Type()) && embedsUnimplemented(sig)
+}
+
+// isServerStream reports whether t is an interface type whose Context
+// method is grpc.ServerStream's.
+func isServerStream(t types.Type) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, false, nil, "Context")
+	m, ok := obj.(*types.Func)
+	return ok && isStreamContext(m)
+}
+
+// isStreamContext reports whether fn is grpc.ServerStream's Context
+// method, whose result is the request context of a streaming call.
+func isStreamContext(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Context" || fn.Pkg() == nil || fn.Pkg().Path() != pathGRPC {
+		return false
+	}
+	recv := recvOf(fn)
+	return recv != nil && isNamed(recv.Type(), false, pathGRPC, "ServerStream")
 }
 
 // isConnectNamed reports whether t is *connect.<name>[…] of either connect
@@ -200,6 +260,9 @@ func declRoot(decl *ast.FuncDecl, fn *types.Func, dirs *directives) rootKind {
 	}
 	if grpcRoot(fn) {
 		return rootGRPC
+	}
+	if grpcStreamRoot(fn) {
+		return rootGRPCStream
 	}
 	return notRoot
 }

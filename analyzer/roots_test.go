@@ -1,8 +1,11 @@
 package analyzer
 
 import (
+	"go/ast"
+	"go/types"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -12,5 +15,43 @@ import (
 // export a fact). One run, to load the dependencies once.
 func TestRoots(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer,
-		"httprouterdemo", "connectdemo", "hertzdemo")
+		"httprouterdemo", "connectdemo", "grpcstream", "hertzdemo")
+}
+
+// TestRootContexts checks that the ctx-flow sees the request context of
+// the new roots: stream.Context() of a gRPC server stream (an interface
+// method, so no static callee), r.Context() and the ctx parameter. The
+// rules cannot show it, since an unknown context is never flagged either.
+func TestRootContexts(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), ctxProbe, "ctxroots")
+}
+
+// ctxProbe reports, at each call probe(x), how ctxFlow classifies x.
+var ctxProbe = &analysis.Analyzer{
+	Name: "ctxprobe",
+	Doc:  "reports the ctx-flow class of probe arguments",
+	Run: func(pass *analysis.Pass) (any, error) {
+		classes := map[ctxClass]string{ctxUnset: "unset", ctxUnknown: "unknown", ctxRequest: "request", ctxDropped: "dropped"}
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				sig, _ := pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+				flow := newCtxFlow(pass.TypesInfo, sig, fd.Body)
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok || len(call.Args) != 1 {
+						return true
+					}
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "probe" {
+						pass.Reportf(call.Pos(), "%s", classes[flow.classify(call.Args[0]).class])
+					}
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
 }
