@@ -18,6 +18,14 @@ func TestRoots(t *testing.T) {
 		"httprouterdemo", "connectdemo", "grpcstream", "hertzdemo")
 }
 
+// TestRootFixes checks the request context each new root kind gives
+// suggested fixes: r.Context() (httprouter), the ctx parameter (connect,
+// hertz) and stream.Context() (gRPC streaming), against
+// rootfixes.go.golden.
+func TestRootFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "rootfixes")
+}
+
 // TestRootContexts checks that the ctx-flow sees the request context of
 // the new roots: stream.Context() of a gRPC server stream (an interface
 // method, so no static callee), r.Context() and the ctx parameter. The
