@@ -194,6 +194,11 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 			}
 		}
 	case *ast.CallExpr:
+		if m, _ := typeutil.Callee(f.info, e).(*types.Func); isStreamContext(m) {
+			// stream.Context() of a gRPC streaming call: an interface
+			// method, so it has no static callee.
+			return ctxInfo{class: ctxRequest}
+		}
 		fn := typeutil.StaticCallee(f.info, e)
 		if fn == nil || fn.Pkg() == nil {
 			return ctxInfo{class: ctxUnknown}

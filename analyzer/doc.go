@@ -1,6 +1,6 @@
 // Package analyzer implements the syncio go/analysis Analyzer. It finds
-// blocking I/O on HTTP request paths (net/http, gin, echo, fiber and gRPC
-// handlers) and reports it at the root's call that leads to the blocking
+// blocking I/O on HTTP request paths (net/http, httprouter, gin, echo,
+// fiber, hertz, gRPC and connect-go handlers) and reports it at the root's call that leads to the blocking
 // operation, with the call chain in the message.
 //
 // Frameworks are recognised by import path and type name only, so the
@@ -8,14 +8,29 @@
 //
 // # Request roots
 //
+// [docs/frameworks.md] lists every shape with its test and the request
+// context that fixes use.
+//
 //   - net/http: functions, methods and func literals of type
-//     func(http.ResponseWriter, *http.Request), ServeHTTP included;
+//     func(http.ResponseWriter, *http.Request), ServeHTTP included, and
+//     httprouter's func(http.ResponseWriter, *http.Request,
+//     httprouter.Params);
 //   - gin func(*gin.Context), echo func(echo.Context) error, fiber
-//     func(*fiber.Ctx) error (v2) and func(fiber.Ctx) error (v3), as
-//     declarations or as func literals anywhere (router arguments included);
-//   - gRPC unary methods (ctx context.Context, req *T) (*U, error) on a type
-//     that embeds a generated Unimplemented*Server;
-//   - any function whose doc comment holds //syncio:handler.
+//     func(*fiber.Ctx) error (v2) and func(fiber.Ctx) error (v3), hertz
+//     func(context.Context, *app.RequestContext), and connect-go handlers
+//     (connectrpc.com/connect or github.com/bufbuild/connect-go)
+//     (ctx, *connect.Request[T]) and (ctx, *connect.ClientStream[T])
+//     returning (*connect.Response[U], error), (ctx, *connect.Request[T],
+//     *connect.ServerStream[U]) and (ctx, *connect.BidiStream[T, U])
+//     returning error, as declarations or as func literals anywhere
+//     (router arguments included);
+//   - gRPC methods on a type that embeds a generated Unimplemented*Server:
+//     unary (ctx context.Context, req *T) (*U, error), server streaming
+//     (req *T, stream X) error and client or bidi streaming (stream X)
+//     error, where X is an interface with grpc.ServerStream's Context
+//     method; stream.Context() is then the request context;
+//   - any function whose doc comment holds //syncio:handler, and the
+//     functions and func(T) patterns of Config.Roots.
 //
 // # Rules
 //
@@ -75,4 +90,6 @@
 // first rule it names (SIO000 when it names no valid rule). An ignore that
 // hides nothing in this package is reported as stale, unless a rule it
 // names is switched off.
+//
+// [docs/frameworks.md]: https://github.com/syncio/syncio/blob/main/docs/frameworks.md
 package analyzer

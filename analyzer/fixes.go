@@ -37,10 +37,16 @@ func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
 		rootGin: ".Request.Context()", rootEcho: ".Request().Context()",
 		rootFiberV2: ".UserContext()", rootFiberV3: ".Context()",
 	}
+	// gRPC unary, connect and hertz roots have a ctx parameter, found
+	// above; the others derive the context from their request value.
 	switch s.root {
-	case rootHTTP:
-		if params.Len() == 2 && visible(params.At(1)) {
+	case rootHTTP, rootHTTPRouter:
+		if params.Len() >= 2 && visible(params.At(1)) {
 			return params.At(1).Name() + ".Context()"
+		}
+	case rootGRPCStream:
+		if n := params.Len(); n > 0 && visible(params.At(n-1)) {
+			return params.At(n-1).Name() + ".Context()"
 		}
 	case rootGin, rootEcho, rootFiberV2, rootFiberV3:
 		if params.Len() == 1 && visible(params.At(0)) {

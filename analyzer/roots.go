@@ -15,6 +15,12 @@ const (
 	pathFiberV2 = "github.com/gofiber/fiber/v2"
 	pathFiberV3 = "github.com/gofiber/fiber/v3"
 	pathContext = "context"
+
+	pathHTTPRouter = "github.com/julienschmidt/httprouter"
+	pathConnect    = "connectrpc.com/connect"
+	pathConnectOld = "github.com/bufbuild/connect-go"
+	pathGRPC       = "google.golang.org/grpc"
+	pathHertzApp   = "github.com/cloudwego/hertz/pkg/app"
 )
 
 // rootKind says which framework a request root belongs to; it decides the
@@ -30,6 +36,10 @@ const (
 	rootFiberV3
 	rootGRPC
 	rootCustom
+	rootHTTPRouter // func(http.ResponseWriter, *http.Request, httprouter.Params)
+	rootConnect    // connect-go unary and streaming handlers: ctx is the first param
+	rootGRPCStream // gRPC streaming methods: the request context is stream.Context()
+	rootHertz      // func(context.Context, *app.RequestContext)
 )
 
 // isNamed reports whether t (after removing one pointer if ptr is set) is
@@ -72,8 +82,18 @@ func signatureRoot(sig *types.Signature) rootKind {
 		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
 		isNamed(params.At(1).Type(), true, pathHTTP, "Request"):
 		return rootHTTP
+	case params.Len() == 3 && results.Len() == 0 &&
+		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
+		isNamed(params.At(1).Type(), true, pathHTTP, "Request") &&
+		isNamed(params.At(2).Type(), false, pathHTTPRouter, "Params"):
+		return rootHTTPRouter
+	case params.Len() == 2 && results.Len() == 0 &&
+		isContextType(params.At(0).Type()) && isNamed(params.At(1).Type(), true, pathHertzApp, "RequestContext"):
+		return rootHertz
 	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
 		return rootGin
+	case connectRoot(params, results):
+		return rootConnect
 	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
 		p := params.At(0).Type()
 		switch {
@@ -104,6 +124,16 @@ func grpcRoot(fn *types.Func) bool {
 		return false
 	}
 	if _, ok := types.Unalias(r.At(0).Type()).(*types.Pointer); !ok {
+		return false
+	}
+	return embedsUnimplemented(sig)
+}
+
+// embedsUnimplemented reports whether the receiver of sig is a struct that
+// embeds a generated Unimplemented*Server, as gRPC service
+// implementations do.
+func embedsUnimplemented(sig *types.Signature) bool {
+	if sig == nil || sig.Recv() == nil {
 		return false
 	}
 	recv := types.Unalias(sig.Recv().Type())
@@ -137,6 +167,85 @@ func grpcRoot(fn *types.Func) bool {
 	return false
 }
 
+// grpcStreamRoot reports whether fn is a streaming gRPC server method on a
+// type that embeds a generated Unimplemented*Server: server streaming
+// (req *T, stream X) error, or client and bidi streaming (stream X) error,
+// where X is an interface whose Context method is grpc.ServerStream's (the
+// generated X_YServer, or grpc.ServerStreamingServer[T],
+// ClientStreamingServer[T, U] and BidiStreamingServer[T, U]).
+func grpcStreamRoot(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	p, r := sig.Params(), sig.Results()
+	if r.Len() != 1 || !isErrorType(r.At(0).Type()) {
+		return false
+	}
+	switch p.Len() {
+	case 1:
+	case 2:
+		if _, ok := types.Unalias(p.At(0).Type()).(*types.Pointer); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	return isServerStream(p.At(p.Len()-1).Type()) && embedsUnimplemented(sig)
+}
+
+// isServerStream reports whether t is an interface type whose Context
+// method is grpc.ServerStream's.
+func isServerStream(t types.Type) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, false, nil, "Context")
+	m, ok := obj.(*types.Func)
+	return ok && isStreamContext(m)
+}
+
+// isStreamContext reports whether fn is grpc.ServerStream's Context
+// method, whose result is the request context of a streaming call.
+func isStreamContext(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Context" || fn.Pkg() == nil || fn.Pkg().Path() != pathGRPC {
+		return false
+	}
+	recv := recvOf(fn)
+	return recv != nil && isNamed(recv.Type(), false, pathGRPC, "ServerStream")
+}
+
+// isConnectNamed reports whether t is *connect.<name>[…] of either connect
+// module path.
+func isConnectNamed(t types.Type, name string) bool {
+	return isNamed(t, true, pathConnect, name) || isNamed(t, true, pathConnectOld, name)
+}
+
+// connectRoot reports whether params and results are a connect-go handler
+// shape, the first parameter being context.Context:
+//
+//	(ctx, *connect.Request[T]) (*connect.Response[U], error)        unary
+//	(ctx, *connect.ClientStream[T]) (*connect.Response[U], error)   client streaming
+//	(ctx, *connect.Request[T], *connect.ServerStream[U]) error      server streaming
+//	(ctx, *connect.BidiStream[T, U]) error                          bidi streaming
+func connectRoot(params, results *types.Tuple) bool {
+	if params.Len() < 2 || !isContextType(params.At(0).Type()) {
+		return false
+	}
+	p1 := params.At(1).Type()
+	switch {
+	case params.Len() == 2 && results.Len() == 2:
+		return (isConnectNamed(p1, "Request") || isConnectNamed(p1, "ClientStream")) &&
+			isConnectNamed(results.At(0).Type(), "Response") && isErrorType(results.At(1).Type())
+	case params.Len() == 2 && results.Len() == 1:
+		return isConnectNamed(p1, "BidiStream") && isErrorType(results.At(0).Type())
+	case params.Len() == 3 && results.Len() == 1:
+		return isConnectNamed(p1, "Request") && isConnectNamed(params.At(2).Type(), "ServerStream") &&
+			isErrorType(results.At(0).Type())
+	}
+	return false
+}
+
 // declRoot classifies a function declaration.
 func declRoot(decl *ast.FuncDecl, fn *types.Func, dirs *directives) rootKind {
 	if dirs.handler(decl.Doc) {
@@ -151,6 +260,9 @@ func declRoot(decl *ast.FuncDecl, fn *types.Func, dirs *directives) rootKind {
 	}
 	if grpcRoot(fn) {
 		return rootGRPC
+	}
+	if grpcStreamRoot(fn) {
+		return rootGRPCStream
 	}
 	return notRoot
 }

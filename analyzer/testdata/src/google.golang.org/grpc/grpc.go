@@ -1,4 +1,5 @@
-// Package grpc is a minimal stand-in for google.golang.org/grpc clients.
+// Package grpc is a minimal stand-in for google.golang.org/grpc: clients,
+// and the server stream interfaces (stream.go).
 package grpc
 
 type ClientConn struct{}

@@ -1,0 +1,65 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestRoots covers the request roots of httprouter, connect-go, gRPC
+// streaming and hertz: a blocking call in each shape is reported, SIO002
+// sees the root's context, and near-miss shapes are no roots (they only
+// export a fact). One run, to load the dependencies once.
+func TestRoots(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer,
+		"httprouterdemo", "connectdemo", "grpcstream", "hertzdemo")
+}
+
+// TestRootFixes checks the request context each new root kind gives
+// suggested fixes: r.Context() (httprouter), the ctx parameter (connect,
+// hertz) and stream.Context() (gRPC streaming), against
+// rootfixes.go.golden.
+func TestRootFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "rootfixes")
+}
+
+// TestRootContexts checks that the ctx-flow sees the request context of
+// the new roots: stream.Context() of a gRPC server stream (an interface
+// method, so no static callee), r.Context() and the ctx parameter. The
+// rules cannot show it, since an unknown context is never flagged either.
+func TestRootContexts(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), ctxProbe, "ctxroots")
+}
+
+// ctxProbe reports, at each call probe(x), how ctxFlow classifies x.
+var ctxProbe = &analysis.Analyzer{
+	Name: "ctxprobe",
+	Doc:  "reports the ctx-flow class of probe arguments",
+	Run: func(pass *analysis.Pass) (any, error) {
+		classes := map[ctxClass]string{ctxUnset: "unset", ctxUnknown: "unknown", ctxRequest: "request", ctxDropped: "dropped"}
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				sig, _ := pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+				flow := newCtxFlow(pass.TypesInfo, sig, fd.Body)
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok || len(call.Args) != 1 {
+						return true
+					}
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "probe" {
+						pass.Reportf(call.Pos(), "%s", classes[flow.classify(call.Args[0]).class])
+					}
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
+}
