@@ -159,6 +159,13 @@ func ifaceKey(t types.Type) (string, bool) {
 	if !isIface || it.NumMethods() == 0 || !followedIface(n.Obj().Pkg().Path()) {
 		return "", false
 	}
+	// Generated gRPC stream interfaces embed grpc.ServerStream: the
+	// framework's plumbing, like its request objects.
+	for i := range it.NumMethods() {
+		if it.Method(i).Name() == "SendMsg" || it.Method(i).Name() == "RecvMsg" {
+			return "", false
+		}
+	}
 	return n.Obj().Pkg().Path() + "." + n.Obj().Name(), true
 }
 
