@@ -103,3 +103,18 @@ func crossReports(t *testing.T, dir string, pkgs ...string) {
 func TestInterfaceDispatch(t *testing.T) {
 	crossReports(t, "wired", "wired/api", "wired/store", "wired/service", "wired/blob", "wired/app", "wired/cmd1", "wired/cmd2")
 }
+
+// TestCallbacks: func literals and function values passed to parameters
+// their callee calls on the spot (in this package, in another, forwarded,
+// gorm's Transaction) are on the request path; stored or started ones are
+// not.
+func TestCallbacks(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "callbacks", "callbacks/lib")
+}
+
+// TestAdapters: functions of a service's own shape become request roots
+// when passed to an adapter (local, imported, the appHandler func type,
+// another package's function); the same shape passed nowhere does not.
+func TestAdapters(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes")
+}
