@@ -118,32 +118,6 @@ func (r *runner) adapterType(t types.Type) bool {
 	return r.pass.ImportObjectFact(n.Obj(), &f)
 }
 
-// funcRef returns the function a func-valued expression names (f, pkg.F,
-// x.Method as a method value), or nil.
-func funcRef(info *types.Info, e ast.Expr) *types.Func {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		fn, _ := info.Uses[e].(*types.Func)
-		if fn != nil && recvOf(fn) == nil {
-			return fn
-		}
-	case *ast.SelectorExpr:
-		if sel := info.Selections[e]; sel != nil {
-			if sel.Kind() != types.MethodVal {
-				return nil
-			}
-			if _, iface := sel.Recv().Underlying().(*types.Interface); iface {
-				return nil
-			}
-			fn, _ := sel.Obj().(*types.Func)
-			return fn
-		}
-		fn, _ := info.Uses[e.Sel].(*types.Func)
-		return fn
-	}
-	return nil
-}
-
 // syncCalls returns the indexes (per params) of the parameters that body
 // calls synchronously: directly, in a literal called on the spot or passed
 // to another synchronous parameter, or by passing them on to one.
@@ -363,21 +337,4 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 	})
 	sort.Ints(out)
 	return out
-}
-
-// refItem is an item for a call of fn at [pos, end): a function value
-// passed to a synchronous parameter, or handed to an adapter.
-func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
-	fn = fn.Origin()
-	if fn.Pkg() == nil || r.cfg.Allow[qualified(fn, fn.Pkg().Path())] {
-		return item{}, false
-	}
-	if fn.Pkg() == r.pass.Pkg {
-		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
-	}
-	var f blocksFact
-	if r.pass.ImportObjectFact(fn, &f) {
-		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
-	}
-	return item{}, false
 }

@@ -67,10 +67,10 @@
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O) and,
 // bounded by the number of rules, the highest-ranked path of each other
-// rule, so a root's call is reported once per rule it leads to. Calls
-// through interfaces and func values are not followed. Bodies of go
-// statements and func literals that are not called on the spot are off the
-// request path. The standard library is not analysed: its blocking APIs are
+// rule, so a root's call is reported once per rule it leads to. Bodies of
+// go statements, and func literals neither called on the spot nor passed
+// to a parameter that the callee calls, are off the request path. The
+// standard library is not analysed: its blocking APIs are
 // judged at the caller through the SIO001 table. Packages of dependency
 // modules (a module with a version, read from the module cache or from
 // vendor/) are analysed too, with two exceptions measured on real
@@ -79,6 +79,46 @@
 // there needs a static callee, since an interface method given
 // context.Background() is no evidence of I/O. main and init are never
 // request paths; _test.go files are only with Config.Tests.
+//
+// # Call resolution
+//
+// The rules (classify.go) turn operations and calls into items; call
+// resolution (calls.go, callbacks.go, dispatch.go) says what a callee leads
+// to, so no rule knows how a callee was found:
+//
+//   - static calls: the same package's summaries, other packages' blocksFact;
+//   - callbacks: a function that calls one of its func-typed parameters
+//     before it returns (directly, in a literal called on the spot, or by
+//     passing it on to such a parameter) exports a callsFact; a func literal
+//     passed there is walked as part of the caller's body, and a function
+//     value (f, pkg.F, x.Method) is an item calling that function. gorm's
+//     Transaction and cache loaders get the fact from their own source.
+//   - adapters: a function returning a request-handler literal
+//     (http.HandlerFunc, gin, echo, fiber) that calls one of its func-typed
+//     parameters exports an adapterFact, as does a func type whose
+//     ServeHTTP calls its value (the appHandler idiom). Only functions
+//     really passed there (or converted to that type) become roots; one
+//     from another package is reported at the argument, with its fact.
+//   - interface dispatch: analysis is bottom-up, so the handler's package
+//     usually cannot see the concrete type wired in main. Calls through a
+//     followed interface (not the standard library's, the frameworks',
+//     loggers' or generated gRPC streams') travel up as blocksFact.Dyn and,
+//     at a root, as a pendingFact (the root's call, the chain, the lock held
+//     and the rules ignored on the way). Every package records its
+//     conversions of concrete types to followed interfaces (assignments,
+//     composite-literal fields and elements, arguments, returns, explicit
+//     conversions), with the concrete methods' facts, as a convFact, and
+//     interface-to-interface conversions as edges. Each package joins the
+//     pending calls it sees (its own and its dependencies') with the
+//     conversions it sees, following up to four interface hops, and reports
+//     the (root call, rule) pairs that no dependency reported (joinedFact)
+//     at the handler's call: the wiring package or main, reported once
+//     along an import chain. Two mains that do not import each other but
+//     both see a pair each report it; the standalone checker and
+//     golangci-lint print a duplicate once, go vet prints it per package.
+//     Only types the program converts count, never every type with a
+//     matching method set; conversions in _test.go count only with
+//     Config.Tests.
 //
 // # Suppression
 //

@@ -1,0 +1,183 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Call resolution: what an item of a body leads to. Rules classify calls
+// and operations (classify.go) into items; this file, dispatch.go and
+// callbacks.go resolve the callees behind them (same package, other
+// packages' facts, interface dispatch, callbacks and adapters), so the
+// rules never learn how a callee was found.
+
+// lockable are the rules whose operation blocks, so holding a lock across
+// it is SIO003; "" is I/O that is no finding by itself.
+var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005": true}
+
+// resolveAt returns what an item of s leads to, after configuration and
+// suppressions: rules that are off or ignored are dropped (an ignored
+// operation still counts as I/O under a lock), a lock held at the item is
+// added. The first finding is the item's main path (the callee's summary),
+// the others are the paths of its other rules; none means the item
+// neither blocks nor does I/O.
+func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
+	f := r.resolve(it)
+	if f == nil {
+		return nil
+	}
+	var out []*finding
+	for i, p := range f.all() {
+		if g := r.applyConfig(s, it, p); g != nil && (i == 0 || g.rule != "") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// applyConfig is resolveAt for one path.
+func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
+	g := *f
+	if g.rule != "" && (!r.cfg.enabled(g.rule) || r.suppressed(s, it, g.rule)) {
+		if !lockable[g.rule] {
+			return nil
+		}
+		g.rule = ""
+	}
+	if it.lock != "" && g.lock == "" && lockable[f.rule] {
+		g.lock = it.lock
+	}
+	if g.lock != "" && (!r.cfg.enabled("SIO003") || r.suppressed(s, it, "SIO003")) {
+		g.lock = ""
+	}
+	return &g
+}
+
+// resolve returns the blocking path behind an item, or nil.
+func (r *runner) resolve(it item) *finding {
+	switch {
+	case it.term != nil:
+		return it.term
+	case it.ext != nil:
+		if len(it.ext.Chain) == 0 {
+			return nil // only interface calls, resolved by dispatch
+		}
+		f := r.fromFact(it.ext)
+		for i := range it.ext.More {
+			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
+		}
+		return f.prepend(it.name, r.site(it.pos), it.pos)
+	case it.local != nil:
+		callee := r.byFunc[it.local]
+		if callee == nil || callee.root != notRoot || callee.result == nil {
+			return nil
+		}
+		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
+	}
+	return nil
+}
+
+// fromFact is the finding of one path of another package's fact.
+func (r *runner) fromFact(bf *blocksFact) *finding {
+	f := &finding{rule: bf.Rule, lock: bf.Lock, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint}
+	for _, s := range bf.Sites {
+		f.poses = append(f.poses, r.sitePos(s))
+	}
+	return f
+}
+
+func (r *runner) site(pos token.Pos) string {
+	p := r.pass.Fset.Position(pos)
+	return p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+}
+
+// sitePos maps a "file:line:col" site back to a position when the file is
+// part of this pass's file set (drivers that load dependencies from source;
+// under go vet only the line survives, see below), and to token.NoPos
+// otherwise.
+func (r *runner) sitePos(site string) token.Pos {
+	if r.files == nil {
+		r.files = map[string]*token.File{}
+		r.pass.Fset.Iterate(func(f *token.File) bool {
+			r.files[f.Name()] = f
+			return true
+		})
+	}
+	rest, colStr, ok1 := cutLast(site)
+	name, lineStr, ok2 := cutLast(rest)
+	if !ok1 || !ok2 {
+		return token.NoPos
+	}
+	line, err1 := strconv.Atoi(lineStr)
+	col, err2 := strconv.Atoi(colStr)
+	f := r.files[name]
+	if err1 != nil || err2 != nil || f == nil || line < 1 || line > f.LineCount() {
+		return token.NoPos
+	}
+	start := f.LineStart(line)
+	if pos := start + token.Pos(col-1); int(pos) <= f.Base()+f.Size() {
+		if p := r.pass.Fset.Position(pos); p.Line == line && p.Column == col {
+			return pos
+		}
+	}
+	// Export-data importers register stand-in files whose lines are one
+	// byte long: the line is right but columns do not exist. Keep the line.
+	if r.pass.Fset.Position(start).Line == line {
+		return start
+	}
+	return token.NoPos
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// refItem is an item for a call of fn at [pos, end): a function value
+// passed to a synchronous parameter, or handed to an adapter.
+func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
+	fn = fn.Origin()
+	if fn.Pkg() == nil || r.cfg.Allow[qualified(fn, fn.Pkg().Path())] {
+		return item{}, false
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
+	}
+	var f blocksFact
+	if r.pass.ImportObjectFact(fn, &f) {
+		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+	}
+	return item{}, false
+}
+
+// funcRef returns the function a func-valued expression names (f, pkg.F,
+// x.Method as a method value), or nil.
+func funcRef(info *types.Info, e ast.Expr) *types.Func {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[e].(*types.Func)
+		if fn != nil && recvOf(fn) == nil {
+			return fn
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			if _, iface := sel.Recv().Underlying().(*types.Interface); iface {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := info.Uses[e.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}

@@ -1,0 +1,317 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// The rules' side: which operations and calls in a body may block. Callees
+// are handed to call resolution (calls.go) as items.
+
+// collect walks a body in source order and records what may block. The
+// body of a go statement and func literals that are not called on the spot
+// are off the request path and skipped.
+func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
+	if body == nil {
+		return nil
+	}
+	info := r.pass.TypesInfo
+	flow := newCtxFlow(info, sig, body)
+	invoked := map[*ast.FuncLit]bool{}
+	inSelect := map[ast.Node]bool{}
+	var items []item
+	term := func(rule string, pos, end token.Pos, name, detail, hint string) item {
+		return item{pos: pos, end: end, term: &finding{
+			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			detail: detail, hint: hint,
+		}}
+	}
+	// Every blocking operation is recorded whether or not its rule is on:
+	// resolveAt applies the configuration, and a disabled rule's operation
+	// still blocks under a lock (SIO003).
+	//
+	// Channel operations in third-party code are the library's own
+	// synchronisation (a buffer it just filled, a generator goroutine);
+	// its waits on the outside world are I/O, which the tables describe.
+	wait := !r.thirdParty
+	gorm := newGormFlow(info, body)
+	// Local variables holding x.Done() (done := ctx.Done()) are an escape
+	// as good as the call itself.
+	doneVars := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, rhs := range as.Rhs {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok && isDoneCall(rhs) {
+					if obj := info.ObjectOf(id); obj != nil {
+						doneVars[obj] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	isDone := func(e ast.Expr) bool {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			return doneVars[info.ObjectOf(id)]
+		}
+		return isDoneCall(e)
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return invoked[n]
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+					r.assigns[call] = n
+				}
+			}
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+				invoked[lit] = true
+			}
+			// Callbacks the callee runs before it returns are on this path.
+			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
+				if j >= len(n.Args) {
+					continue
+				}
+				if lit, ok := ast.Unparen(n.Args[j]).(*ast.FuncLit); ok {
+					invoked[lit] = true
+				} else if fn := funcRef(info, n.Args[j]); fn != nil {
+					if it, ok := r.refItem(fn, n.Args[j].Pos(), n.Args[j].End(), nil); ok {
+						items = append(items, it)
+					}
+				}
+			}
+			if it, ok := r.classifyCall(n, flow, gorm); ok {
+				items = append(items, it)
+			}
+		case *ast.CompositeLit:
+			if isNamed(info.TypeOf(n), false, pathHTTP, "Transport") {
+				items = append(items, term("SIO004", n.Pos(), n.End(), "http.Transport{}",
+					fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint))
+			}
+		case *ast.SelectStmt:
+			escape := false
+			for _, st := range n.Body.List {
+				cc, ok := st.(*ast.CommClause)
+				if !ok {
+					continue
+				}
+				if cc.Comm == nil {
+					escape = true
+					continue
+				}
+				if op := commOp(cc.Comm); op != nil {
+					inSelect[op] = true
+					if u, ok := op.(*ast.UnaryExpr); ok && isDone(u.X) {
+						escape = true
+					}
+				}
+			}
+			if wait && !escape {
+				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select",
+					"has no ctx.Done() case and no default, so it waits with no way to cancel",
+					"add a case <-ctx.Done() that returns ctx.Err()"))
+			}
+		case *ast.SendStmt:
+			if wait && !inSelect[n] {
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel send",
+					"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"))
+			}
+		case *ast.UnaryExpr:
+			if wait && n.Op == token.ARROW && !inSelect[n] && !isDone(n.X) {
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
+					"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"))
+			}
+		case *ast.RangeStmt:
+			if t := info.TypeOf(n.X); wait && t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					items = append(items, term("SIO005", n.For, n.X.End(), "range over channel",
+						"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"))
+				}
+			}
+		}
+		return true
+	})
+	if regions := r.lockRegions(body); len(regions) > 0 {
+		for i := range items {
+			items[i].lock = heldAt(regions, items[i].pos)
+		}
+	}
+	return items
+}
+
+// commOp returns the channel operation of a select case.
+func commOp(st ast.Stmt) ast.Node {
+	switch st := st.(type) {
+	case *ast.SendStmt:
+		return st
+	case *ast.ExprStmt:
+		if u, ok := ast.Unparen(st.X).(*ast.UnaryExpr); ok {
+			return u
+		}
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			if u, ok := ast.Unparen(st.Rhs[0]).(*ast.UnaryExpr); ok {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+// isDoneCall reports whether e is x.Done(): waiting on it is the
+// cancellation escape itself.
+func isDoneCall(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Done"
+}
+
+// classifyCall turns a call into an item when it may block.
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow) (item, bool) {
+	info := r.pass.TypesInfo
+	tv, ok := info.Types[call.Fun]
+	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
+		return item{}, false
+	}
+	sig, _ := tv.Type.Underlying().(*types.Signature)
+	fn := typeutil.StaticCallee(info, call)
+	if fn != nil {
+		fn = fn.Origin()
+	}
+	var key string
+	if fn != nil && fn.Pkg() != nil {
+		key = qualified(fn, fn.Pkg().Path())
+		if r.cfg.Allow[key] {
+			return item{}, false // declared safe: neither reported nor propagated
+		}
+	}
+	pos, end := call.Pos(), call.End()
+	mk := func(rule, name, detail, hint string) item {
+		return item{pos: pos, end: end, call: call, term: &finding{
+			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			detail: detail, hint: hint,
+		}}
+	}
+	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
+		isContextType(sig.Params().At(0).Type()) &&
+		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
+		(!r.thirdParty || fn != nil) {
+		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
+			name := types.ExprString(call.Fun)
+			if fn != nil && fn.Pkg() != nil {
+				name = terminalName(fn)
+			}
+			arg := ast.Unparen(call.Args[0])
+			given := ci.desc
+			if id, ok := arg.(*ast.Ident); ok {
+				given = id.Name + " (" + ci.desc + ")"
+			}
+			it := mk("SIO002", name, "is given "+given+" instead of the request context",
+				"pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request")
+			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
+				it.fixArg = c
+			}
+			return it, true
+		}
+	}
+	blocking := func(key string, rep Replacement) item {
+		verb := rep.Verb
+		if verb == "" {
+			verb = "blocks without the request context"
+		}
+		it := mk("SIO001", key, verb, "use "+rep.Use)
+		it.fixKey = key
+		return it
+	}
+	if fn == nil {
+		// An interface method is matched by its declaration (redigo's
+		// redis.Conn.Do), whatever value is behind it: the interface is
+		// the API contract, and every implementation does the round trip.
+		if im := interfaceMethod(info, call); im != nil {
+			ikey := qualified(im, im.Pkg().Path())
+			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
+				return blocking(ikey, rep), true
+			}
+		}
+	}
+	if fn == nil {
+		if d := r.dynItem(call); d != nil {
+			return item{pos: pos, end: end, call: call, dyn: d}, true
+		}
+	}
+	if fn == nil || fn.Pkg() == nil {
+		return item{}, false // an unknown func value: no guessing
+	}
+	if rep, ok := r.cfg.Blocking[key]; ok {
+		return blocking(key, rep), true
+	}
+	if hint, ok := waitFuncs[key]; ok {
+		return mk("SIO005", key, "waits with no way to cancel it", hint), true
+	}
+	if path := gormReceiver(fn); path != "" && gormFinishers[fn.Name()] {
+		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if path == pathGormV1 {
+			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
+				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
+		}
+		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
+			root := gormChainRoot(info, sel.X)
+			it := mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
+				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
+			it.gormRoot = root
+			return it, true
+		}
+		// With a context (or one we cannot see) the query is still I/O.
+		return item{pos: pos, end: end, call: call, term: &finding{
+			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		}}, true
+	}
+	if what := clientCtor(fn, key); what != "" {
+		return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
+	}
+	if isFileIO(info, call, key) {
+		return mk("SIO006", key, fileDetail, fileHint), true
+	}
+	if it, ok := r.refItem(fn, pos, end, call); ok {
+		return it, true // a callee: call resolution says what it leads to
+	}
+	if isIOCall(fn, sig, key, r.pass.Pkg.Path()) {
+		// I/O that honours its context: a finding only under a lock.
+		return item{pos: pos, end: end, call: call, term: &finding{
+			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		}}, true
+	}
+	return item{}, false
+}
+
+// interfaceMethod returns the method of a named interface type that call
+// invokes through dynamic dispatch, or nil.
+func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	recv := recvOf(fn)
+	if recv == nil {
+		return nil
+	}
+	if _, ok := recv.Type().Underlying().(*types.Interface); !ok {
+		return nil
+	}
+	if _, ok := types.Unalias(recv.Type()).(*types.Named); !ok {
+		return nil
+	}
+	return fn
+}
