@@ -88,9 +88,32 @@ var clientCtors = map[string]string{
 	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": "a PostgreSQL connection pool",
 	"github.com/jmoiron/sqlx.Open":                  "a database connection pool",
 	"github.com/jmoiron/sqlx.Connect":               "a database connection pool",
-	"github.com/redis/go-redis/v9.NewClient":        "a Redis connection pool",
-	"github.com/redis/go-redis/v9.NewClusterClient": "a Redis connection pool",
 	"gorm.io/gorm.Open":                             "a database connection pool",
+
+	// docs/rules/libraries.md has the evidence for the entries below.
+	"go.mongodb.org/mongo-driver/mongo.Connect":           "MongoDB connection pools",
+	"go.mongodb.org/mongo-driver/mongo.(*Client).Connect": "MongoDB connection pools",
+	"go.mongodb.org/mongo-driver/v2/mongo.Connect":        "MongoDB connection pools",
+	"github.com/minio/minio-go/v7.New":                    "a MinIO client and its HTTP transport",
+	pathOSS + ".New":                                      "an OSS client and its HTTP transport",
+	pathOBS + ".New":                                      "an OBS client and its HTTP transport",
+}
+
+// goRedisCtorPaths are the go-redis import paths whose constructors
+// (goRedisCtors) each build a connection pool.
+var goRedisCtorPaths = []string{pathGoRedisV6, pathGoRedisV7, "github.com/go-redis/redis/v8", "github.com/redis/go-redis/v9"}
+
+var goRedisCtors = map[string]bool{
+	"NewClient": true, "NewClusterClient": true, "NewRing": true, "NewFailoverClient": true,
+	"NewSentinelClient": true, "NewUniversalClient": true, "NewFailoverClusterClient": true,
+}
+
+// awsV2ClientPkgs are the aws-sdk-go-v2 service packages whose New and
+// NewFromConfig give the client its own HTTP client and transport unless
+// Options.HTTPClient is set (resolveHTTPClient in api_client.go).
+var awsV2ClientPkgs = map[string]bool{
+	"github.com/aws/aws-sdk-go-v2/service/s3": true, "github.com/aws/aws-sdk-go-v2/service/dynamodb": true,
+	"github.com/aws/aws-sdk-go-v2/service/sqs": true,
 }
 
 // azblobPkgs are the azblob packages whose NewClient* functions build an
@@ -108,6 +131,20 @@ func clientCtor(fn *types.Func, key string) string {
 	}
 	if azblobPkgs[fn.Pkg().Path()] && recvOf(fn) == nil && strings.HasPrefix(fn.Name(), "NewClient") {
 		return "an Azure Blob client and its HTTP pipeline"
+	}
+	if recvOf(fn) != nil {
+		return ""
+	}
+	path := fn.Pkg().Path()
+	if goRedisCtors[fn.Name()] {
+		for _, p := range goRedisCtorPaths {
+			if path == p {
+				return "a Redis connection pool"
+			}
+		}
+	}
+	if awsV2ClientPkgs[path] && (fn.Name() == "New" || fn.Name() == "NewFromConfig") {
+		return "an AWS client and, unless Options.HTTPClient is set, its own HTTP transport"
 	}
 	return ""
 }

@@ -12,7 +12,9 @@ import (
 	redis7 "github.com/go-redis/redis/v7"
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/gridfs"
+	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	s3v2 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go/service/s3"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/aliyun/aliyun-oss-go-sdk/oss"
 	"github.com/huaweicloud/huaweicloud-sdk-go-obs/obs"
+	"github.com/minio/minio-go/v7"
 	"github.com/qiniu/go-sdk/v7/storage"
 	cos "github.com/tencentyun/cos-go-sdk-v5"
 )
@@ -94,4 +97,23 @@ func (a *app) ObjectStores(w http.ResponseWriter, r *http.Request) {
 
 	_, _ = a.obs.PutObject(&obs.PutObjectInput{})             // want `^github.com/huaweicloud/huaweicloud-sdk-go-obs/obs.ObsClient.PutObject sends an OBS request the request cannot cancel: ObsClient has no per-call context; use a deadline on the shared client.*\(SIO001\)$`
 	_, _ = a.obs.CreateSignedUrl(&obs.CreateSignedUrlInput{}) // no request
+}
+
+func (a *app) Ctors(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	_ = redis6.NewClient(&redis6.Options{}) // want `^redis.NewClient builds a Redis connection pool on every request.*\(SIO004\)$`
+	_ = redis7.NewClient(&redis7.Options{}) // want `redis.NewClient builds a Redis connection pool`
+	_, _ = mongo.Connect(ctx)               // want `mongo.Connect builds MongoDB connection pools`
+	cl, _ := mongo.NewClient()              // NewClient only configures
+	_ = cl.Connect(ctx)                     // want `mongo.\(\*Client\).Connect builds MongoDB connection pools`
+	_, _ = mongo2.Connect()                 // want `mongo.Connect builds MongoDB connection pools`
+	_ = s3v2.NewFromConfig(aws.Config{})    // want `s3.NewFromConfig builds an AWS client and, unless Options.HTTPClient is set, its own HTTP transport`
+	_ = s3v2.New(s3v2.Options{})            // want `s3.New builds an AWS client`
+	_ = manager.NewUploader(nil)            // wraps a client: builds nothing
+	_ = s3manager.NewUploader()             // builds nothing
+	_ = cos.NewClient(nil, nil)             // keeps the given (or a zero) http.Client
+	_ = storage.NewBucketManager()          // Qiniu's shared default client
+	_, _ = oss.New("e", "a", "s")           // want `oss.New builds an OSS client and its HTTP transport`
+	_, _ = obs.New("a", "s", "e")           // want `obs.New builds an OBS client and its HTTP transport`
+	_, _ = minio.New("e", &minio.Options{}) // want `minio.New builds a MinIO client and its HTTP transport`
 }
