@@ -142,3 +142,11 @@ func TestORM(t *testing.T) {
 func TestStaleIgnores(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "stale", "stale/dep")
 }
+
+// TestLibraries covers the SDK entries of the SIO001 table and of SIO004
+// (docs/rules/libraries.md): one context-less call per library, its
+// context-aware variant, receivers and options that may carry a context,
+// and the constructors that do and do not build a transport.
+func TestLibraries(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "libs")
+}

@@ -254,7 +254,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 	if fn == nil || fn.Pkg() == nil {
 		return item{}, false // an unknown func value: no guessing
 	}
-	if rep, ok := r.cfg.Blocking[key]; ok {
+	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(info, call, key) {
 		return blocking(key, rep), true
 	}
 	if hint, ok := waitFuncs[key]; ok {

@@ -50,7 +50,11 @@
 // SIO006 (file-io, opt-in) flags os file I/O. gorm (gorm.io/gorm and v1) and
 // sqlx are recognised by import path: a gorm finisher on a chain rooted at a
 // field or global with no WithContext is SIO001, sqlx's context-less
-// methods are table entries.
+// methods are table entries. The SDK entries (go-redis v6/v7, mongo-driver
+// v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) are in libs.go,
+// with their evidence in docs/rules/libraries.md; ctxRouted skips a call
+// whose receiver or options may carry the context (go-redis v7's
+// WithContext, oss.WithContext), which its key cannot show.
 //
 // # Configuration
 //

@@ -1,8 +1,10 @@
 package analyzer
 
 // defaultBlocking is the SIO001 table: context-less calls that have a
-// context-aware variant. It covers noctx's list.
-var defaultBlocking = merged(sqlxBlocking(), map[string]Replacement{
+// context-aware variant. It covers noctx's list; the SDK entries are in
+// libs.go (libraryBlocking), with their evidence in
+// docs/rules/libraries.md.
+var defaultBlocking = merged(sqlxBlocking(), libraryBlocking(), map[string]Replacement{
 	// net/http package-level helpers use http.DefaultClient with no context.
 	"net/http.Get":      {Use: "http.NewRequestWithContext(ctx, http.MethodGet, url, nil) and http.DefaultClient.Do(req)"},
 	"net/http.Head":     {Use: "http.NewRequestWithContext(ctx, http.MethodHead, url, nil) and http.DefaultClient.Do(req)"},
