@@ -75,6 +75,12 @@ type adaptedRef struct {
 	ignores  []*ignore
 }
 
+type decl struct {
+	fd     *ast.FuncDecl
+	fn     *types.Func
+	params map[*types.Var]int
+}
+
 // calledParams returns the parameters fn calls synchronously.
 func (r *runner) calledParams(fn *types.Func) []int {
 	if fn == nil {
@@ -197,11 +203,6 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{},
 	}
 	r.cb = cb
-	type decl struct {
-		fd     *ast.FuncDecl
-		fn     *types.Func
-		params map[*types.Var]int
-	}
 	var decls []decl
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -255,7 +256,10 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 			r.pass.ExportObjectFact(d.fn, &adapterFact{Params: ps})
 		}
 	}
-	// What is passed to an adapter, anywhere in the package.
+	r.handlerTypes(decls)
+	// What is passed to an adapter, anywhere in the package: as an
+	// argument to an adapter's parameter, or converted (explicitly, as an
+	// argument, a field or an element) to an adapter func type.
 	for _, f := range files {
 		for _, d := range f.Decls {
 			in := r.pass.Pkg.Name()
@@ -281,6 +285,24 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 					for _, j := range r.adapterParams(typeutil.StaticCallee(info, call)) {
 						if j >= 0 && j < len(call.Args) {
 							args = append(args, call.Args[j])
+						}
+					}
+					// Implicit conversions: router.For(path, s.handleIndex)
+					// with a parameter of a handler func type.
+					if sig, _ := info.TypeOf(call.Fun).(*types.Signature); sig != nil {
+						for i, a := range call.Args {
+							var pt types.Type
+							switch {
+							case sig.Variadic() && i >= sig.Params().Len()-1:
+								if sl, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok && !call.Ellipsis.IsValid() {
+									pt = sl.Elem()
+								}
+							case i < sig.Params().Len():
+								pt = sig.Params().At(i).Type()
+							}
+							if pt != nil && r.adapterType(pt) {
+								args = append(args, a)
+							}
 						}
 					}
 				}
@@ -337,4 +359,74 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 	})
 	sort.Ints(out)
 	return out
+}
+
+// handlerTypes finds the package's handler func types: a named func type
+// (type Handler func(*Context)) whose values a request root calls, directly
+// or through the package's own functions (a router's ServeHTTP running
+// c.chain[i](c) in Context.Next). Functions converted to such a type are
+// request roots, as with an adapter; the type's adapterFact tells other
+// packages. Types of the standard library and the frameworks are not
+// handler types here: their handlers are roots by signature.
+func (r *runner) handlerTypes(decls []decl) {
+	info := r.pass.TypesInfo
+	calls := map[*types.Func]map[*types.TypeName]bool{}
+	callees := map[*types.Func][]*types.Func{}
+	for _, d := range decls {
+		ast.Inspect(d.fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				return false
+			case *ast.CallExpr:
+				if fn := typeutil.StaticCallee(info, n); fn != nil {
+					if fn.Pkg() == r.pass.Pkg {
+						callees[d.fn] = append(callees[d.fn], fn.Origin())
+					}
+					return true
+				}
+				tv, ok := info.Types[n.Fun]
+				if !ok || tv.IsType() || tv.Type == nil {
+					return true
+				}
+				named, ok := types.Unalias(tv.Type).(*types.Named)
+				if !ok || named.Obj().Pkg() != r.pass.Pkg {
+					return true
+				}
+				if _, isFunc := named.Underlying().(*types.Signature); isFunc {
+					if calls[d.fn] == nil {
+						calls[d.fn] = map[*types.TypeName]bool{}
+					}
+					calls[d.fn][named.Obj()] = true
+				}
+			}
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range callees {
+			for _, c := range cs {
+				for t := range calls[c] {
+					if !calls[fn][t] {
+						if calls[fn] == nil {
+							calls[fn] = map[*types.TypeName]bool{}
+						}
+						calls[fn][t] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	for _, d := range decls {
+		if declRoot(d.fd, d.fn, r.dirs) == notRoot {
+			continue
+		}
+		for t := range calls[d.fn] {
+			if !r.cb.adapterTypes[t] {
+				r.cb.adapterTypes[t] = true
+				r.pass.ExportObjectFact(t, &adapterFact{Params: []int{-1}})
+			}
+		}
+	}
 }

@@ -356,18 +356,21 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 	info := r.pass.TypesInfo
 	seen := map[string]bool{}
 	var out []conv
+	var addType func(t, dst types.Type, where string)
 	add := func(src ast.Expr, dst types.Type, where string) {
-		if dst == nil || src == nil {
-			return
-		}
-		if _, ok := dst.Underlying().(*types.Interface); !ok {
-			return
-		}
-		t := info.TypeOf(src)
-		if t == nil {
+		if src == nil {
 			return
 		}
 		if tv, ok := info.Types[src]; ok && tv.IsNil() {
+			return
+		}
+		addType(info.TypeOf(src), dst, where)
+	}
+	addType = func(t, dst types.Type, where string) {
+		if dst == nil || t == nil {
+			return
+		}
+		if _, ok := dst.Underlying().(*types.Interface); !ok {
 			return
 		}
 		ikey, ok := ifaceKey(dst)
@@ -419,6 +422,10 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 					for i := range n.Lhs {
 						add(n.Rhs[i], info.TypeOf(n.Lhs[i]), where)
 					}
+				} else if tuple, ok := info.TypeOf(n.Rhs[0]).(*types.Tuple); ok && len(n.Rhs) == 1 && tuple.Len() == len(n.Lhs) {
+					for i := range n.Lhs {
+						addType(tuple.At(i).Type(), info.TypeOf(n.Lhs[i]), where)
+					}
 				}
 			case *ast.ValueSpec:
 				if n.Type != nil && len(n.Values) == len(n.Names) {
@@ -427,9 +434,18 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 					}
 				}
 			case *ast.ReturnStmt:
-				if results != nil && len(n.Results) == results.Len() {
+				switch {
+				case results == nil:
+				case len(n.Results) == results.Len():
 					for i, e := range n.Results {
 						add(e, results.At(i).Type(), where)
+					}
+				case len(n.Results) == 1 && results.Len() > 1:
+					// return postgres.New(path): a tuple into the results.
+					if tuple, ok := info.TypeOf(n.Results[0]).(*types.Tuple); ok && tuple.Len() == results.Len() {
+						for i := range tuple.Len() {
+							addType(tuple.At(i).Type(), results.At(i).Type(), where)
+						}
 					}
 				}
 			case *ast.CompositeLit:
@@ -582,6 +598,8 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			if g == nil {
 				continue
 			}
+			// One finding per rule and distinct blocking operation: two
+			// bound types that block in different places are both shown.
 			k := g.rule
 			if g.rule == "" && g.lock != "" {
 				k = "SIO003"
@@ -589,6 +607,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			if k == "" {
 				continue
 			}
+			k += "|" + g.chain[len(g.chain)-1]
 			if old, ok := best[k]; !ok || g.rank() > old.rank() {
 				if !ok {
 					order = append(order, k)
@@ -617,7 +636,17 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		if !end.IsValid() || end < pos {
 			end = token.NoPos
 		}
-		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end}, fs)
+		root, it := &fnSummary{name: pc.Root}, item{pos: pos, end: end}
+		locks := map[string]bool{}
+		for _, f := range fs {
+			if f.rule != "" {
+				r.emit(root, it, f, f.rule, f.detail, f.hint)
+			}
+			if term := f.chain[len(f.chain)-1]; f.lock != "" && !locks[term] {
+				locks[term] = true
+				r.reportLock(root, it, f)
+			}
+		}
 	}
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})

@@ -116,5 +116,5 @@ func TestCallbacks(t *testing.T) {
 // when passed to an adapter (local, imported, the appHandler func type,
 // another package's function); the same shape passed nowhere does not.
 func TestAdapters(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes")
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes", "adapters/router", "adapters/site")
 }

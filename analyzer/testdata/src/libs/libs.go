@@ -1,3 +1,4 @@
+// want package:`pending\(1\)`
 // Package libs calls the SDKs of the library tables (docs/rules/libraries.md)
 // from handlers: one context-less call per library (SIO001), its
 // context-aware variant (no finding), and the client constructors (SIO004).

@@ -1,0 +1,38 @@
+// Package api reaches storage only through interfaces; it imports no
+// implementation. Its findings are reported by the package that wires them.
+package api
+
+import (
+	"context"
+	"net/http"
+	"sync"
+)
+
+type Pinger interface{ Ping() error }
+
+type Users interface {
+	User(ctx context.Context, id string) (string, error)
+}
+
+type Handlers struct {
+	DB    Pinger
+	Users Users
+	mu    sync.Mutex
+}
+
+func (h *Handlers) Health(w http.ResponseWriter, r *http.Request) {
+	if err := h.DB.Ping(); err != nil { // finding: SIO001
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	}
+}
+
+func (h *Handlers) User(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	name, _ := h.lookup(r.Context(), r.URL.Query().Get("id")) // finding: SIO001 // finding: SIO003
+	_, _ = w.Write([]byte(name))
+}
+
+func (h *Handlers) lookup(ctx context.Context, id string) (string, error) {
+	return h.Users.User(ctx, id)
+}

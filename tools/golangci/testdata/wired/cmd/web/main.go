@@ -1,0 +1,10 @@
+// Two mains import the wiring: each finding is still reported once.
+package main
+
+import (
+	"net/http"
+
+	"example.com/wired/app"
+)
+
+func main() { _ = http.ListenAndServe("127.0.0.1:8080", app.Routes(nil)) }

@@ -1,0 +1,3 @@
+module example.com/wired
+
+go 1.26.0
