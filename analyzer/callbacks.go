@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -276,6 +277,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 				if !ok {
 					return true
 				}
+				r.grpcRegistration(call, in, ignores)
 				var args []ast.Expr
 				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
 					if len(call.Args) == 1 && r.adapterType(tv.Type) {
@@ -427,6 +429,54 @@ func (r *runner) handlerTypes(decls []decl) {
 				r.cb.adapterTypes[t] = true
 				r.pass.ExportObjectFact(t, &adapterFact{Params: []int{-1}})
 			}
+		}
+	}
+}
+
+// grpcRegistration makes the service methods of a server handed to a
+// generated pb.Register*Server(s, srv) request roots, whether or not its
+// type embeds an Unimplemented*Server (older generated code has none).
+func (r *runner) grpcRegistration(call *ast.CallExpr, in string, ignores []*ignore) {
+	info := r.pass.TypesInfo
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || len(call.Args) != 2 || recvOf(fn) != nil ||
+		!strings.HasPrefix(fn.Name(), "Register") || !strings.HasSuffix(fn.Name(), "Server") {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 2 {
+		return
+	}
+	first := sig.Params().At(0).Type()
+	if !isNamed(first, true, pathGRPC, "Server") && !isNamed(first, false, pathGRPC, "ServiceRegistrar") {
+		return
+	}
+	iface, ok := sig.Params().At(1).Type().Underlying().(*types.Interface)
+	if !ok {
+		return
+	}
+	t := info.TypeOf(call.Args[1])
+	if t == nil {
+		return
+	}
+	if _, isIface := t.Underlying().(*types.Interface); isIface {
+		return
+	}
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		if !m.Exported() {
+			continue // mustEmbedUnimplemented…
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		cm, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		cm = cm.Origin()
+		if cm.Pkg() == r.pass.Pkg {
+			r.cb.adapted[cm] = true
+		} else if cm.Pkg() != nil && !strings.HasPrefix(qualified(cm, ""), ".(*Unimplemented") && !strings.HasPrefix(qualified(cm, ""), ".Unimplemented") {
+			r.cb.adaptedExt = append(r.cb.adaptedExt, adaptedRef{fn: cm, pos: call.Args[1].Pos(), end: call.Args[1].End(), in: in, ignores: ignores})
 		}
 	}
 }

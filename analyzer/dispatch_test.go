@@ -118,3 +118,10 @@ func TestCallbacks(t *testing.T) {
 func TestAdapters(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes", "adapters/router", "adapters/site")
 }
+
+// TestGRPCRegistration: a server passed to a generated Register*Server has
+// its service methods (unary and streaming) as roots, with no
+// Unimplemented*Server embedded; its other methods are not roots.
+func TestGRPCRegistration(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "grpcreg")
+}

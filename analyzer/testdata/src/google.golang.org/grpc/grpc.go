@@ -8,3 +8,12 @@ type DialOption interface{}
 
 func Dial(target string, opts ...DialOption) (*ClientConn, error)      { return &ClientConn{}, nil }
 func NewClient(target string, opts ...DialOption) (*ClientConn, error) { return &ClientConn{}, nil }
+
+// Server and ServiceRegistrar stand in for the server side of registration.
+type Server struct{}
+
+func NewServer(opts ...any) *Server { return &Server{} }
+
+type ServiceRegistrar interface{ RegisterService(desc any, impl any) }
+
+func (s *Server) RegisterService(desc any, impl any) {}
