@@ -195,3 +195,21 @@ func Generic(w http.ResponseWriter, r *http.Request) {
 	c := &cache[string, int]{}
 	_ = c.load("k") // want `^Generic calls main.\(\*cache\).load → main.firstOf → time.Sleep, which waits`
 }
+
+var slot = make(chan []string, 1)
+
+// Slot takes the channel's only element and puts it back: no wait.
+func Slot(w http.ResponseWriter, r *http.Request) {
+	select {
+	case q := <-slot:
+		slot <- append(q, "x")
+	default:
+		slot <- []string{"x"}
+	}
+	other := make(chan int)
+	select {
+	case <-slot:
+		other <- 1 // want `channel send waits`
+	default:
+	}
+}
