@@ -39,6 +39,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// its waits on the outside world are I/O, which the tables describe.
 	wait := !r.thirdParty
 	gorm := newGormFlow(info, body)
+	later := newLaterFlow(info, flow, body)
 	// Local variables holding x.Done() (done := ctx.Done()) are an escape
 	// as good as the call itself.
 	doneVars := map[types.Object]bool{}
@@ -89,7 +90,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					}
 				}
 			}
-			if it, ok := r.classifyCall(n, flow, gorm); ok {
+			if it, ok := r.classifyCall(n, flow, gorm, later); ok {
 				items = append(items, it)
 			}
 		case *ast.CompositeLit:
@@ -179,7 +180,7 @@ func isDoneCall(e ast.Expr) bool {
 }
 
 // classifyCall turns a call into an item when it may block.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow) (item, bool) {
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -255,6 +256,9 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 		return item{}, false // an unknown func value: no guessing
 	}
 	if rep, ok := r.cfg.Blocking[key]; ok {
+		if later.silenced(key, call) {
+			return item{}, false // given the request's context later, or a detached daemon
+		}
 		return blocking(key, rep), true
 	}
 	if hint, ok := waitFuncs[key]; ok {

@@ -35,7 +35,14 @@
 // # Rules
 //
 // SIO001 (blocking-call) flags context-less calls from a data-driven table
-// (Config.Blocking) that have a context-aware variant. SIO002
+// (Config.Blocking) that have a context-aware variant, judged with what the
+// function does later with a local variable holding the result (later.go):
+// an http.NewRequest whose request is given the request's context, or one
+// of unknown origin, by req.WithContext(ctx) or req.Clone(ctx) before the
+// variable is assigned again is not flagged, nor is an exec.Command started
+// as a detached daemon (cmd.Start() then cmd.Process.Release(), or
+// cmd.SysProcAttr with Setsid: true and no Run, Output or CombinedOutput),
+// which exec.CommandContext would kill when the request ends. SIO002
 // (dropped-context) flags a call whose first parameter is context.Context
 // when it is given context.Background(), context.TODO(), or a local
 // variable derived only from those; contexts of unknown origin (fields,

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"example.com/lib/claims"
+	"example.com/lib/httpc"
 	"example.com/lib/orm"
 	"example.com/lib/pool"
 	"example.com/lib/qr"
@@ -18,6 +19,7 @@ var (
 	p      = &pool.Pool{MaxActive: 4, Wait: true}
 	db     = &orm.DB{}
 	events = make(chan string)
+	hc     = &httpc.Client{HC: http.DefaultClient}
 )
 
 func Claims(w http.ResponseWriter, r *http.Request) { _ = claims.FromContext(r.Context()) }
@@ -39,3 +41,10 @@ func Publish(w http.ResponseWriter, r *http.Request) {
 }
 
 func publish(s string) { events <- s } // want publish:`blocks\(SIO005: channel send\)`
+
+// Fetch: the library gives its NewRequest the caller's context later
+// (class 1 of issue 10); Legacy never does.
+func Fetch(w http.ResponseWriter, r *http.Request) {
+	_, _ = hc.Get(r.Context(), "http://x")
+	_, _ = hc.Legacy("http://x") // want `Fetch calls httpc.\(\*Client\).Legacy → net/http.NewRequest, which builds a request without the request context`
+}
