@@ -38,7 +38,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// synchronisation (a buffer it just filled, a generator goroutine);
 	// its waits on the outside world are I/O, which the tables describe.
 	wait := !r.thirdParty
-	gorm := newGormFlow(info, body)
+	gorm := newGormFlow(info, sig, body)
 	later := newLaterFlow(info, flow, body)
 	// Local variables holding x.Done() (done := ctx.Done()) are an escape
 	// as good as the call itself.
@@ -264,15 +264,33 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 	if hint, ok := waitFuncs[key]; ok {
 		return mk("SIO005", key, "waits with no way to cancel it", hint), true
 	}
-	if path := gormReceiver(fn); path != "" && gormFinishers[fn.Name()] {
-		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	path := gormReceiver(fn)
+	finisher := path != "" && gormFinishers[fn.Name()]
+	if path == "" {
+		// db.WithContext(ctx).Model(&u).Association("Roles").Find(&rs):
+		// the association runs its query on the chain before it, whatever
+		// gorm's own source (a query on the association's stored DB) says.
+		path = gormAssocReceiver(fn)
+		finisher = path != "" && gormAssocFinishers[fn.Name()]
+	}
+	if finisher {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
+		}
 		if path == pathGormV1 {
 			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
 				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
 		}
-		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
+		if gorm.state(sel.X, 0) == gormNoCtx {
+			const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
 			root := gormChainRoot(info, sel.X)
-			it := mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
+			if !isGormDB(info.TypeOf(root)) {
+				// An association variable: the chain is where it was built.
+				return mk("SIO001", displayName(fn), detail,
+					"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)"), true
+			}
+			it := mk("SIO001", displayName(fn), detail,
 				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
 			it.gormRoot = root
 			return it, true

@@ -56,8 +56,14 @@
 // flags http.Transport literals and pool/SDK client constructors (libs.go);
 // SIO006 (file-io, opt-in) flags os file I/O. gorm (gorm.io/gorm and v1) and
 // sqlx are recognised by import path: a gorm finisher on a chain rooted at a
-// field or global with no WithContext is SIO001, sqlx's context-less
-// methods are table entries.
+// field, a global, or an index expression on one (dbs[name]), with no
+// WithContext, is SIO001, and so is a finisher of an Association
+// (db.Model(&u).Association("Roles").Find(&rs)) judged by the chain it was
+// built from, not by gorm's own source. Locals are followed through their
+// assignments: one reassigned from its own chain (db = db.Where(…), the
+// list-query idiom) keeps the state of its origin, and a parameter's origin
+// is unknown, so never flagged. sqlx's context-less methods are table
+// entries.
 //
 // # Configuration
 //

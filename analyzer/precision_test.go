@@ -20,3 +20,9 @@ func TestNewRequestWithContextLater(t *testing.T) {
 func TestDetachedDaemon(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/daemon")
 }
+
+// TestGormContextValues: class 3, gorm values that carry a context
+// (associations, the list-query idiom, index expressions).
+func TestGormContextValues(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormctx")
+}
