@@ -40,26 +40,47 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	wait := !r.thirdParty
 	gorm := newGormFlow(info, sig, body)
 	later := newLaterFlow(info, flow, body)
-	// Local variables holding x.Done() (done := ctx.Done()) are an escape
-	// as good as the call itself.
-	doneVars := map[types.Object]bool{}
+	// x.Done() is the cancellation escape, and so are local variables
+	// holding it (done := ctx.Done()), unless x is a context that does not
+	// derive from the request's (context.Background(), a timeout derived
+	// from it): waiting on that is a wait the request cannot end. A Done
+	// of unknown origin (a field, a parameter, a type that is no context)
+	// is an escape.
+	doneVars := map[types.Object]ctxInfo{}
+	doneOf := func(e ast.Expr) ctxInfo {
+		if !isDoneCall(e) {
+			return ctxInfo{}
+		}
+		sel := ast.Unparen(ast.Unparen(e).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
+		if ci := flow.classify(sel.X); ci.class == ctxDropped {
+			return ci
+		}
+		return ctxInfo{class: ctxRequest}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 			for i, rhs := range as.Rhs {
 				if id, ok := as.Lhs[i].(*ast.Ident); ok && isDoneCall(rhs) {
 					if obj := info.ObjectOf(id); obj != nil {
-						doneVars[obj] = true
+						doneVars[obj] = meet(doneVars[obj], doneOf(rhs))
 					}
 				}
 			}
 		}
 		return true
 	})
-	isDone := func(e ast.Expr) bool {
+	// isDone says whether e is a Done channel: class ctxRequest for an
+	// escape, ctxDropped for the Done of a context the request cannot
+	// cancel, ctxUnset for any other channel.
+	isDone := func(e ast.Expr) ctxInfo {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			return doneVars[info.ObjectOf(id)]
+			ci := doneVars[info.ObjectOf(id)]
+			if ci.class == ctxUnknown {
+				ci.class = ctxRequest // assigned from both: no guessing
+			}
+			return ci
 		}
-		return isDoneCall(e)
+		return doneOf(e)
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -100,6 +121,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			}
 		case *ast.SelectStmt:
 			escape := false
+			dropped := ""
 			for _, st := range n.Body.List {
 				cc, ok := st.(*ast.CommClause)
 				if !ok {
@@ -111,15 +133,25 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				}
 				if op := commOp(cc.Comm); op != nil {
 					inSelect[op] = true
-					if u, ok := op.(*ast.UnaryExpr); ok && isDone(u.X) {
-						escape = true
+					if u, ok := op.(*ast.UnaryExpr); ok {
+						switch ci := isDone(u.X); ci.class {
+						case ctxRequest:
+							escape = true
+						case ctxDropped:
+							dropped = ci.desc
+						}
 					}
 				}
 			}
 			if wait && !escape {
-				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select",
-					"has no ctx.Done() case and no default, so it waits with no way to cancel",
-					"add a case <-ctx.Done() that returns ctx.Err()"))
+				detail := "has no ctx.Done() case and no default, so it waits with no way to cancel"
+				hint := "add a case <-ctx.Done() that returns ctx.Err()"
+				if dropped != "" {
+					detail = "has no default, and its Done() case is on " + dropped +
+						", not on the request's context, so the request cannot cancel the wait"
+					hint = "derive that context from the request's (or add a case <-ctx.Done() on it) and return ctx.Err()"
+				}
+				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint))
 			}
 		case *ast.SendStmt:
 			if wait && !inSelect[n] {
@@ -127,9 +159,17 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"))
 			}
 		case *ast.UnaryExpr:
-			if wait && n.Op == token.ARROW && !inSelect[n] && !isDone(n.X) {
+			if !wait || n.Op != token.ARROW || inSelect[n] {
+				break
+			}
+			switch ci := isDone(n.X); ci.class {
+			case ctxUnset:
 				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
 					"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"))
+			case ctxDropped:
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
+					"waits on the Done() of "+ci.desc+", which the request cannot cancel",
+					"derive that context from the request's"))
 			}
 		case *ast.RangeStmt:
 			if t := info.TypeOf(n.X); wait && t != nil {

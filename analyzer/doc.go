@@ -49,7 +49,9 @@
 // function results) are never flagged, and context.WithoutCancel is a
 // deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
-// channel, and select statements with neither a x.Done() case nor default.
+// channel, and select statements with neither a x.Done() case nor default;
+// the Done() of a context derived from context.Background() or TODO() (as
+// ctxflow.go classifies it) is no escape, one of unknown origin is.
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)

@@ -26,3 +26,9 @@ func TestDetachedDaemon(t *testing.T) {
 func TestGormContextValues(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormctx")
 }
+
+// TestDoneEscapeOrigin: class 4, a ctx.Done() case is an escape only when
+// the context derives from the request's or is of unknown origin.
+func TestDoneEscapeOrigin(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/doneescape")
+}
