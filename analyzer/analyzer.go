@@ -100,6 +100,10 @@ type item struct {
 	lock     string      // a mutex held at the item (SIO003), see lockRegion
 	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
+	// joined marks a join wait in a dependency module (joins.go): it
+	// blocks only when the work in join does.
+	joined bool
+	join   []item
 }
 
 type runner struct {

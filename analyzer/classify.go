@@ -181,6 +181,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	r.markJoins(items, body, flow, gorm, later)
 	if regions := r.lockRegions(body); len(regions) > 0 {
 		for i := range items {
 			items[i].lock = heldAt(regions, items[i].pos)

@@ -92,7 +92,13 @@
 // services (docs/precision.md): their bare channel operations and
 // selects are their own synchronisation and are no SIO005 wait, and SIO002
 // there needs a static callee, since an interface method given
-// context.Background() is no evidence of I/O. main and init are never
+// context.Background() is no evidence of I/O. Their joins
+// (WaitGroup.Wait, errgroup's Wait, singleflight's Do; the last two are
+// SIO005 table entries, judged at the call everywhere) are no SIO005 wait
+// either when the work they join does no blocking I/O (joins.go): the
+// function's go statements and errgroup Go arguments for a Wait, the
+// function given to Do, with no SIO001, SIO002, SIO004 or SIO006
+// operation, no context-aware I/O and no interface call on their paths. main and init are never
 // request paths; _test.go files are only with Config.Tests.
 //
 // # Call resolution
