@@ -81,8 +81,14 @@
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O) and,
-// bounded by the number of rules, the highest-ranked path of each other
-// rule, so a root's call is reported once per rule it leads to. Bodies of
+// for each rule, the paths to up to maxTerminals (4) distinct blocking
+// operations (terminals: name and site), the highest-ranked first, so the
+// fact is bounded by 4 paths per rule. A root's call is reported once per
+// rule it leads to (and once for SIO003): the diagnostic is about the
+// rule's first path, and lists the rule's other terminals after the hint
+// ("; also reaches dep.Load → net/http.Get at dep.go:21:12"), each also
+// attached as related information at its position, so every distinct
+// operation is visible without fixing the first. Bodies of
 // go statements, and func literals neither called on the spot nor passed
 // to a parameter that the callee calls, are off the request path. The
 // standard library is not analysed: its blocking APIs are
