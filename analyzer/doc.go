@@ -104,7 +104,9 @@
 // either when the work they join does no blocking I/O (joins.go): the
 // function's go statements and errgroup Go arguments for a Wait, the
 // function given to Do, with no SIO001, SIO002, SIO004 or SIO006
-// operation, no context-aware I/O and no interface call on their paths. main and init are never
+// operation, no context-aware I/O and no interface call on their paths. A
+// Wait in a function that starts no goroutine, or starts a function value
+// of unknown origin, joins unknown work and stays. main and init are never
 // request paths; _test.go files are only with Config.Tests.
 //
 // # Call resolution

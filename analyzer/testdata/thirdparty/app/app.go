@@ -29,6 +29,7 @@ var (
 	hc     = &httpc.Client{HC: http.DefaultClient}
 	tokens = &token.Source{Key: []byte("k")}
 	sf     singleflight.Group
+	up     = &fanout.Uploader{}
 )
 
 func Claims(w http.ResponseWriter, r *http.Request) { _ = claims.FromContext(r.Context()) }
@@ -68,6 +69,8 @@ func Joins(w http.ResponseWriter, r *http.Request) {
 	_ = tokens.Refresh(r)                   // want `Joins calls token.\(\*Source\).Refresh → golang.org/x/sync/singleflight.\(\*Group\).Do, which waits with no way to cancel it`
 	fanout.GetAll([]*http.Request{r})       // want `Joins calls fanout.GetAll → sync.\(\*WaitGroup\).Wait, which waits`
 	_ = fanout.FetchAll([]*http.Request{r}) // want `Joins calls fanout.FetchAll → golang.org/x/sync/errgroup.\(\*Group\).Wait, which waits`
+	up.Flush()                              // want `Joins calls fanout.\(\*Uploader\).Flush → sync.\(\*WaitGroup\).Wait, which waits`
+	fanout.Run(func() {})                   // want `Joins calls fanout.Run → sync.\(\*WaitGroup\).Wait, which waits`
 }
 
 // OwnJoins: the module's own joins keep today's behaviour.

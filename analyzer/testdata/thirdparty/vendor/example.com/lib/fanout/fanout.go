@@ -61,3 +61,29 @@ func FetchAll(reqs []*http.Request) error {
 	}
 	return g.Wait()
 }
+
+// Uploader starts uploads in one method and waits for them in another:
+// what Flush joins is unknown, so it stays SIO005.
+type Uploader struct{ wg sync.WaitGroup }
+
+// Start uploads in the background.
+func (u *Uploader) Start(r *http.Request) {
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		_ = fetch(r)
+	}()
+}
+
+// Flush waits for every upload.
+func (u *Uploader) Flush() { u.wg.Wait() }
+
+// Run runs tasks the caller gives: unknown work, so it stays SIO005.
+func Run(tasks ...func()) {
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Add(1)
+		go t()
+	}
+	wg.Wait()
+}
