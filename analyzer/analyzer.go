@@ -56,15 +56,18 @@ type fnSummary struct {
 	items   []item
 	ignores []*ignore // the doc comment's //syncio:ignore directives
 	result  *finding  // set when a non-root function blocks
-	// byRule is the highest-ranked path of each rule the function leads
-	// to; result.more is filled from it once the fixpoint is reached.
-	byRule map[string]*finding
+	// byRule are, for each rule the function leads to, the paths to its
+	// distinct blocking operations (at most maxTerminals, the
+	// highest-ranked first); result.more is filled from them once the
+	// fixpoint is reached.
+	byRule map[string][]*finding
 	// dyn are the interface calls on the function's paths (dispatch.go).
 	dyn []dynCall
 }
 
-// summary returns the function's result with the other rules' paths
-// attached, or nil.
+// summary returns the function's result with the other paths attached
+// (other rules', and other terminals of each rule, maxTerminals per rule
+// in all), or nil.
 func (s *fnSummary) summary() *finding {
 	if s.result == nil {
 		return nil
@@ -73,17 +76,65 @@ func (s *fnSummary) summary() *finding {
 	f.more = nil
 	rules := make([]string, 0, len(s.byRule))
 	for rule := range s.byRule {
-		if rule != f.rule {
-			rules = append(rules, rule)
-		}
+		rules = append(rules, rule)
 	}
 	sort.Strings(rules)
+	main := f.terminal()
 	for _, rule := range rules {
-		m := *s.byRule[rule]
-		m.more = nil
-		f.more = append(f.more, &m)
+		n := 0
+		if rule == f.rule {
+			n = 1
+		}
+		for _, p := range s.byRule[rule] {
+			if n >= maxTerminals {
+				break
+			}
+			if rule == f.rule && p.terminal() == main {
+				continue
+			}
+			m := *p
+			m.more = nil
+			f.more = append(f.more, &m)
+			n++
+		}
 	}
 	return &f
+}
+
+// addPath records a path of f's rule in byRule: a better-ranked path to a
+// terminal already there replaces it (and moves first when it now ranks
+// highest), a new terminal is added while there is room. It reports
+// whether byRule changed.
+func (s *fnSummary) addPath(f *finding) bool {
+	if s.byRule == nil {
+		s.byRule = map[string][]*finding{}
+	}
+	list := s.byRule[f.rule]
+	k := f.terminal()
+	for i, old := range list {
+		if old.terminal() != k {
+			continue
+		}
+		if f.rank() <= old.rank() {
+			return false
+		}
+		list[i] = f
+		if i > 0 && f.rank() > list[0].rank() {
+			copy(list[1:i+1], list[:i])
+			list[0] = f
+		}
+		return true
+	}
+	if len(list) >= maxTerminals {
+		return false
+	}
+	if len(list) > 0 && f.rank() > list[0].rank() {
+		list = append([]*finding{f}, list...)
+	} else {
+		list = append(list, f)
+	}
+	s.byRule[f.rule] = list
+	return true
 }
 
 // item is one place in a body that may block: a blocking operation (term)
@@ -100,6 +151,10 @@ type item struct {
 	lock     string      // a mutex held at the item (SIO003), see lockRegion
 	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
+	// joined marks a join wait in a dependency module (joins.go): it
+	// blocks only when the work in join does.
+	joined bool
+	join   []item
 }
 
 type runner struct {
@@ -225,14 +280,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					changed = true
 				}
 				for _, f := range fs {
-					if f.rule == "" {
-						continue
-					}
-					if old := s.byRule[f.rule]; old == nil || f.rank() > old.rank() {
-						if s.byRule == nil {
-							s.byRule = map[string]*finding{}
-						}
-						s.byRule[f.rule] = f
+					if f.rule != "" && s.addPath(f) {
 						changed = true
 					}
 				}
@@ -323,24 +371,51 @@ func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
 }
 
 // report emits the diagnostics for a root's item: one per rule of the
-// operations it leads to, and one for a lock held across them (the first
-// path that holds one).
+// operations it leads to, and one for a lock held across them. Each is
+// about the rule's first path; the rule's other distinct blocking
+// operations (terminals) are listed in the same message ("also reaches"),
+// so that every one is visible at once, in one diagnostic per rule.
 func (r *runner) report(s *fnSummary, it item, fs []*finding) {
-	emitted := map[string]bool{}
+	type group struct {
+		main *finding
+		also []*finding
+		seen map[string]bool
+	}
+	groups := map[string]*group{}
+	var order []string
+	add := func(rule string, f *finding) {
+		g := groups[rule]
+		if g == nil {
+			groups[rule] = &group{main: f, seen: map[string]bool{f.terminal(): true}}
+			order = append(order, rule)
+			return
+		}
+		if k := f.terminal(); !g.seen[k] {
+			g.seen[k] = true
+			g.also = append(g.also, f)
+		}
+	}
 	for _, f := range fs {
-		if f.rule != "" && !emitted[f.rule] {
-			emitted[f.rule] = true
-			r.emit(s, it, f, f.rule, f.detail, f.hint)
+		if f.rule != "" {
+			add(f.rule, f)
 		}
-		if f.lock != "" && !emitted["SIO003"] {
-			emitted["SIO003"] = true
-			r.reportLock(s, it, f)
+		if f.lock != "" {
+			add("SIO003", f)
 		}
+	}
+	for _, rule := range order {
+		g := groups[rule]
+		if rule == "SIO003" {
+			r.reportLock(s, it, g.main, g.also)
+			continue
+		}
+		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also)
 	}
 }
 
-// reportLock emits the SIO003 diagnostic for a lock held across f.
-func (r *runner) reportLock(s *fnSummary, it item, f *finding) {
+// reportLock emits the SIO003 diagnostic for a lock held across f (and
+// across the operations of also).
+func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding) {
 	detail := f.detail
 	if detail == "" {
 		detail = "does I/O"
@@ -352,10 +427,13 @@ func (r *runner) reportLock(s *fnSummary, it item, f *finding) {
 		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
 			"release the lock before the call (copy what you need under it)"
 	}
-	r.emit(s, it, f, "SIO003", detail, hint)
+	r.emit(s, it, f, "SIO003", detail, hint, also)
 }
 
-func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string) {
+// emit reports f under rule at the root's item; also are the paths to the
+// rule's other blocking operations, listed after the hint and attached as
+// related information at each operation.
+func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding) {
 	var msg string
 	last := f.chain[len(f.chain)-1]
 	if len(f.chain) == 1 {
@@ -363,7 +441,19 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 	} else {
 		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + detail
 	}
-	msg += "; " + hint + " (" + rule + ")"
+	msg += "; " + hint
+	if len(also) > 0 {
+		var others []string
+		for _, a := range also {
+			o := strings.Join(a.chain, " → ")
+			if n := len(a.sites); n > 0 {
+				o += " at " + shortSite(a.sites[n-1])
+			}
+			others = append(others, o)
+		}
+		msg += "; also reaches " + strings.Join(others, ", ")
+	}
+	msg += " (" + rule + ")"
 	d := analysis.Diagnostic{
 		Pos:      it.pos,
 		End:      it.end,
@@ -383,10 +473,33 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: f.poses[i], Message: m})
 		}
 	}
+	for _, a := range also {
+		if n := len(a.chain); n > 0 && n <= len(a.poses) && a.poses[n-1].IsValid() {
+			detail := a.detail
+			if detail == "" {
+				detail = "does I/O"
+			}
+			msg := "also reaches " + a.chain[n-1] + ", which " + detail
+			if rule == "SIO003" && a.lock != "" {
+				msg += " while " + a.lock + " is held"
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.poses[n-1], Message: msg})
+		}
+	}
 	if it.term != nil && rule == it.term.rule && rule != "SIO003" {
 		d.SuggestedFixes = r.fixes(s, it)
 	}
 	r.pass.Report(d)
+}
+
+// shortSite is a "file:line:col" site with the file's base name.
+func shortSite(site string) string {
+	rest, col, ok1 := cutLast(site)
+	file, line, ok2 := cutLast(rest)
+	if !ok1 || !ok2 {
+		return site
+	}
+	return filepath.Base(file) + ":" + line + ":" + col
 }
 
 // reportStale reports //syncio:ignore directives that hid nothing, once

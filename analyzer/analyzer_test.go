@@ -95,8 +95,9 @@ func TestInterfaceKeys(t *testing.T) {
 }
 
 // TestMultiRule covers helpers leading to operations of several rules
-// (FN2 in docs/precision.md): the fact keeps one path per rule, and the
-// root's call gets one diagnostic per rule.
+// (FN2 in docs/precision.md): the fact keeps the paths of every rule, and
+// the root's call gets one diagnostic per rule (TestDistinctTerminals
+// covers several operations of one rule).
 func TestMultiRule(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "multi", "multi/dep")
 }

@@ -60,6 +60,9 @@ func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
 func (r *runner) resolve(it item) *finding {
 	switch {
 	case it.term != nil:
+		if it.joined && !r.joinBlocks(it.join) {
+			return nil // a dependency joining work that does no blocking I/O
+		}
 		return it.term
 	case it.ext != nil:
 		if len(it.ext.Chain) == 0 {

@@ -38,27 +38,49 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// synchronisation (a buffer it just filled, a generator goroutine);
 	// its waits on the outside world are I/O, which the tables describe.
 	wait := !r.thirdParty
-	gorm := newGormFlow(info, body)
-	// Local variables holding x.Done() (done := ctx.Done()) are an escape
-	// as good as the call itself.
-	doneVars := map[types.Object]bool{}
+	gorm := newGormFlow(info, sig, body)
+	later := newLaterFlow(info, flow, body)
+	// x.Done() is the cancellation escape, and so are local variables
+	// holding it (done := ctx.Done()), unless x is a context that does not
+	// derive from the request's (context.Background(), a timeout derived
+	// from it): waiting on that is a wait the request cannot end. A Done
+	// of unknown origin (a field, a parameter, a type that is no context)
+	// is an escape.
+	doneVars := map[types.Object]ctxInfo{}
+	doneOf := func(e ast.Expr) ctxInfo {
+		if !isDoneCall(e) {
+			return ctxInfo{}
+		}
+		sel := ast.Unparen(ast.Unparen(e).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
+		if ci := flow.classify(sel.X); ci.class == ctxDropped {
+			return ci
+		}
+		return ctxInfo{class: ctxRequest}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 			for i, rhs := range as.Rhs {
 				if id, ok := as.Lhs[i].(*ast.Ident); ok && isDoneCall(rhs) {
 					if obj := info.ObjectOf(id); obj != nil {
-						doneVars[obj] = true
+						doneVars[obj] = meet(doneVars[obj], doneOf(rhs))
 					}
 				}
 			}
 		}
 		return true
 	})
-	isDone := func(e ast.Expr) bool {
+	// isDone says whether e is a Done channel: class ctxRequest for an
+	// escape, ctxDropped for the Done of a context the request cannot
+	// cancel, ctxUnset for any other channel.
+	isDone := func(e ast.Expr) ctxInfo {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			return doneVars[info.ObjectOf(id)]
+			ci := doneVars[info.ObjectOf(id)]
+			if ci.class == ctxUnknown {
+				ci.class = ctxRequest // assigned from both: no guessing
+			}
+			return ci
 		}
-		return isDoneCall(e)
+		return doneOf(e)
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -89,7 +111,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					}
 				}
 			}
-			if it, ok := r.classifyCall(n, flow, gorm); ok {
+			if it, ok := r.classifyCall(n, flow, gorm, later); ok {
 				items = append(items, it)
 			}
 		case *ast.CompositeLit:
@@ -99,6 +121,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			}
 		case *ast.SelectStmt:
 			escape := false
+			dropped := ""
 			for _, st := range n.Body.List {
 				cc, ok := st.(*ast.CommClause)
 				if !ok {
@@ -110,16 +133,26 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				}
 				if op := commOp(cc.Comm); op != nil {
 					inSelect[op] = true
-					if u, ok := op.(*ast.UnaryExpr); ok && isDone(u.X) {
-						escape = true
+					if u, ok := op.(*ast.UnaryExpr); ok {
+						switch ci := isDone(u.X); ci.class {
+						case ctxRequest:
+							escape = true
+						case ctxDropped:
+							dropped = ci.desc
+						}
 					}
 				}
 			}
 			slotSends(n, inSelect)
 			if wait && !escape {
-				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select",
-					"has no ctx.Done() case and no default, so it waits with no way to cancel",
-					"add a case <-ctx.Done() that returns ctx.Err()"))
+				detail := "has no ctx.Done() case and no default, so it waits with no way to cancel"
+				hint := "add a case <-ctx.Done() that returns ctx.Err()"
+				if dropped != "" {
+					detail = "has no default, and its Done() case is on " + dropped +
+						", not on the request's context, so the request cannot cancel the wait"
+					hint = "derive that context from the request's (or add a case <-ctx.Done() on it) and return ctx.Err()"
+				}
+				items = append(items, term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint))
 			}
 		case *ast.SendStmt:
 			if wait && !inSelect[n] {
@@ -127,9 +160,17 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"))
 			}
 		case *ast.UnaryExpr:
-			if wait && n.Op == token.ARROW && !inSelect[n] && !isDone(n.X) {
+			if !wait || n.Op != token.ARROW || inSelect[n] {
+				break
+			}
+			switch ci := isDone(n.X); ci.class {
+			case ctxUnset:
 				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
 					"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"))
+			case ctxDropped:
+				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
+					"waits on the Done() of "+ci.desc+", which the request cannot cancel",
+					"derive that context from the request's"))
 			}
 		case *ast.RangeStmt:
 			if t := info.TypeOf(n.X); wait && t != nil {
@@ -141,6 +182,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	r.markJoins(items, body, flow, gorm, later)
 	if regions := r.lockRegions(body); len(regions) > 0 {
 		for i := range items {
 			items[i].lock = heldAt(regions, items[i].pos)
@@ -180,7 +222,7 @@ func isDoneCall(e ast.Expr) bool {
 }
 
 // classifyCall turns a call into an item when it may block.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow) (item, bool) {
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -256,20 +298,41 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow)
 		return item{}, false // an unknown func value: no guessing
 	}
 	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(info, call, key) {
+		if later.silenced(key, call) {
+			return item{}, false // given the request's context later, or a detached daemon
+		}
 		return blocking(key, rep), true
 	}
 	if hint, ok := waitFuncs[key]; ok {
 		return mk("SIO005", key, "waits with no way to cancel it", hint), true
 	}
-	if path := gormReceiver(fn); path != "" && gormFinishers[fn.Name()] {
-		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	path := gormReceiver(fn)
+	finisher := path != "" && gormFinishers[fn.Name()]
+	if path == "" {
+		// db.WithContext(ctx).Model(&u).Association("Roles").Find(&rs):
+		// the association runs its query on the chain before it, whatever
+		// gorm's own source (a query on the association's stored DB) says.
+		path = gormAssocReceiver(fn)
+		finisher = path != "" && gormAssocFinishers[fn.Name()]
+	}
+	if finisher {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
+		}
 		if path == pathGormV1 {
 			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
 				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
 		}
-		if sel != nil && gorm.state(sel.X, 0) == gormNoCtx {
+		if gorm.state(sel.X, 0) == gormNoCtx {
+			const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
 			root := gormChainRoot(info, sel.X)
-			it := mk("SIO001", displayName(fn), "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used",
+			if !isGormDB(info.TypeOf(root)) {
+				// An association variable: the chain is where it was built.
+				return mk("SIO001", displayName(fn), detail,
+					"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)"), true
+			}
+			it := mk("SIO001", displayName(fn), detail,
 				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
 			it.gormRoot = root
 			return it, true

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -591,41 +592,43 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	}
 	var keys []string
 	for _, pc := range allPending {
-		best := map[string]*finding{}
-		var order []string
-		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
-			g := r.applyPending(pc, f)
-			if g == nil {
-				continue
-			}
-			// One finding per rule and distinct blocking operation: two
-			// bound types that block in different places are both shown.
-			k := g.rule
-			if g.rule == "" && g.lock != "" {
-				k = "SIO003"
-			}
-			if k == "" {
-				continue
-			}
-			k += "|" + g.chain[len(g.chain)-1]
-			if old, ok := best[k]; !ok || g.rank() > old.rank() {
-				if !ok {
-					order = append(order, k)
-				}
-				best[k] = g
-			}
-		}
 		var fs []*finding
-		for _, k := range order {
-			key := pc.Site + "|" + k
-			if reported[key] {
+		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
+			if g := r.applyPending(pc, f); g != nil {
+				fs = append(fs, g)
+			}
+		}
+		// The highest-ranked path of a rule leads its diagnostic; the
+		// rule's other blocking operations are listed after it (report).
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].rank() > fs[j].rank() })
+		var fresh []*finding
+		added := map[string]bool{}
+		for _, f := range fs {
+			var ks []string
+			if f.rule != "" {
+				ks = append(ks, pc.Site+"|"+f.rule)
+			}
+			if f.lock != "" {
+				ks = append(ks, pc.Site+"|SIO003")
+			}
+			keep := false
+			for _, k := range ks {
+				if !reported[k] || added[k] {
+					keep = true
+				}
+			}
+			if !keep {
 				continue
 			}
-			reported[key] = true
-			keys = append(keys, key)
-			fs = append(fs, best[k])
+			fresh = append(fresh, f)
+			for _, k := range ks {
+				if !reported[k] {
+					reported[k], added[k] = true, true
+					keys = append(keys, k)
+				}
+			}
 		}
-		if len(fs) == 0 {
+		if len(fresh) == 0 {
 			continue
 		}
 		pos := r.sitePos(pc.Site)
@@ -636,17 +639,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		if !end.IsValid() || end < pos {
 			end = token.NoPos
 		}
-		root, it := &fnSummary{name: pc.Root}, item{pos: pos, end: end}
-		locks := map[string]bool{}
-		for _, f := range fs {
-			if f.rule != "" {
-				r.emit(root, it, f, f.rule, f.detail, f.hint)
-			}
-			if term := f.chain[len(f.chain)-1]; f.lock != "" && !locks[term] {
-				locks[term] = true
-				r.reportLock(root, it, f)
-			}
-		}
+		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end}, fresh)
 	}
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})

@@ -35,26 +35,41 @@
 // # Rules
 //
 // SIO001 (blocking-call) flags context-less calls from a data-driven table
-// (Config.Blocking) that have a context-aware variant. SIO002
+// (Config.Blocking) that have a context-aware variant, judged with what the
+// function does later with a local variable holding the result (later.go):
+// an http.NewRequest whose request is given the request's context, or one
+// of unknown origin, by req.WithContext(ctx) or req.Clone(ctx) before the
+// variable is assigned again is not flagged, nor is an exec.Command started
+// as a detached daemon (cmd.Start() then cmd.Process.Release(), or
+// cmd.SysProcAttr with Setsid: true and no Run, Output or CombinedOutput),
+// which exec.CommandContext would kill when the request ends. SIO002
 // (dropped-context) flags a call whose first parameter is context.Context
 // when it is given context.Background(), context.TODO(), or a local
 // variable derived only from those; contexts of unknown origin (fields,
 // function results) are never flagged, and context.WithoutCancel is a
 // deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
-// channel, and select statements with neither a x.Done() case nor default.
+// channel, and select statements with neither a x.Done() case nor default;
+// the Done() of a context derived from context.Background() or TODO() (as
+// ctxflow.go classifies it) is no escape, one of unknown origin is.
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)
 // flags http.Transport literals and pool/SDK client constructors (libs.go);
 // SIO006 (file-io, opt-in) flags os file I/O. gorm (gorm.io/gorm and v1) and
 // sqlx are recognised by import path: a gorm finisher on a chain rooted at a
-// field or global with no WithContext is SIO001, sqlx's context-less
-// methods are table entries. The SDK entries (go-redis v6/v7, mongo-driver
-// v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) are in libs.go,
-// with their evidence in docs/rules/libraries.md; ctxRouted skips a call
-// whose receiver or options may carry the context (go-redis v7's
-// WithContext, oss.WithContext), which its key cannot show.
+// field, a global, or an index expression on one (dbs[name]), with no
+// WithContext, is SIO001, and so is a finisher of an Association
+// (db.Model(&u).Association("Roles").Find(&rs)) judged by the chain it was
+// built from, not by gorm's own source. Locals are followed through their
+// assignments: one reassigned from its own chain (db = db.Where(…), the
+// list-query idiom) keeps the state of its origin, and a parameter's origin
+// is unknown, so never flagged. sqlx's context-less methods are table
+// entries. The SDK entries (go-redis v6/v7, mongo-driver v1 GridFS,
+// aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) are in libs.go, with their
+// evidence in docs/rules/libraries.md; ctxRouted skips a call whose
+// receiver or options may carry the context (go-redis v7's WithContext,
+// oss.WithContext), which its key cannot show.
 //
 // # Configuration
 //
@@ -70,8 +85,14 @@
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O) and,
-// bounded by the number of rules, the highest-ranked path of each other
-// rule, so a root's call is reported once per rule it leads to. Bodies of
+// for each rule, the paths to up to maxTerminals (4) distinct blocking
+// operations (terminals: name and site), the highest-ranked first, so the
+// fact is bounded by 4 paths per rule. A root's call is reported once per
+// rule it leads to (and once for SIO003): the diagnostic is about the
+// rule's first path, and lists the rule's other terminals after the hint
+// ("; also reaches dep.Load → net/http.Get at dep.go:21:12"), each also
+// attached as related information at its position, so every distinct
+// operation is visible without fixing the first. Bodies of
 // go statements, and func literals neither called on the spot nor passed
 // to a parameter that the callee calls, are off the request path. The
 // standard library is not analysed: its blocking APIs are
@@ -81,7 +102,15 @@
 // services (docs/precision.md): their bare channel operations and
 // selects are their own synchronisation and are no SIO005 wait, and SIO002
 // there needs a static callee, since an interface method given
-// context.Background() is no evidence of I/O. main and init are never
+// context.Background() is no evidence of I/O. Their joins
+// (WaitGroup.Wait, errgroup's Wait, singleflight's Do; the last two are
+// SIO005 table entries, judged at the call everywhere) are no SIO005 wait
+// either when the work they join does no blocking I/O (joins.go): the
+// function's go statements and errgroup Go arguments for a Wait, the
+// function given to Do, with no SIO001, SIO002, SIO004 or SIO006
+// operation, no context-aware I/O and no interface call on their paths. A
+// Wait in a function that starts no goroutine, or starts a function value
+// of unknown origin, joins unknown work and stays. main and init are never
 // request paths; _test.go files are only with Config.Tests.
 //
 // # Call resolution

@@ -20,10 +20,13 @@ type blocksFact struct {
 	// inside the chain (SIO003). Rule is "" when the operation is only
 	// I/O under that lock, or I/O that a lock in a caller would make SIO003.
 	Lock string
-	// More are the paths to operations of other rules, at most one per
-	// rule (the highest-ranked), so that a helper that both builds a
-	// client and calls http.Get reports both at the root. They have no
-	// More of their own.
+	// More are the other paths: to operations of other rules (the
+	// highest-ranked first), so that a helper that both builds a client
+	// and calls http.Get reports both at the root, and to other distinct
+	// blocking operations (terminals) of the same rule, so that a helper
+	// with db.Query and http.Get shows both. At most maxTerminals
+	// terminals per rule, the main path counting for its rule. They have
+	// no More of their own.
 	More []blocksFact
 	// Dyn are the calls through interface methods on the function's
 	// paths, resolved where the binding is seen (dispatch.go). A fact may
@@ -108,6 +111,24 @@ func (f *finding) all() []*finding {
 	g := *f
 	g.more = nil
 	return append([]*finding{&g}, f.more...)
+}
+
+// maxTerminals bounds the distinct blocking operations a function's
+// summary (and its fact) keeps per rule.
+const maxTerminals = 4
+
+// terminal identifies the blocking operation a path ends at: its name and
+// its site.
+func (f *finding) terminal() string {
+	n := len(f.chain) - 1
+	if n < 0 {
+		return ""
+	}
+	site := ""
+	if n < len(f.sites) {
+		site = f.sites[n]
+	}
+	return f.chain[n] + "@" + site
 }
 
 // rank orders findings for a function's summary: a rule finding under a

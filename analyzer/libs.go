@@ -57,8 +57,15 @@ func sqlxBlocking() map[string]Replacement {
 	return defaultBlocking
 }
 
+// gormAssocFinishers are the *gorm.Association methods that run a query
+// on the association's *gorm.DB.
+var gormAssocFinishers = map[string]bool{
+	"Find": true, "Append": true, "Replace": true, "Delete": true, "Clear": true, "Count": true,
+}
+
 // gormChainRoot returns the expression a *gorm.DB chain starts from
-// (r.db in r.db.Where(...).Find(...)).
+// (r.db in r.db.Where(...).Find(...) and in
+// r.db.Model(&u).Association("Roles").Find(&rs)).
 func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 	for {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -69,7 +76,7 @@ func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 		if !ok {
 			return e
 		}
-		if fn, _ := info.Uses[sel.Sel].(*types.Func); fn == nil || gormReceiver(fn) == "" {
+		if fn, _ := info.Uses[sel.Sel].(*types.Func); fn == nil || gormReceiver(fn) == "" && gormAssocReceiver(fn) == "" {
 			return e
 		}
 		e = sel.X
@@ -252,30 +259,57 @@ func gormReceiver(fn *types.Func) string {
 	return ""
 }
 
+// gormAssocReceiver returns the gorm import path when fn is a method of
+// *gorm.Association (v2 or v1), else "".
+func gormAssocReceiver(fn *types.Func) string {
+	recv := recvOf(fn)
+	if recv == nil {
+		return ""
+	}
+	for _, path := range []string{pathGorm, pathGormV1} {
+		if isNamed(recv.Type(), true, path, "Association") {
+			return path
+		}
+	}
+	return ""
+}
+
 type gormCtx int
 
 const (
 	gormUnknown gormCtx = iota // a parameter or anything not followed
-	gormNoCtx                  // rooted at a field, a global or a fresh chain with no WithContext
+	gormNoCtx                  // rooted at a field, a global, an index expression on one, or a fresh chain with no WithContext
 	gormWithCtx                // the chain went through WithContext or Session{Context: …}
+	// gormSelf is, while a variable's assignments are being followed, the
+	// variable itself (db = db.Where(…)): it adds nothing to its origin.
+	gormSelf
 )
 
-// gormFlow answers, for *gorm.DB expressions in one body, whether the
-// chain carries a context. Local variables are followed through their
-// assignments.
+// gormFlow answers, for *gorm.DB (and *gorm.Association) expressions in
+// one body, whether the chain carries a context. Local variables are
+// followed through their assignments; a variable reassigned from its own
+// chain (db = db.Where(…)) keeps the state of its other assignments, and
+// a parameter's origin is unknown.
 type gormFlow struct {
-	info   *types.Info
-	assign map[*types.Var][]ast.Expr
+	info     *types.Info
+	assign   map[*types.Var][]ast.Expr
+	params   map[*types.Var]bool
+	visiting map[*types.Var]bool
 }
 
-func newGormFlow(info *types.Info, body *ast.BlockStmt) *gormFlow {
-	g := &gormFlow{info: info, assign: map[*types.Var][]ast.Expr{}}
+func newGormFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *gormFlow {
+	g := &gormFlow{info: info, assign: map[*types.Var][]ast.Expr{}, params: map[*types.Var]bool{}, visiting: map[*types.Var]bool{}}
+	if sig != nil {
+		for i := range sig.Params().Len() {
+			g.params[sig.Params().At(i)] = true
+		}
+	}
 	add := func(lhs ast.Expr, rhs ast.Expr) {
 		id, ok := ast.Unparen(lhs).(*ast.Ident)
 		if !ok {
 			return
 		}
-		if v, ok := info.ObjectOf(id).(*types.Var); ok && isGormDB(v.Type()) {
+		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type())) {
 			g.assign[v] = append(g.assign[v], rhs)
 		}
 	}
@@ -303,6 +337,10 @@ func isGormDB(t types.Type) bool {
 	return isNamed(t, true, pathGorm, "DB") || isNamed(t, true, pathGormV1, "DB")
 }
 
+func isGormAssoc(t types.Type) bool {
+	return isNamed(t, true, pathGorm, "Association") || isNamed(t, true, pathGormV1, "Association")
+}
+
 // state classifies a *gorm.DB expression; depth bounds the walk through
 // variables that are assigned from each other.
 func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
@@ -316,7 +354,7 @@ func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
 			return gormUnknown
 		}
 		fn, _ := g.info.Uses[sel.Sel].(*types.Func)
-		if fn == nil || gormReceiver(fn) == "" {
+		if fn == nil || gormReceiver(fn) == "" && gormAssocReceiver(fn) == "" {
 			return gormUnknown
 		}
 		switch fn.Name() {
@@ -335,6 +373,23 @@ func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
 		if v, ok := g.info.Uses[e.Sel].(*types.Var); ok && v.Parent() == v.Pkg().Scope() {
 			return gormNoCtx // a package-level variable of another package
 		}
+	case *ast.IndexExpr:
+		// dbs[name]: a map or slice of *gorm.DB is stored like a field
+		// when it is one or a package-level variable; a local one may
+		// hold anything.
+		switch x := ast.Unparen(e.X).(type) {
+		case *ast.SelectorExpr:
+			if s := g.info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
+				return gormNoCtx
+			}
+			if v, ok := g.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return gormNoCtx
+			}
+		case *ast.Ident:
+			if v, ok := g.info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return gormNoCtx
+			}
+		}
 	case *ast.Ident:
 		v, ok := g.info.Uses[e].(*types.Var)
 		if !ok {
@@ -343,18 +398,30 @@ func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
 		if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 			return gormNoCtx
 		}
-		rhs := g.assign[v]
-		if len(rhs) == 0 {
-			return gormUnknown // a parameter
+		if g.visiting[v] {
+			return gormSelf
 		}
-		st := gormNoCtx
+		rhs := g.assign[v]
+		if len(rhs) == 0 || g.params[v] {
+			return gormUnknown // a parameter: its caller's chain decides
+		}
+		g.visiting[v] = true
+		defer delete(g.visiting, v)
+		st := gormSelf
 		for _, x := range rhs {
 			switch g.state(x, depth+1) {
 			case gormWithCtx:
 				return gormWithCtx
 			case gormUnknown:
 				st = gormUnknown
+			case gormNoCtx:
+				if st == gormSelf {
+					st = gormNoCtx
+				}
 			}
+		}
+		if st == gormSelf && len(g.visiting) == 1 {
+			return gormUnknown // only ever assigned from itself
 		}
 		return st
 	}

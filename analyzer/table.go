@@ -104,4 +104,8 @@ var waitFuncs = map[string]string{
 	"time.Sleep":             "wait in a select on ctx.Done() and a time.Timer's channel",
 	"sync.(*WaitGroup).Wait": "close a channel after Wait in a goroutine and select on it and ctx.Done()",
 	"sync.(*Cond).Wait":      "use a channel and select on it and ctx.Done(); sync.Cond cannot be cancelled",
+	// Judged at the call like WaitGroup.Wait, whatever their source says
+	// (in a dependency, joins.go judges them by the work they join).
+	"golang.org/x/sync/errgroup.(*Group).Wait":   "build the group with errgroup.WithContext(ctx) and have every goroutine return when that context is done",
+	"golang.org/x/sync/singleflight.(*Group).Do": "use DoChan and select on its channel and ctx.Done()",
 }

@@ -16,7 +16,11 @@ import (
 // reduce the false positives found on real services (docs/precision.md):
 // redigo's pool channel, boombuler/barcode's byte pipeline, jwtauth's
 // Token.AsMap(context.Background()). Their time.Sleep and a static call
-// given Background() (gorm v1's Begin) must still be reported.
+// given Background() (gorm v1's Begin) must still be reported. Issue 10
+// adds a client helper giving its http.NewRequest the caller's context
+// later (class 1) and joins over computation (class 5: parallel resizing,
+// a copy helper, singleflight around signing, errgroup), silent, next to
+// joins over I/O and the module's own joins, reported.
 func TestThirdParty(t *testing.T) {
 	// The module is loaded from vendor/; GOPROXY is off under analysistest.
 	t.Setenv("GOFLAGS", "-mod=vendor")

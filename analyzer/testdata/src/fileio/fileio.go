@@ -17,10 +17,10 @@ func Serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = f.Read(buf)                        // want `os.\(\*File\).Read does file I/O`
 	_, _ = io.Copy(w, strings.NewReader("x")) // no file operand: fine
 	_ = os.WriteFile("out", b, 0o600)         // want `os.WriteFile does file I/O`
-	_ = save(b)                               // want `^Serve calls fileio.save → os.Create, which does file I/O`
+	_ = save(b)                               // want `^Serve calls fileio.save → os.Create, which does file I/O.*; also reaches fileio.save → os.\(\*File\).Write at fileio.go:28:11 \(SIO006\)$`
 }
 
-func save(b []byte) error { // want save:`^blocks\(SIO006: os.Create\)$`
+func save(b []byte) error { // want save:`^blocks\(SIO006: os.Create\) \+ blocks\(SIO006: os.\(\*File\).Write\)$`
 	f, err := os.Create("x")
 	if err != nil {
 		return err

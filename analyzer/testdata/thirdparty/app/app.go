@@ -1,23 +1,35 @@
 // Package app has handlers calling vendored libraries: library channels
 // and interface methods given Background() are not findings, while a
 // library's time.Sleep, a library's static call given Background() and the
-// module's own channel send still are.
+// module's own channel send still are. Issue 10: a library helper giving
+// its NewRequest the context later, and library joins over computation,
+// are silent; library joins over I/O and the module's own joins are not.
 package app
 
 import (
 	"net/http"
 
 	"example.com/lib/claims"
+	"example.com/lib/fanout"
+	"example.com/lib/httpc"
 	"example.com/lib/orm"
 	"example.com/lib/pool"
 	"example.com/lib/qr"
+	"example.com/lib/resize"
 	"example.com/lib/retry"
+	"example.com/lib/token"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
 )
 
 var (
 	p      = &pool.Pool{MaxActive: 4, Wait: true}
 	db     = &orm.DB{}
 	events = make(chan string)
+	hc     = &httpc.Client{HC: http.DefaultClient}
+	tokens = &token.Source{Key: []byte("k")}
+	sf     singleflight.Group
+	up     = &fanout.Uploader{}
 )
 
 func Claims(w http.ResponseWriter, r *http.Request) { _ = claims.FromContext(r.Context()) }
@@ -39,3 +51,32 @@ func Publish(w http.ResponseWriter, r *http.Request) {
 }
 
 func publish(s string) { events <- s } // want publish:`blocks\(SIO005: channel send\)`
+
+// Fetch: the library gives its NewRequest the caller's context later
+// (class 1 of issue 10); Legacy never does.
+func Fetch(w http.ResponseWriter, r *http.Request) {
+	_, _ = hc.Get(r.Context(), "http://x")
+	_, _ = hc.Legacy("http://x") // want `Fetch calls httpc.\(\*Client\).Legacy → net/http.NewRequest, which builds a request without the request context`
+}
+
+// Joins in dependencies (class 5 of issue 10): waits over goroutines that
+// only compute are silent, waits over I/O stay SIO005.
+func Joins(w http.ResponseWriter, r *http.Request) {
+	_ = resize.Resize(&resize.Image{W: 4, H: 4, Pix: make([]byte, 16)}, 2, 2)
+	resize.Copy(make([]byte, 4), []byte("abcd"), false)
+	_ = tokens.Signed("sub=1")
+	_ = fanout.Sums([][]int{{1}, {2}})
+	_ = tokens.Refresh(r)                   // want `Joins calls token.\(\*Source\).Refresh → golang.org/x/sync/singleflight.\(\*Group\).Do, which waits with no way to cancel it`
+	fanout.GetAll([]*http.Request{r})       // want `Joins calls fanout.GetAll → sync.\(\*WaitGroup\).Wait, which waits`
+	_ = fanout.FetchAll([]*http.Request{r}) // want `Joins calls fanout.FetchAll → golang.org/x/sync/errgroup.\(\*Group\).Wait, which waits`
+	up.Flush()                              // want `Joins calls fanout.\(\*Uploader\).Flush → sync.\(\*WaitGroup\).Wait, which waits`
+	fanout.Run(func() {})                   // want `Joins calls fanout.Run → sync.\(\*WaitGroup\).Wait, which waits`
+}
+
+// OwnJoins: the module's own joins keep today's behaviour.
+func OwnJoins(w http.ResponseWriter, r *http.Request) {
+	var g errgroup.Group
+	g.Go(func() error { return nil })
+	_ = g.Wait()                                                // want `^golang.org/x/sync/errgroup.\(\*Group\).Wait waits with no way to cancel it`
+	_, _, _ = sf.Do("k", func() (any, error) { return 1, nil }) // want `^golang.org/x/sync/singleflight.\(\*Group\).Do waits with no way to cancel it`
+}

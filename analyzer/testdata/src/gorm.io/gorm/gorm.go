@@ -22,3 +22,19 @@ func (db *DB) Create(v any) *DB                        { return db }
 func (db *DB) Count(n *int64) *DB                      { return db }
 func (db *DB) Scan(dest any) *DB                       { return db }
 func (db *DB) Transaction(fc func(tx *DB) error) error { return fc(db) }
+
+// Association reduces gorm's: its methods query through the stored DB, so
+// gorm's own source is a chain rooted at a field.
+type Association struct {
+	DB    *DB
+	Error error
+}
+
+func (db *DB) Association(column string) *Association { return &Association{DB: db} }
+func (a *Association) Unscoped() *Association         { return a }
+func (a *Association) Find(out any, conds ...any) error {
+	return a.DB.Model(out).Find(out, conds...).Error()
+}
+func (a *Association) Append(values ...any) error { return a.DB.Model(nil).Create(values).Error() }
+func (a *Association) Clear() error               { return a.DB.Model(nil).Create(nil).Error() }
+func (a *Association) Count() (n int64)           { a.DB.Model(nil).Count(&n); return n }

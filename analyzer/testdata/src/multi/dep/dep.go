@@ -1,5 +1,5 @@
 // Package dep has helpers that lead to operations of several rules: the
-// fact carries one path per rule, so the root reports each of them.
+// fact carries the paths of each rule, so the root reports each of them.
 package dep
 
 import (
@@ -18,8 +18,8 @@ func Fetch(url string) error { // want Fetch:`^blocks\(SIO004: http.Transport\{\
 	return resp.Body.Close()
 }
 
-// Retry reaches Fetch twice and sleeps: still one path per rule, the
-// first found.
+// Retry reaches Fetch twice and sleeps: the same operations twice are one
+// path each.
 func Retry(url string) error { // want Retry:`^blocks\(SIO004: dep.Fetch → http.Transport\{\}\) \+ blocks\(SIO001: dep.Fetch → net/http.Get\) \+ blocks\(SIO005: time.Sleep\)$`
 	if err := Fetch(url); err == nil {
 		return nil

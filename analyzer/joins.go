@@ -1,0 +1,156 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Joins in dependency modules. A WaitGroup or errgroup Wait, or a
+// singleflight Do, waits for work the library started itself: when that
+// work does no blocking I/O (parallel image resizing, a token signed once
+// for concurrent callers, a copy helper's concurrent branch), the wait is
+// as short as the computation and is no SIO005. When the work is unknown
+// (the function starts no goroutine, or starts a function value of
+// unknown origin), the wait stays. First-party code keeps every such
+// wait.
+
+// joinWaits are the SIO005 waits judged by the work they join, by table
+// key: true when the work is the goroutines the function starts (go
+// statements, errgroup's Go and TryGo), false when it is the call's own
+// function arguments (singleflight's Do).
+var joinWaits = map[string]bool{
+	"sync.(*WaitGroup).Wait":                     true,
+	"golang.org/x/sync/errgroup.(*Group).Wait":   true,
+	"golang.org/x/sync/singleflight.(*Group).Do": false,
+}
+
+// goStarters are the calls that run their function arguments in new
+// goroutines.
+var goStarters = map[string]bool{
+	"golang.org/x/sync/errgroup.(*Group).Go":    true,
+	"golang.org/x/sync/errgroup.(*Group).TryGo": true,
+}
+
+// joinedWork returns the items of the work a function body starts in
+// goroutines: the bodies of its go statements (a called literal's body,
+// or the called function) and the functions given to errgroup's Go, in any
+// literal of the body. known is false when the body starts none, or one
+// whose function is a value of unknown origin: then what the wait joins
+// is unknown.
+func (r *runner) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, later *laterFlow) (out []item, known bool) {
+	known = true
+	started := false
+	add := func(items []item, ok bool) {
+		started = true
+		out = append(out, items...)
+		known = known && ok
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			add(r.funcWork(n.Call.Fun, flow, gorm, later, n.Call))
+		case *ast.CallExpr:
+			if fn := typeutil.StaticCallee(r.pass.TypesInfo, n); fn != nil && fn.Pkg() != nil &&
+				goStarters[qualified(fn.Origin(), fn.Pkg().Path())] {
+				for _, a := range n.Args {
+					add(r.funcWork(a, flow, gorm, later, nil))
+				}
+			}
+		}
+		return true
+	})
+	return out, known && started
+}
+
+// funcWork returns the items of running the function e: a literal's body,
+// a named function's item, or, for a go statement's call, the call itself.
+// known is false for a function value of unknown origin.
+func (r *runner) funcWork(e ast.Expr, flow *ctxFlow, gorm *gormFlow, later *laterFlow, call *ast.CallExpr) ([]item, bool) {
+	info := r.pass.TypesInfo
+	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+		sig, _ := info.TypeOf(lit).(*types.Signature)
+		return r.collect(sig, lit.Body), true
+	}
+	if call != nil {
+		if typeutil.StaticCallee(info, call) == nil {
+			return nil, false
+		}
+		if it, ok := r.classifyCall(call, flow, gorm, later); ok {
+			return []item{it}, true
+		}
+		return nil, true
+	}
+	if fn := funcRef(info, e); fn != nil {
+		if it, ok := r.refItem(fn, e.Pos(), e.End(), nil); ok {
+			return []item{it}, true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// markJoins attaches the joined work to the join waits among items, in a
+// dependency module only, when that work is known.
+func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, later *laterFlow) {
+	if !r.thirdParty {
+		return
+	}
+	var started []item
+	computed, known := false, false
+	for i := range items {
+		it := &items[i]
+		if it.term == nil || it.term.rule != "SIO005" || it.call == nil {
+			continue
+		}
+		byGo, ok := joinWaits[it.term.chain[0]]
+		if !ok {
+			continue
+		}
+		if !byGo {
+			var work []item
+			argsKnown := true
+			for _, a := range it.call.Args {
+				if t := r.pass.TypesInfo.TypeOf(a); t == nil {
+					continue
+				} else if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
+					continue
+				}
+				w, ok := r.funcWork(a, flow, gorm, later, nil)
+				work = append(work, w...)
+				argsKnown = argsKnown && ok
+			}
+			it.joined, it.join = argsKnown, work
+			continue
+		}
+		if !computed {
+			started, known = r.joinedWork(body, flow, gorm, later)
+			computed = true
+		}
+		it.joined, it.join = known, started
+	}
+}
+
+// joinBlocks reports whether joined work leads to blocking I/O: a SIO001,
+// SIO002, SIO004 or SIO006 operation, context-aware I/O, or a call through
+// an interface (whose target is unknown here). Rules switched off still
+// block.
+func (r *runner) joinBlocks(items []item) bool {
+	for _, it := range items {
+		if it.dyn != nil {
+			return true
+		}
+		f := r.resolve(it)
+		if f == nil {
+			continue
+		}
+		for _, p := range f.all() {
+			switch p.rule {
+			case "", "SIO001", "SIO002", "SIO004", "SIO006":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,253 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// laterFlow answers, for the *http.Request and *exec.Cmd values a body
+// makes, what the body does with them afterwards: a request given a
+// context by req.WithContext(ctx) or req.Clone(ctx) before it is sent, a
+// command started as a detached daemon. Only local variables assigned the
+// call's first result are followed; the window of a call is from its end
+// to the next assignment of the variable from anything else (a second
+// http.NewRequest into the same req starts a new window).
+type laterFlow struct {
+	info *types.Info
+	flow *ctxFlow
+	made map[*ast.CallExpr]*types.Var // call → the variable given its first result
+	// defs are the positions where a variable is (re)assigned from
+	// something other than its own WithContext/Clone.
+	defs map[*types.Var][]token.Pos
+	// withCtx are the positions of v.WithContext(ctx) and v.Clone(ctx)
+	// whose ctx is the request's or of unknown origin.
+	withCtx map[*types.Var][]token.Pos
+	started map[*types.Var][]token.Pos // cmd.Start()
+	release map[*types.Var][]token.Pos // cmd.Process.Release()
+	setsid  map[*types.Var][]token.Pos // cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}, or .Setsid = true
+	waited  map[*types.Var][]token.Pos // cmd.Run(), Output(), CombinedOutput()
+}
+
+func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFlow {
+	l := &laterFlow{
+		info: info, flow: flow, made: map[*ast.CallExpr]*types.Var{}, defs: map[*types.Var][]token.Pos{},
+		withCtx: map[*types.Var][]token.Pos{}, started: map[*types.Var][]token.Pos{},
+		release: map[*types.Var][]token.Pos{}, setsid: map[*types.Var][]token.Pos{}, waited: map[*types.Var][]token.Pos{},
+	}
+	if body == nil {
+		return l
+	}
+	assign := func(lhs ast.Expr, rhs ast.Expr, first bool, pos token.Pos) {
+		v := l.localVar(lhs)
+		if v == nil {
+			return
+		}
+		call, _ := ast.Unparen(rhs).(*ast.CallExpr)
+		if call != nil && first {
+			l.made[call] = v
+		}
+		if call != nil && l.reqMethod(call, v) != "" {
+			return // req = req.WithContext(ctx): the same request
+		}
+		l.defs[v] = append(l.defs[v], pos)
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i := range n.Lhs {
+					assign(n.Lhs[i], n.Rhs[i], true, n.Pos())
+				}
+			} else if len(n.Rhs) == 1 {
+				assign(n.Lhs[0], n.Rhs[0], true, n.Pos())
+				for _, lhs := range n.Lhs[1:] {
+					assign(lhs, nil, false, n.Pos())
+				}
+			}
+			l.sysProcAttr(n)
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				switch {
+				case len(n.Names) == len(n.Values):
+					assign(id, n.Values[i], true, n.Pos())
+				case len(n.Values) == 1 && i == 0:
+					assign(id, n.Values[0], true, n.Pos())
+				}
+			}
+		case *ast.CallExpr:
+			l.call(n)
+		}
+		return true
+	})
+	return l
+}
+
+// localVar returns the local variable e names, or nil.
+func (l *laterFlow) localVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	v, _ := l.info.ObjectOf(id).(*types.Var)
+	if v == nil || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// reqMethod returns "WithContext" or "Clone" when call is that method of
+// *http.Request on v (on anything when v is nil), else "".
+func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || (v != nil && l.localVar(sel.X) != v) {
+		return ""
+	}
+	fn := typeutil.StaticCallee(l.info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathHTTP || (fn.Name() != "WithContext" && fn.Name() != "Clone") {
+		return ""
+	}
+	if r := recvOf(fn); r == nil || !isNamed(r.Type(), true, pathHTTP, "Request") {
+		return ""
+	}
+	return fn.Name()
+}
+
+// call records the calls on request and command variables.
+func (l *laterFlow) call(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if m := l.reqMethod(call, nil); m != "" {
+		if v := l.localVar(sel.X); v != nil && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
+			l.withCtx[v] = append(l.withCtx[v], call.Pos())
+		}
+		return
+	}
+	fn := typeutil.StaticCallee(l.info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	switch key := qualified(fn, fn.Pkg().Path()); key {
+	case "os/exec.(*Cmd).Start", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "os/exec.(*Cmd).CombinedOutput":
+		if v := l.localVar(sel.X); v != nil {
+			if key == "os/exec.(*Cmd).Start" {
+				l.started[v] = append(l.started[v], call.Pos())
+			} else {
+				l.waited[v] = append(l.waited[v], call.Pos())
+			}
+		}
+	case "os.(*Process).Release":
+		if ps, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok && ps.Sel.Name == "Process" {
+			if v := l.localVar(ps.X); v != nil {
+				l.release[v] = append(l.release[v], call.Pos())
+			}
+		}
+	}
+}
+
+// sysProcAttr records cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+// and cmd.SysProcAttr.Setsid = true.
+func (l *laterFlow) sysProcAttr(as *ast.AssignStmt) {
+	if len(as.Lhs) != len(as.Rhs) {
+		return
+	}
+	for i, lhs := range as.Lhs {
+		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		rhs := ast.Unparen(as.Rhs[i])
+		var cmd ast.Expr
+		switch sel.Sel.Name {
+		case "SysProcAttr":
+			if setsidLit(l.info, rhs) {
+				cmd = sel.X
+			}
+		case "Setsid":
+			if inner, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok && inner.Sel.Name == "SysProcAttr" && isTrue(l.info, rhs) {
+				cmd = inner.X
+			}
+		}
+		if cmd == nil || !isNamed(l.info.TypeOf(cmd), true, "os/exec", "Cmd") {
+			continue
+		}
+		if v := l.localVar(cmd); v != nil {
+			l.setsid[v] = append(l.setsid[v], as.Pos())
+		}
+	}
+}
+
+// setsidLit reports whether e is &T{…, Setsid: true, …} or T{…}.
+func setsidLit(info *types.Info, e ast.Expr) bool {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	cl, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, el := range cl.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Setsid" {
+				return isTrue(info, ast.Unparen(kv.Value))
+			}
+		}
+	}
+	return false
+}
+
+func isTrue(info *types.Info, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	c, ok := info.ObjectOf(id).(*types.Const)
+	return ok && c.Pkg() == nil && c.Name() == "true"
+}
+
+// window returns the positions of ps within the window of call on v.
+func (l *laterFlow) window(call *ast.CallExpr, v *types.Var, ps []token.Pos) []token.Pos {
+	end := token.Pos(-1) // no later assignment: to the end of the body
+	for _, d := range l.defs[v] {
+		if d > call.End() && (end < 0 || d < end) {
+			end = d
+		}
+	}
+	var out []token.Pos
+	for _, p := range ps {
+		if p > call.End() && (end < 0 || p < end) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// silenced reports whether the SIO001 call under key is made harmless by
+// what the body does later with its result: an http.NewRequest whose
+// request is given the request's (or an unknown) context before it is
+// sent, an exec.Command started as a detached daemon, which
+// exec.CommandContext would kill when the request ends.
+func (l *laterFlow) silenced(key string, call *ast.CallExpr) bool {
+	v := l.made[call]
+	if v == nil {
+		return false
+	}
+	switch key {
+	case "net/http.NewRequest":
+		return len(l.window(call, v, l.withCtx[v])) > 0
+	case "os/exec.Command":
+		if len(l.window(call, v, l.waited[v])) > 0 {
+			return false // the request waits for it
+		}
+		if len(l.window(call, v, l.setsid[v])) > 0 {
+			return true
+		}
+		starts, releases := l.window(call, v, l.started[v]), l.window(call, v, l.release[v])
+		return len(starts) > 0 && len(releases) > 0 && releases[len(releases)-1] > starts[0]
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// Precision classes of issue 10 (docs/precision.md, "Precision classes
+// (issue 10)"). The dependency-module halves of classes 1 and 5 are in
+// TestThirdParty.
+
+// TestNewRequestWithContextLater: class 1, http.NewRequest given the
+// request's context later by WithContext or Clone.
+func TestNewRequestWithContextLater(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/newreq")
+}
+
+// TestDetachedDaemon: class 2, exec.Command started as a detached daemon.
+func TestDetachedDaemon(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/daemon")
+}
+
+// TestGormContextValues: class 3, gorm values that carry a context
+// (associations, the list-query idiom, index expressions).
+func TestGormContextValues(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormctx")
+}
+
+// TestDoneEscapeOrigin: class 4, a ctx.Done() case is an escape only when
+// the context derives from the request's or is of unknown origin.
+func TestDoneEscapeOrigin(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/doneescape")
+}
+
+// TestDistinctTerminals: class 6, every distinct blocking operation a
+// root's call reaches is in its rule's diagnostic, across packages, with
+// the fact bounded to maxTerminals per rule; each other operation is also
+// attached as related information at its own position.
+func TestDistinctTerminals(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store")
+	found := false
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			if !strings.HasPrefix(d.Message, "Load calls dep.Load") {
+				continue
+			}
+			found = true
+			var also []string
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "also reaches ") {
+					p := res.Pass.Fset.Position(rel.Pos)
+					also = append(also, filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)+" "+rel.Message)
+				}
+			}
+			want := "dep.go:21 also reaches net/http.Get, which blocks without the request context"
+			if len(also) != 1 || also[0] != want {
+				t.Errorf("related %q, want [%q]", also, want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no diagnostic for Load")
+	}
+}

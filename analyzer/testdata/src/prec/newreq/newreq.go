@@ -1,0 +1,97 @@
+// Package newreq covers http.NewRequest given its context later (precision
+// class 1 of issue 10): req = req.WithContext(ctx) or req.Clone(ctx) with
+// the request's context, or one of unknown origin, before the request is
+// sent is silent; no such call, one given context.Background(), or one on
+// another request is still SIO001.
+package newreq
+
+import (
+	"context"
+	"net/http"
+)
+
+type client struct {
+	hc  *http.Client
+	ctx context.Context
+}
+
+// Helper is the shape seen in a dependency: build, set headers, attach
+// the caller's context, send.
+func Helper(ctx context.Context, c *http.Client, url string) (*http.Response, error) { // want Helper:`^io\(net/http.\(\*Client\).Do\)$`
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req = req.WithContext(ctx)
+	return c.Do(req)
+}
+
+// Cloned gives the context through Clone, into another variable.
+func Cloned(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
+	out := req.Clone(r.Context())
+	_, _ = http.DefaultClient.Do(out)
+}
+
+// Inline attaches it in the Do call.
+func Inline(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
+	_, _ = http.DefaultClient.Do(req.WithContext(ctx))
+}
+
+// Unknown: a context of unknown origin (a field) is never second-guessed.
+func (c *client) Unknown(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
+	_, _ = c.hc.Do(req.WithContext(c.ctx))
+}
+
+func Via(w http.ResponseWriter, r *http.Request) {
+	_, _ = Helper(r.Context(), http.DefaultClient, "http://x")
+}
+
+// Never: no WithContext at all.
+func Never(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `net/http.NewRequest builds a request without the request context`
+	_, _ = http.DefaultClient.Do(req)
+}
+
+// Background: WithContext(context.Background()) gives it no request
+// context: the NewRequest stays, and the dropped context is SIO002.
+func Background(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)          // want `NewRequest builds a request without the request context`
+	_, _ = http.DefaultClient.Do(req.WithContext(context.Background())) // want `WithContext is given context.Background\(\)`
+}
+
+// Other: the context goes to another request; Before: WithContext on the
+// variable before this NewRequest was assigned to it.
+func Other(w http.ResponseWriter, r *http.Request) {
+	a, _ := http.NewRequest(http.MethodGet, "http://a", nil)
+	b, _ := http.NewRequest(http.MethodGet, "http://b", nil) // want `NewRequest builds a request without the request context`
+	_, _ = http.DefaultClient.Do(a.WithContext(r.Context()))
+	_, _ = http.DefaultClient.Do(b)
+}
+
+func Before(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://a", nil)
+	req = req.WithContext(r.Context())
+	_, _ = http.DefaultClient.Do(req)
+	req, _ = http.NewRequest(http.MethodGet, "http://b", nil) // want `NewRequest builds a request without the request context`
+	_, _ = http.DefaultClient.Do(req)
+}
+
+// Discarded: the request is not kept in a variable.
+func Discarded(w http.ResponseWriter, r *http.Request) {
+	_, _ = http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds`
+}
+
+// never builds a request in a helper and sends it without a context.
+func never(url string) { // want never:`blocks\(SIO001: net/http.NewRequest\)`
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	_, _ = http.DefaultClient.Do(req)
+}
+
+func ViaNever(w http.ResponseWriter, r *http.Request) {
+	never("http://x") // want `ViaNever calls newreq.never → net/http.NewRequest`
+}

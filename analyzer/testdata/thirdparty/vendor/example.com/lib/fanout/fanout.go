@@ -1,0 +1,89 @@
+// Package fanout joins goroutines with errgroup and a WaitGroup: silent
+// when they only compute (precision class 5 of issue 10), SIO005 when they
+// do I/O.
+package fanout
+
+import (
+	"net/http"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// Sums adds up each slice in its own goroutine.
+func Sums(parts [][]int) []int {
+	out := make([]int, len(parts))
+	var g errgroup.Group
+	for i, p := range parts {
+		g.Go(func() error { out[i] = sum(p); return nil })
+	}
+	_ = g.Wait()
+	return out
+}
+
+// GetAll fetches every request in its own goroutine and waits for all.
+func GetAll(reqs []*http.Request) {
+	var wg sync.WaitGroup
+	for _, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if resp, err := http.DefaultClient.Do(r); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// fetch does one request.
+func fetch(r *http.Request) error {
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// FetchAll is GetAll with errgroup and a named function.
+func FetchAll(reqs []*http.Request) error {
+	var g errgroup.Group
+	for _, r := range reqs {
+		g.Go(func() error { return fetch(r) })
+	}
+	return g.Wait()
+}
+
+// Uploader starts uploads in one method and waits for them in another:
+// what Flush joins is unknown, so it stays SIO005.
+type Uploader struct{ wg sync.WaitGroup }
+
+// Start uploads in the background.
+func (u *Uploader) Start(r *http.Request) {
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		_ = fetch(r)
+	}()
+}
+
+// Flush waits for every upload.
+func (u *Uploader) Flush() { u.wg.Wait() }
+
+// Run runs tasks the caller gives: unknown work, so it stays SIO005.
+func Run(tasks ...func()) {
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Add(1)
+		go t()
+	}
+	wg.Wait()
+}
