@@ -304,6 +304,12 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		return blocking(key, rep), true
 	}
 	if hint, ok := waitFuncs[key]; ok {
+		if r.thirdParty && key == "sync.(*Cond).Wait" {
+			// Like its channels, a dependency's condition variable is its
+			// own in-memory synchronisation (a concurrent map waiting out
+			// a resize), not a wait on the outside world.
+			return item{}, false
+		}
 		return mk("SIO005", key, "waits with no way to cancel it", hint), true
 	}
 	path := gormReceiver(fn)

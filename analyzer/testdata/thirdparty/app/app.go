@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"example.com/lib/claims"
+	"example.com/lib/cmap"
 	"example.com/lib/fanout"
 	"example.com/lib/httpc"
 	"example.com/lib/orm"
@@ -71,7 +72,10 @@ func Joins(w http.ResponseWriter, r *http.Request) {
 	_ = fanout.FetchAll([]*http.Request{r}) // want `Joins calls fanout.FetchAll → golang.org/x/sync/errgroup.\(\*Group\).Wait, which waits`
 	up.Flush()                              // want `Joins calls fanout.\(\*Uploader\).Flush → sync.\(\*WaitGroup\).Wait, which waits`
 	fanout.Run(func() {})                   // want `Joins calls fanout.Run → sync.\(\*WaitGroup\).Wait, which waits`
+	cache.Store("k", "v")                   // a dependency's sync.Cond: its own in-memory wait
 }
+
+var cache = cmap.New()
 
 // OwnJoins: the module's own joins keep today's behaviour.
 func OwnJoins(w http.ResponseWriter, r *http.Request) {
