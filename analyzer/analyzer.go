@@ -170,6 +170,9 @@ type runner struct {
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
 	cb         *callbacks // synchronous callbacks and adapters (callbacks.go)
+	// emitted are the (site, rule) pairs reported so far: dispatch does
+	// not report a root's call again for a rule its static path showed.
+	emitted map[string]bool
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -179,6 +182,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		byFunc:  map[*types.Func]*fnSummary{},
 		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
 		src:     map[string][]byte{},
+		emitted: map[string]bool{},
 	}
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
@@ -405,6 +409,10 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 	}
 	for _, rule := range order {
 		g := groups[rule]
+		site := r.site(it.pos)
+		for _, f := range append([]*finding{g.main}, g.also...) {
+			r.emitted[site+"|"+rule+"|"+f.terminal()] = true
+		}
 		if rule == "SIO003" {
 			r.reportLock(s, it, g.main, g.also)
 			continue

@@ -561,6 +561,20 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	allConvs := convs
 	allPending := pending
 	reported := map[string]bool{}
+	var keys []string
+	// The static paths this package reported at its roots' calls count
+	// as reported, here and (for calls with pending dispatch) above.
+	pendingSites := map[string]bool{}
+	for _, pc := range pending {
+		pendingSites[pc.Site] = true
+	}
+	for k := range r.emitted {
+		reported[k] = true
+		if site, _, _ := strings.Cut(k, "|"); pendingSites[site] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
 	for _, pf := range r.pass.AllPackageFacts() {
 		if pf.Package == r.pass.Pkg {
 			continue
@@ -577,6 +591,9 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 	}
 	if len(allPending) == 0 || len(allConvs) == 0 {
+		if len(keys) > 0 {
+			r.pass.ExportPackageFact(&joinedFact{Keys: keys})
+		}
 		return
 	}
 	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}}
@@ -590,7 +607,6 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
 		}
 	}
-	var keys []string
 	for _, pc := range allPending {
 		var fs []*finding
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
@@ -601,30 +617,31 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		// The highest-ranked path of a rule leads its diagnostic; the
 		// rule's other blocking operations are listed after it (report).
 		sort.SliceStable(fs, func(i, j int) bool { return fs[i].rank() > fs[j].rank() })
+		// A (call, rule, blocking operation) is reported once: a package
+		// that sees more bindings than the one below it adds only the
+		// operations that were not shown yet.
 		var fresh []*finding
-		added := map[string]bool{}
 		for _, f := range fs {
-			var ks []string
-			if f.rule != "" {
-				ks = append(ks, pc.Site+"|"+f.rule)
+			g := *f
+			term := f.terminal()
+			if g.rule != "" && reported[pc.Site+"|"+g.rule+"|"+term] {
+				g.rule = ""
 			}
-			if f.lock != "" {
-				ks = append(ks, pc.Site+"|SIO003")
+			if g.lock != "" && reported[pc.Site+"|SIO003|"+term] {
+				g.lock = ""
 			}
-			keep := false
-			for _, k := range ks {
-				if !reported[k] || added[k] {
-					keep = true
-				}
-			}
-			if !keep {
+			if g.rule == "" && g.lock == "" {
 				continue
 			}
-			fresh = append(fresh, f)
-			for _, k := range ks {
-				if !reported[k] {
-					reported[k], added[k] = true, true
-					keys = append(keys, k)
+			fresh = append(fresh, &g)
+			for _, k := range []string{g.rule, "SIO003"} {
+				if k == "" || (k == "SIO003" && g.lock == "") {
+					continue
+				}
+				key := pc.Site + "|" + k + "|" + term
+				if !reported[key] {
+					reported[key] = true
+					keys = append(keys, key)
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-// want package:`pending\(5\)` package:`convs\(1\)`
+// want package:`pending\(5\)` package:`convs\(1\)` package:`joined\(1\)`
 // Package cache calls redigo through its interfaces, directly and through
 // a helper package.
 package cache
