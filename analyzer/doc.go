@@ -98,9 +98,12 @@
 // standard library is not analysed: its blocking APIs are
 // judged at the caller through the SIO001 table. Packages of dependency
 // modules (a module with a version, read from the module cache or from
-// vendor/) are analysed too, with two exceptions measured on real
+// vendor/) are analysed too, with exceptions measured on real
 // services (docs/precision.md): their bare channel operations,
-// selects and sync.Cond waits are their own synchronisation and are no SIO005 wait, and SIO002
+// selects and sync.Cond waits are their own synchronisation and are no
+// SIO005 wait, a call through an interface the library itself declares
+// is its implementation and matches no table key (redigo's pooled Close
+// flushing through its own Conn.Do), and SIO002
 // there needs a static callee, since an interface method given
 // context.Background() is no evidence of I/O. Their joins
 // (WaitGroup.Wait, errgroup's Wait, singleflight's Do; the last two are

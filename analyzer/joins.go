@@ -13,8 +13,10 @@ import (
 // for concurrent callers, a copy helper's concurrent branch), the wait is
 // as short as the computation and is no SIO005. When the work is unknown
 // (the function starts no goroutine, or starts a function value of
-// unknown origin), the wait stays. First-party code keeps every such
-// wait.
+// unknown origin), the wait stays, unless it waits on a struct field
+// (u.wg.Wait()) whose Add calls sit in functions of the package that start
+// known work: then that work is what it joins. First-party code keeps
+// every such wait.
 
 // joinWaits are the SIO005 waits judged by the work they join, by table
 // key: true when the work is the goroutines the function starts (go
@@ -129,6 +131,13 @@ func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gor
 			computed = true
 		}
 		it.joined, it.join = known, started
+		if !known {
+			// u.wg.Wait() joining goroutines that another method started
+			// after u.wg.Add: the work is what those methods start.
+			if w, ok := r.fieldJoins(it.call, flow, gorm, later); ok {
+				it.joined, it.join = true, w
+			}
+		}
 	}
 }
 
@@ -153,4 +162,56 @@ func (r *runner) joinBlocks(items []item) bool {
 		}
 	}
 	return false
+}
+
+// fieldJoins returns the work joined by a Wait on a struct field
+// (s.wg.Wait()): the goroutines started by the package's functions that
+// call Add on the same field. ok is false when the receiver is no field,
+// when no function adds to it, or when some of that work is unknown.
+func (r *runner) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow) (work []item, ok bool) {
+	info := r.pass.TypesInfo
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, false
+	}
+	recv, isSel := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, false
+	}
+	field, _ := info.Uses[recv.Sel].(*types.Var)
+	if field == nil || !field.IsField() {
+		return nil, false
+	}
+	adds := func(body ast.Node) bool {
+		found := false
+		ast.Inspect(body, func(n ast.Node) bool {
+			c, isCall := n.(*ast.CallExpr)
+			if !isCall || found {
+				return !found
+			}
+			if s, isSel := ast.Unparen(c.Fun).(*ast.SelectorExpr); isSel && s.Sel.Name == "Add" {
+				if x, isSel := ast.Unparen(s.X).(*ast.SelectorExpr); isSel && info.Uses[x.Sel] == field {
+					found = true
+				}
+			}
+			return true
+		})
+		return found
+	}
+	any := false
+	for _, f := range r.pass.Files {
+		for _, d := range f.Decls {
+			fd, isFunc := d.(*ast.FuncDecl)
+			if !isFunc || fd.Body == nil || !adds(fd.Body) {
+				continue
+			}
+			w, known := r.joinedWork(fd.Body, flow, gorm, later)
+			if !known {
+				return nil, false
+			}
+			any = true
+			work = append(work, w...)
+		}
+	}
+	return work, any
 }

@@ -64,7 +64,8 @@ const readLocked = "read-locked at "
 
 // lockRegions finds where locks are held in body. A Lock ends at the
 // first Unlock of the same receiver in the same statement list; a deferred
-// Unlock, or none, holds it to the end of the function; an Unlock only in
+// Unlock, or none, holds it to the end of the function (to the end of its
+// block when that block ends with a return); an Unlock only in
 // a nested block (an early-return branch) ends it at the first such
 // Unlock, which under-reports rather than guesses. Within a region, the
 // rest of a nested block after its own Unlock is a gap (see
@@ -158,6 +159,12 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 					case *ast.DeferStmt:
 						if rv, _, un := lockOp(info, next.Call); un && rv == recv {
 							end = fbody.End()
+							// A nested block that returns at its end leaves
+							// the function there: the deferred Unlock runs
+							// before anything after the block.
+							if _, ok := list[len(list)-1].(*ast.ReturnStmt); ok {
+								end = l.end
+							}
 							break scan
 						}
 					case *ast.ExprStmt:

@@ -128,8 +128,9 @@ func (a *app) asyncProfile(c *gin.Context) {
 	err := a.pool.Await(ctx, func(ctx context.Context) error {
 		var err error
 		if mode == serialized {
-			// Deliberate antipattern (lock across I/O), but a ctx-aware wait
-			// under a mutex is not something syncio flags today.
+			// Await runs this literal on the request's goroutine, so syncio
+			// follows it into the lock held across the call.
+			//syncio:ignore SIO003 -- deliberate: the serialized instancing shows that async does not rescue a lock held across I/O
 			p, err = a.serializedAsync(ctx, svc)
 			return err
 		}
@@ -161,19 +162,20 @@ func (a *app) wrappedProfile(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)
 	defer cancel()
 	var p profile.Profile
-	// Deliberate antipattern with no //syncio:ignore: syncio does not follow
-	// a func literal handed to another function (it may run elsewhere), so
-	// the blocking call below is not reported, and the waste (a worker held
-	// across the I/O, just not this handler's) is in pool semantics it
-	// cannot know.
+	// Offload calls the literal before it returns, so syncio follows it
+	// (callsFact) and reports the blocking call inside as it would in the
+	// handler's own body; the waste (a worker held across the I/O, just not
+	// this handler's) is in pool semantics it cannot know.
 	err := a.pool.Offload(ctx, func(context.Context) error {
 		var err error
 		if mode == serialized {
 			a.profiles.serial.Lock()
 			defer a.profiles.serial.Unlock()
+			//syncio:ignore SIO002,SIO003,SIO005 -- deliberate: the wrapped "fake async" endpoint, a blocking call on another worker under the serialized lock
 			p, err = svc.getBlocking()
 			return err
 		}
+		//syncio:ignore SIO002,SIO005 -- deliberate: the wrapped "fake async" endpoint runs the blocking call on another worker
 		p, err = svc.getBlocking()
 		return err
 	})

@@ -159,3 +159,15 @@ func Relock(w http.ResponseWriter, r *http.Request) {
 		_, _ = http.Get("http://x") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while mu \(locked at locks.go:[0-9]+\) is held.*\(SIO003\)$`
 	}
 }
+
+// BranchDefer takes the lock with a deferred Unlock inside a branch that
+// returns: the I/O after the branch is not under the lock.
+func BranchDefer(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("serial") {
+		mu.Lock()
+		defer mu.Unlock()
+		_, _ = http.Get("http://upstream") // want `net/http.Get blocks without the request context while mu` `net/http.Get blocks without the request context;`
+		return
+	}
+	_, _ = http.Get("http://upstream") // want `^net/http.Get blocks without the request context; use`
+}

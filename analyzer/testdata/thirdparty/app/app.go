@@ -1,3 +1,4 @@
+// want package:`pending\(1\)`
 // Package app has handlers calling vendored libraries: library channels
 // and interface methods given Background() are not findings, while a
 // library's time.Sleep, a library's static call given Background() and the
@@ -19,6 +20,7 @@ import (
 	"example.com/lib/resize"
 	"example.com/lib/retry"
 	"example.com/lib/token"
+	"github.com/gomodule/redigo/redis"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 )
@@ -73,7 +75,10 @@ func Joins(w http.ResponseWriter, r *http.Request) {
 	up.Flush()                              // want `Joins calls fanout.\(\*Uploader\).Flush → sync.\(\*WaitGroup\).Wait, which waits`
 	fanout.Run(func() {})                   // want `Joins calls fanout.Run → sync.\(\*WaitGroup\).Wait, which waits`
 	cache.Store("k", "v")                   // a dependency's sync.Cond: its own in-memory wait
+	enc.Reset()                             // joins workers that only compute
 }
+
+var enc = &fanout.Encoder{}
 
 var cache = cmap.New()
 
@@ -83,4 +88,14 @@ func OwnJoins(w http.ResponseWriter, r *http.Request) {
 	g.Go(func() error { return nil })
 	_ = g.Wait()                                                // want `^golang.org/x/sync/errgroup.\(\*Group\).Wait waits with no way to cancel it`
 	_, _, _ = sf.Do("k", func() (any, error) { return 1, nil }) // want `^golang.org/x/sync/singleflight.\(\*Group\).Do waits with no way to cancel it`
+}
+
+var rpool = &redis.Pool{}
+
+// Redis: the caller's Do is a round trip it cannot cancel; the pooled
+// connection's Close is the library's own flush through its own interface.
+func Redis(w http.ResponseWriter, r *http.Request) {
+	conn := rpool.Get()
+	defer conn.Close()
+	_, _ = conn.Do("GET", "k") // want `redis.Conn.Do does a Redis round trip`
 }
