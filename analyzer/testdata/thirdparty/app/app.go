@@ -76,7 +76,10 @@ func Joins(w http.ResponseWriter, r *http.Request) {
 	fanout.Run(func() {})                   // want `Joins calls fanout.Run → sync.\(\*WaitGroup\).Wait, which waits`
 	cache.Store("k", "v")                   // a dependency's sync.Cond: its own in-memory wait
 	enc.Reset()                             // joins workers that only compute
+	dec.Reset([]byte("x"))                  // joins a worker that only decodes
 }
+
+var dec = &fanout.Decoder{}
 
 var enc = &fanout.Encoder{}
 

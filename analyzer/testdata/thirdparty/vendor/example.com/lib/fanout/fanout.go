@@ -4,6 +4,7 @@
 package fanout
 
 import (
+	"context"
 	"net/http"
 	"sync"
 
@@ -110,3 +111,30 @@ func (e *Encoder) next(block []int) {
 }
 
 func (e *Encoder) Reset() { e.wg.Wait() }
+
+// Decoder restarts its stream worker with a detached context on Reset
+// (zstd's Decoder.Reset): the worker only decodes, so the wait for the
+// previous one is no SIO005.
+type Decoder struct {
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
+	out    []byte
+}
+
+func (d *Decoder) Reset(in []byte) {
+	d.wg.Wait()
+	ctx, cancel := context.WithCancel(context.Background())
+	d.cancel = cancel
+	d.wg.Add(1)
+	go d.decode(ctx, in)
+}
+
+func (d *Decoder) decode(ctx context.Context, in []byte) {
+	defer d.wg.Done()
+	for _, b := range in {
+		if ctx.Err() != nil {
+			return
+		}
+		d.out = append(d.out, b^0xff)
+	}
+}
