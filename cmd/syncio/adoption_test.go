@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/syncio/syncio/docs/docblock"
 )
 
@@ -335,5 +337,116 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// workflowStep returns the run script of the step called name in the
+// example workflow docs/ci/file.
+func workflowStep(t *testing.T, root, file, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Name string `yaml:"name"`
+				Run  string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("docs/ci/%s: %v", file, err)
+	}
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if s.Name == name && s.Run != "" {
+				return s.Run
+			}
+		}
+	}
+	t.Fatalf("docs/ci/%s has no step %q with a run script", file, name)
+	return ""
+}
+
+// TestWorkflowRunsTheDocumentedRoute runs the build and run steps of
+// docs/ci/syncio.yml in a service set up by the docs/ci.md blocks: the
+// build step is the documented command, findings fail the step with 3 and
+// still write SARIF, and SYNCIO_REPORT_ONLY=true ("report, don't block")
+// turns that into 0.
+func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("tools-clone", 0, false)
+	step := func(name string, env ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command("bash", "-eo", "pipefail", "-c", workflowStep(t, a.root, "syncio.yml", name))
+		cmd.Dir = a.dir
+		cmd.Env = append(append([]string{}, a.env...), env...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return string(out), exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("step %s: %v\n%s", name, err, out)
+		}
+		return string(out), 0
+	}
+	if out, code := step("Build syncio (version pinned in tools/go.mod)"); code != 0 {
+		t.Fatalf("build step: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		reportOnly string
+		want       int
+	}{{"", 3}, {"true", 0}} {
+		sarif := filepath.Join(a.dir, "syncio.sarif")
+		_ = os.Remove(sarif)
+		out, code := step("Run syncio", "REPORT_ONLY="+c.reportOnly)
+		if code != c.want || !svcFinding.MatchString(out) {
+			t.Errorf("run step with REPORT_ONLY=%q: exit %d, want %d with the finding\n%s", c.reportOnly, code, c.want, out)
+		}
+		if _, err := os.Stat(sarif); err != nil {
+			t.Errorf("run step with REPORT_ONLY=%q wrote no SARIF: %v", c.reportOnly, err)
+		}
+	}
+}
+
+// TestEveryDocBlockIsRun: a block marked in docs/ci.md promises a test
+// runs it; this list names the test of each, so a new marker without a
+// test fails here.
+func TestEveryDocBlockIsRun(t *testing.T) {
+	runBy := map[string]string{
+		"tools-published":     "TestAdoptionToolsModulePublished",
+		"tools-published-run": "TestAdoptionToolsModulePublished",
+		"tools-clone":         "TestAdoptionToolsModuleFromClone",
+		"tools-run":           "TestAdoptionToolsModuleFromClone",
+		"vet-tools":           "TestAdoptionToolsModuleFromClone",
+		"install-clone":       "TestAdoptionGoInstallFromClone",
+		"vet-path":            "TestAdoptionGoInstallFromClone",
+		"golangci-module":     "tools/golangci TestDocRecipe",
+		"golangci-main":       "tools/golangci TestDocRecipe",
+		"golangci-build":      "tools/golangci TestDocRecipe",
+		"golangci-config":     "tools/golangci TestDocRecipe",
+	}
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := docblock.All(string(doc))
+	if err != nil {
+		t.Fatalf("docs/ci.md: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		seen[b.Name] = true
+		if runBy[b.Name] == "" {
+			t.Errorf("docs/ci.md block %q is marked as tested, but no test runs it", b.Name)
+		}
+	}
+	for name, test := range runBy {
+		if !seen[name] {
+			t.Errorf("%s runs block %q, which docs/ci.md no longer has", test, name)
+		}
 	}
 }

@@ -200,6 +200,62 @@ func TestDocRecipe(t *testing.T) {
 	if n != 1 {
 		t.Errorf("SARIF has %d results, want 1:\n%s", n, data)
 	}
+
+	// The example workflow's build and run steps, in the same service:
+	// issues fail the run step with 1 and still write SARIF, and
+	// SYNCIO_REPORT_ONLY=true ("report, don't block") turns that into 0.
+	steps := workflowSteps(t, filepath.Join(root, "docs", "ci", "golangci.yml"))
+	wf := func(name string) string {
+		t.Helper()
+		s, ok := steps[name]
+		if !ok {
+			t.Fatalf("docs/ci/golangci.yml has no step %q with a run script", name)
+		}
+		return s
+	}
+	mustRun("workflow build step", wf("Build the custom golangci-lint (cache miss only)"))
+	for _, c := range []struct {
+		reportOnly string
+		want       int
+	}{{"", 1}, {"true", 0}} {
+		_ = os.Remove(filepath.Join(dir, "golangci.sarif"))
+		out, code := sh("workflow run step", "REPORT_ONLY="+c.reportOnly+"\n"+wf("Run golangci-lint"))
+		if code != c.want || !strings.Contains(out, "(SIO001) (syncio)") {
+			t.Errorf("workflow run step with REPORT_ONLY=%q: exit %d, want %d with the finding\n%s", c.reportOnly, code, c.want, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "golangci.sarif")); err != nil {
+			t.Errorf("workflow run step with REPORT_ONLY=%q wrote no SARIF: %v", c.reportOnly, err)
+		}
+	}
+}
+
+// workflowSteps returns the run scripts of a workflow's steps by name.
+func workflowSteps(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Name string `yaml:"name"`
+				Run  string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	steps := map[string]string{}
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if s.Run != "" {
+				steps[s.Name] = s.Run
+			}
+		}
+	}
+	return steps
 }
 
 // mergeYAML merges snippet into base as a user would by hand: mappings
