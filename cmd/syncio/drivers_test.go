@@ -68,8 +68,8 @@ func TestDriverTable(t *testing.T) {
 		map[string]bool{`cannot use "not a number"`: true})
 
 	out, code = standalone("./embedmiss")
-	check("standalone, missing embed", out, code, 3, map[*regexp.Regexp]bool{embedded: true},
-		map[string]bool{"no matching files": false})
+	check("standalone, missing embed", out, code, 1, map[*regexp.Regexp]bool{embedded: true},
+		map[string]bool{"package example.com/drivers/embedmiss: embed error: pattern missing.txt: no matching files found": true})
 	out, code = vet("./ok", "./embedmiss")
 	check("vet, missing embed", out, code, 1, map[*regexp.Regexp]bool{plain: false, embedded: false},
 		map[string]bool{"pattern missing.txt: no matching files found": true})

@@ -16,6 +16,9 @@
 // 1, as in singlechecker; -exit-zero turns 3 into 0 ("report, don't
 // block") and leaves 1 alone, because an incomplete run is not a clean one.
 //
+// A //go:embed pattern that matches no file counts as a load error too,
+// though go/packages only reports it when it builds export data.
+//
 // Under go vet, a bad analyzer flag value is reported once, on one line,
 // before unitchecker would print its usage text for every package.
 package driver

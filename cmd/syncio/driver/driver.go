@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -205,10 +206,10 @@ func analyze(cfg Config, o options, patterns []string) int {
 		return ExitError
 	}
 
-	mode := packages.LoadSyntax | packages.NeedModule
+	mode := packages.LoadSyntax | packages.NeedModule | packages.NeedEmbedPatterns
 	if needsFacts(cfg.Analyzer) {
 		// Facts are computed on every dependency, so those need syntax too.
-		mode = packages.LoadAllSyntax | packages.NeedModule
+		mode = packages.LoadAllSyntax | packages.NeedModule | packages.NeedEmbedPatterns
 	}
 	initial, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: o.includeTests}, patterns...)
 	if err != nil {
@@ -221,6 +222,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 
 	problems := packageProblems(initial, dir)
+	problems = append(problems, embedProblems(initial, problems)...)
 
 	graph, err := checker.Analyze([]*analysis.Analyzer{cfg.Analyzer}, initial, nil)
 	if err != nil {
@@ -315,6 +317,39 @@ func packageProblems(initial []*packages.Package, dir string) []string {
 			}
 		}
 	})
+	return out
+}
+
+// embedProblems returns one line per //go:embed pattern of a root package
+// that matches no file. go build and go vet reject such a package, but
+// go/packages reports the error only when it builds export data, which
+// the fact-based load (LoadAllSyntax) never does: without this check the
+// run would pass for a package that does not build. Patterns are matched
+// as go:embed does for files (path.Match syntax, an "all:" prefix); a
+// directory pattern counts as a match.
+func embedProblems(initial []*packages.Package, known []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range initial {
+		for _, abs := range p.EmbedPatterns {
+			rel, err := filepath.Rel(p.Dir, abs)
+			if err != nil {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			glob := filepath.Join(p.Dir, filepath.FromSlash(strings.TrimPrefix(rel, "all:")))
+			if m, err := filepath.Glob(glob); err != nil || len(m) > 0 {
+				continue // a bad pattern is go list's to report
+			}
+			msg := fmt.Sprintf("pattern %s: no matching files found", rel)
+			line := fmt.Sprintf("package %s: embed error: %s", pkgName(p), msg)
+			if seen[line] || slices.ContainsFunc(known, func(k string) bool { return strings.Contains(k, msg) }) {
+				continue
+			}
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
 	return out
 }
 

@@ -296,3 +296,20 @@ func TestAnalyzerFlags(t *testing.T) {
 		t.Errorf("-rules not passed to the analyzer: %q", rules)
 	}
 }
+
+// TestMissingEmbedFile: a //go:embed pattern that matches no file fails
+// the run (exit 1, one line naming the package and the pattern), as it
+// fails go build and go vet, though the fact-based load hides the error.
+func TestMissingEmbedFile(t *testing.T) {
+	r := run(t, "./embedmiss", "./good")
+	if r.code != driver.ExitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, driver.ExitError, r.stderr)
+	}
+	want := "syncio: package example.com/mod/embedmiss: embed error: pattern missing.txt: no matching files found\n"
+	if strings.Count(r.stderr, want) != 1 {
+		t.Errorf("stderr should contain exactly once:\n%s\ngot:\n%s", want, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Handler calls block") {
+		t.Errorf("the other package's finding is missing:\n%s", r.stderr)
+	}
+}
