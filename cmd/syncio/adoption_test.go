@@ -80,11 +80,15 @@ func newAdopter(t *testing.T) *adopter {
 	a.env = append(os.Environ(),
 		"GOWORK=off", "GOTOOLCHAIN=local",
 		"GOBIN="+gobin, "PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		// git clone https://github.com/syncio/syncio.git clones this
-		// repository's committed HEAD instead (there is no network).
-		"GIT_CONFIG_COUNT=1",
+		// git clone https://github.com/syncio/syncio.git, and the go
+		// command's own git fetch of https://github.com/syncio/syncio,
+		// get this repository's committed HEAD instead (there is no
+		// network); git picks the longest matching insteadOf.
+		"GIT_CONFIG_COUNT=2",
 		"GIT_CONFIG_KEY_0=url."+root+".insteadOf",
 		"GIT_CONFIG_VALUE_0="+syncioURL,
+		"GIT_CONFIG_KEY_1=url."+root+".insteadOf",
+		"GIT_CONFIG_VALUE_1="+strings.TrimSuffix(syncioURL, ".git"),
 	)
 	return a
 }
@@ -194,6 +198,15 @@ func TestAdoptionToolsModulePublished(t *testing.T) {
 	a.expect("tools-run", 3, true)
 	a.expect("tools-published-run", 3, true)
 	a.expect("vet-tools", 1, true)
+}
+
+// TestAdoptionToolsModulePrivate fetches syncio with git, as for a private
+// repository, through GOPRIVATE (the block exports it).
+func TestAdoptionToolsModulePrivate(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("tools-private", 0, false)
+	a.wantToolsMod("github.com/syncio/syncio v0.0.0-", "tool github.com/syncio/syncio/cmd/syncio")
+	a.expect("tools-run", 3, true)
 }
 
 func TestAdoptionGoInstallFromClone(t *testing.T) {
@@ -420,6 +433,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"tools-published":     "TestAdoptionToolsModulePublished",
 		"tools-published-run": "TestAdoptionToolsModulePublished",
 		"tools-clone":         "TestAdoptionToolsModuleFromClone",
+		"tools-private":       "TestAdoptionToolsModulePrivate",
 		"tools-run":           "TestAdoptionToolsModuleFromClone",
 		"vet-tools":           "TestAdoptionToolsModuleFromClone",
 		"install-clone":       "TestAdoptionGoInstallFromClone",
