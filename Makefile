@@ -2,7 +2,7 @@
 GO  ?= go
 BIN := bin
 
-.PHONY: all build test check test-unit test-storage lint test-lint sarif load-quick load-full bench-activity bench-analyzer coldstart clean
+.PHONY: all build test check test-unit test-storage lint test-lint test-lint-oldest lint-workflows sarif load-quick load-full bench-activity bench-analyzer coldstart clean
 
 all: build
 
@@ -13,9 +13,10 @@ build:
 # Everything CI needs: formatting and vet, then every test with the race
 # detector against the embedded fakes AND a throwaway Azurite 3.37.0
 # (tools/azurite/run.sh installs it with npm on first use and stops it after),
-# then golangci-lint with the syncio plugin on our own code and the
-# plugin-path test.
-test: check test-unit lint test-lint
+# then golangci-lint with the syncio plugin on our own code, the plugin-path
+# test and the docs/ci.md recipe test (newest and oldest supported
+# golangci-lint), and actionlint on the example workflows.
+test: check lint-workflows test-unit lint test-lint test-lint-oldest
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); \
@@ -39,9 +40,24 @@ lint: $(GOLANGCI)
 	GOWORK=off $(GOLANGCI) run ./...
 
 # The plugin-path test lives in a nested module that ./... at the root skips.
+# It includes TestDocRecipe, which builds golangci-lint from the docs/ci.md
+# blocks in a throwaway module (the version the doc pins, v2.15.0).
 test-lint: $(GOLANGCI)
 	cd tools/golangci && GOWORK=off $(GO) vet ./... && \
 	  GOWORK=off SYNCIO_GOLANGCI_LINT=$(CURDIR)/$(GOLANGCI) $(GO) test -count=1 ./...
+
+# The oldest golangci-lint the docs claim (docs/ci.md, "Supported
+# golangci-lint versions"): the same recipe test, built with this version.
+# A cold build is a few minutes (other linter versions than v2.15.0's).
+GOLANGCI_OLDEST := v2.12.2
+test-lint-oldest:
+	cd tools/golangci && GOWORK=off SYNCIO_GOLANGCI_VERSION=$(GOLANGCI_OLDEST) \
+	  $(GO) test -count=1 -run TestDocRecipe .
+
+# actionlint on the example workflows that docs/ci.md offers for copying.
+ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+lint-workflows:
+	$(GO) run $(ACTIONLINT) docs/ci/*.yml
 
 # Only the storage conformance suite, against the fake and Azurite.
 test-storage:

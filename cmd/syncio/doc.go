@@ -7,7 +7,8 @@
 //	syncio -sarif out.sarif ./...       also write SARIF 2.1.0 (GitHub code scanning)
 //	syncio -json ./...                  JSON on stdout, as singlechecker
 //	syncio -fix [-diff] ./...           apply or show the suggested fixes
-//	go vet -vettool=$(command -v syncio) ./...
+//	syncio -exit-zero ./...             report findings but exit 0
+//	go vet -vettool="$(command -v syncio || echo /syncio-not-installed)" ./...
 //
 // A package that fails to load or type-check is reported on one line naming
 // the package and the error; the other packages are still analysed, and the

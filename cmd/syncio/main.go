@@ -1,13 +1,19 @@
 package main
 
 import (
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/syncio/syncio/analyzer"
 	"github.com/syncio/syncio/cmd/syncio/driver"
 	"github.com/syncio/syncio/cmd/syncio/sarifreport"
 )
 
 func main() {
-	driver.Main(driver.Config{Analyzer: analyzer.Analyzer, Rules: catalogue()})
+	driver.Main(driver.Config{
+		Analyzer: analyzer.Analyzer,
+		Rules:    catalogue(),
+		Fresh:    func() *analysis.Analyzer { return analyzer.New(analyzer.DefaultConfig()) },
+	})
 }
 
 // catalogue is the analyzer's rule catalogue in the SARIF model.

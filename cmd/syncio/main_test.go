@@ -372,6 +372,29 @@ func TestVetTool(t *testing.T) {
 	}
 }
 
+// TestVetBadFlagOneLine: a bad analyzer flag value under go vet fails the
+// run with one line naming the flag, not the usage text once per package
+// (dependencies included).
+func TestVetBadFlagOneLine(t *testing.T) {
+	bin := syncioBinary(t)
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "-rules=SIO999", "./analyzer/...", "./"+exampleDir)
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("go vet with -rules=SIO999 succeeded:\n%s", out)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		// go vet's "# package" headers and module downloads are not ours.
+		if !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "go: downloading") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], `syncio: flag -rules: unknown rule "SIO999"`) {
+		t.Errorf("want one line naming -rules and SIO999, got %d:\n%s", len(lines), out)
+	}
+}
+
 // TestUsageMentionsSARIFAndVet checks -h of the real binary.
 func TestUsageMentionsSARIFAndVet(t *testing.T) {
 	bin := syncioBinary(t)
@@ -379,7 +402,7 @@ func TestUsageMentionsSARIFAndVet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("-h: %v\n%s", err, out)
 	}
-	for _, want := range []string{"-sarif", "go vet -vettool=$(command -v syncio)", "-fix", "-json"} {
+	for _, want := range []string{"-sarif", `go vet -vettool="$(command -v syncio || echo /syncio-not-installed)"`, "-exit-zero", "-fix", "-json"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("usage lacks %q:\n%s", want, out)
 		}

@@ -13,5 +13,12 @@
 // Exit codes: 0 no findings, 3 findings, 1 when a package could not be
 // loaded or analysed (the other packages are still analysed and their
 // findings printed), 2 for a usage error. With -json the exit code is 0 or
-// 1, as in singlechecker.
+// 1, as in singlechecker; -exit-zero turns 3 into 0 ("report, don't
+// block") and leaves 1 alone, because an incomplete run is not a clean one.
+//
+// A //go:embed pattern that matches no file counts as a load error too,
+// though go/packages only reports it when it builds export data.
+//
+// Under go vet, a bad analyzer flag value is reported once, on one line,
+// before unitchecker would print its usage text for every package.
 package driver

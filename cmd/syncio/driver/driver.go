@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,12 +40,20 @@ type Config struct {
 	Dir    string
 	Stdout io.Writer // -json output
 	Stderr io.Writer // findings, errors and usage
+	// Fresh returns a new analyzer with default flag values. Under go vet,
+	// Main uses it to check the analyzer's flag values once, before
+	// unitchecker would reject them once per package with the full usage
+	// text. Nil skips that check.
+	Fresh func() *analysis.Analyzer
 }
 
 // Main is the main function of a syncio-style command. It never returns.
 func Main(cfg Config) {
 	args := os.Args[1:]
 	if IsVetProtocol(args) {
+		if code, stop := checkVetFlags(cfg, args); stop {
+			os.Exit(code)
+		}
 		singlechecker.Main(cfg.Analyzer)
 	}
 	code, delegate := run(cfg, args)
@@ -87,6 +96,7 @@ func Run(cfg Config, args []string) int {
 // options are the parsed command-line flags.
 type options struct {
 	json         bool
+	exitZero     bool
 	context      int
 	includeTests bool
 	sarif        string
@@ -118,6 +128,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet(a.Name, flag.ContinueOnError)
 	fs.SetOutput(stderrOf(cfg))
 	fs.BoolVar(&o.json, "json", false, "emit JSON output (exit code 0 even with findings)")
+	fs.BoolVar(&o.exitZero, "exit-zero", false, "report findings but exit 0 (report, don't block); a package that fails to load still exits 1")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
@@ -146,11 +157,13 @@ func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
 	fmt.Fprintf(w, `Usage:
   %[1]s [flags] packages                 report findings (exit 3 when there are any)
   %[1]s -sarif out.sarif ./...           also write SARIF 2.1.0 for code scanning
+  %[1]s -exit-zero ./...                 report findings, exit 0 (report, don't block)
   %[1]s -fix [-diff] packages            apply (or show) the suggested fixes
-  go vet -vettool=$(command -v %[1]s) ./...   run as a go vet tool
+  go vet -vettool="$(command -v %[1]s || echo /%[1]s-not-installed)" ./...
+                                          run as a go vet tool (fails if %[1]s is missing)
 
-Exit codes: 0 no findings, 3 findings, 1 a package failed to load or
-type-check (the others are still analysed), 2 bad usage.
+Exit codes: 0 no findings (or -exit-zero), 3 findings, 1 a package failed
+to load or type-check (the others are still analysed), 2 bad usage.
 
 Flags:
 `, a.Name)
@@ -202,10 +215,10 @@ func analyze(cfg Config, o options, patterns []string) int {
 		return ExitError
 	}
 
-	mode := packages.LoadSyntax | packages.NeedModule
+	mode := packages.LoadSyntax | packages.NeedModule | packages.NeedEmbedPatterns
 	if needsFacts(cfg.Analyzer) {
 		// Facts are computed on every dependency, so those need syntax too.
-		mode = packages.LoadAllSyntax | packages.NeedModule
+		mode = packages.LoadAllSyntax | packages.NeedModule | packages.NeedEmbedPatterns
 	}
 	initial, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: o.includeTests}, patterns...)
 	if err != nil {
@@ -218,6 +231,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 
 	problems := packageProblems(initial, dir)
+	problems = append(problems, embedProblems(initial, problems)...)
 
 	graph, err := checker.Analyze([]*analysis.Analyzer{cfg.Analyzer}, initial, nil)
 	if err != nil {
@@ -242,7 +256,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 			fmt.Fprintf(stderr, "%s: writing findings: %v\n", name, err)
 			code = ExitError
 		}
-		if len(found) > 0 {
+		if len(found) > 0 && !o.exitZero {
 			code = ExitFindings
 		}
 	}
@@ -312,6 +326,39 @@ func packageProblems(initial []*packages.Package, dir string) []string {
 			}
 		}
 	})
+	return out
+}
+
+// embedProblems returns one line per //go:embed pattern of a root package
+// that matches no file. go build and go vet reject such a package, but
+// go/packages reports the error only when it builds export data, which
+// the fact-based load (LoadAllSyntax) never does: without this check the
+// run would pass for a package that does not build. Patterns are matched
+// as go:embed does for files (path.Match syntax, an "all:" prefix); a
+// directory pattern counts as a match.
+func embedProblems(initial []*packages.Package, known []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range initial {
+		for _, abs := range p.EmbedPatterns {
+			rel, err := filepath.Rel(p.Dir, abs)
+			if err != nil {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			glob := filepath.Join(p.Dir, filepath.FromSlash(strings.TrimPrefix(rel, "all:")))
+			if m, err := filepath.Glob(glob); err != nil || len(m) > 0 {
+				continue // a bad pattern is go list's to report
+			}
+			msg := fmt.Sprintf("pattern %s: no matching files found", rel)
+			line := fmt.Sprintf("package %s: embed error: %s", pkgName(p), msg)
+			if seen[line] || slices.ContainsFunc(known, func(k string) bool { return strings.Contains(k, msg) }) {
+				continue
+			}
+			seen[line] = true
+			out = append(out, line)
+		}
+	}
 	return out
 }
 

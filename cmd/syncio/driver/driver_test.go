@@ -117,6 +117,22 @@ func TestFindingsExitThree(t *testing.T) {
 	}
 }
 
+// TestExitZero: -exit-zero reports the findings as usual but exits 0
+// ("report, don't block"); a package that fails to load still fails.
+func TestExitZero(t *testing.T) {
+	r := run(t, "-exit-zero", "./good")
+	if r.code != driver.ExitClean {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, driver.ExitClean, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "(SIO001)") {
+		t.Errorf("-exit-zero dropped the findings; stderr:\n%s", r.stderr)
+	}
+	r = run(t, "-exit-zero", "./good", "./bad")
+	if r.code != driver.ExitError {
+		t.Errorf("-exit-zero with a broken package: exit %d, want %d; stderr:\n%s", r.code, driver.ExitError, r.stderr)
+	}
+}
+
 func TestCleanExitZero(t *testing.T) {
 	r := run(t, "./clean")
 	if r.code != driver.ExitClean || r.stderr != "" {
@@ -215,7 +231,7 @@ func TestUsage(t *testing.T) {
 	if r.code != driver.ExitClean {
 		t.Errorf("-h exit %d, want 0", r.code)
 	}
-	for _, want := range []string{"-sarif", "go vet -vettool=$(command -v syncio) ./...", "syncio (test double) flags calls to block.", "-json", "-fix"} {
+	for _, want := range []string{"-sarif", `go vet -vettool="$(command -v syncio || echo /syncio-not-installed)" ./...`, "-exit-zero", "syncio (test double) flags calls to block.", "-json", "-fix"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("usage lacks %q:\n%s", want, r.stderr)
 		}
@@ -278,5 +294,22 @@ func TestAnalyzerFlags(t *testing.T) {
 	}
 	if rules != "SIO005" {
 		t.Errorf("-rules not passed to the analyzer: %q", rules)
+	}
+}
+
+// TestMissingEmbedFile: a //go:embed pattern that matches no file fails
+// the run (exit 1, one line naming the package and the pattern), as it
+// fails go build and go vet, though the fact-based load hides the error.
+func TestMissingEmbedFile(t *testing.T) {
+	r := run(t, "./embedmiss", "./good")
+	if r.code != driver.ExitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, driver.ExitError, r.stderr)
+	}
+	want := "syncio: package example.com/mod/embedmiss: embed error: pattern missing.txt: no matching files found\n"
+	if strings.Count(r.stderr, want) != 1 {
+		t.Errorf("stderr should contain exactly once:\n%s\ngot:\n%s", want, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Handler calls block") {
+		t.Errorf("the other package's finding is missing:\n%s", r.stderr)
 	}
 }

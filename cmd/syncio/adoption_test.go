@@ -1,0 +1,466 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/syncio/syncio/docs/docblock"
+)
+
+// The adoption tests play a new user: a service module outside this
+// repository, set up by running the shell blocks of docs/ci.md verbatim
+// (found by their <!-- block: NAME --> markers), each checked for the
+// finding and the exit code the doc promises.
+
+// svcMain is the user's service: one handler with a ctx-less http.Get, and
+// file I/O that only the opt-in SIO006 would report.
+const svcMain = `package main
+
+import (
+	"net/http"
+	"os"
+)
+
+func handler(w http.ResponseWriter, r *http.Request) {
+	_, _ = os.ReadFile("config.json")
+	resp, err := http.Get("http://example.com/")
+	if err != nil {
+		return
+	}
+	resp.Body.Close()
+}
+
+func main() {
+	http.HandleFunc("/", handler)
+	_ = http.ListenAndServe(":8080", nil)
+}
+`
+
+// svcFinding is what every route must print for svcMain.
+var svcFinding = regexp.MustCompile(`(?m)main\.go:10:15: net/http\.Get blocks without the request context; .*\(SIO001\)$`)
+
+// syncioURL is the clone URL the docs use; the tests redirect it to this
+// repository with git's url.<base>.insteadOf, so the blocks stay verbatim.
+const syncioURL = "https://github.com/syncio/syncio.git"
+
+// adopter runs doc blocks for one throwaway service.
+type adopter struct {
+	t    *testing.T
+	root string // this repository
+	dir  string // the service module
+	env  []string
+	doc  string
+}
+
+func newAdopter(t *testing.T) *adopter {
+	t.Helper()
+	root := repoRoot(t)
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	a := &adopter{t: t, root: root, dir: filepath.Join(tmp, "yourservice"), doc: string(doc)}
+	writeFile(t, filepath.Join(a.dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(a.dir, "main.go"), svcMain)
+	gobin := filepath.Join(tmp, "gobin")
+	a.env = append(os.Environ(),
+		"GOWORK=off", "GOTOOLCHAIN=local",
+		"GOBIN="+gobin, "PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		// git clone https://github.com/syncio/syncio.git, and the go
+		// command's own git fetch of https://github.com/syncio/syncio,
+		// get this repository's committed HEAD instead (there is no
+		// network); git picks the longest matching insteadOf.
+		"GIT_CONFIG_COUNT=2",
+		"GIT_CONFIG_KEY_0=url."+root+".insteadOf",
+		"GIT_CONFIG_VALUE_0="+syncioURL,
+		"GIT_CONFIG_KEY_1=url."+root+".insteadOf",
+		"GIT_CONFIG_VALUE_1="+strings.TrimSuffix(syncioURL, ".git"),
+	)
+	return a
+}
+
+// run runs the named block of docs/ci.md in the service directory with
+// bash -eo pipefail, the shell GitHub Actions gives run steps, and returns
+// its combined output and exit code.
+func (a *adopter) run(name string, extraEnv ...string) (string, int) {
+	a.t.Helper()
+	b, err := docblock.Find(a.doc, name)
+	if err != nil {
+		a.t.Fatalf("docs/ci.md: %v", err)
+	}
+	if b.Lang != "sh" {
+		a.t.Fatalf("docs/ci.md block %s is %q, want sh", name, b.Lang)
+	}
+	ctx, cancel := context.WithTimeout(a.t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-eo", "pipefail", "-c", b.Body)
+	cmd.Dir = a.dir
+	cmd.Env = append(append([]string{}, a.env...), extraEnv...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		a.t.Fatalf("block %s: %v\n%s", name, err, out)
+	}
+	return string(out), code
+}
+
+// expect runs a block and checks its exit code and, for a non-zero code
+// other than a setup failure, the finding.
+func (a *adopter) expect(name string, wantCode int, wantFinding bool) string {
+	a.t.Helper()
+	out, code := a.run(name)
+	if code != wantCode {
+		a.t.Fatalf("block %s: exit %d, want %d\n%s", name, code, wantCode, out)
+	}
+	if got := svcFinding.MatchString(out); got != wantFinding {
+		a.t.Errorf("block %s: finding printed = %v, want %v\n%s", name, got, wantFinding, out)
+	}
+	if strings.Contains(out, "(SIO006)") {
+		a.t.Errorf("block %s reports the opt-in SIO006:\n%s", name, out)
+	}
+	return out
+}
+
+// wantToolsMod checks that tools/go.mod pins syncio as the doc says.
+func (a *adopter) wantToolsMod(lines ...string) {
+	a.t.Helper()
+	b, err := os.ReadFile(filepath.Join(a.dir, "tools", "go.mod"))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for _, l := range lines {
+		if !strings.Contains(string(b), l) {
+			a.t.Errorf("tools/go.mod lacks %q:\n%s", l, b)
+		}
+	}
+}
+
+func TestAdoptionToolsModuleFromClone(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("tools-clone", 0, false)
+	a.wantToolsMod("github.com/syncio/syncio v0.0.0-00010101000000-000000000000", "github.com/syncio/syncio => ./syncio")
+	a.expect("tools-run", 3, true)
+	a.expect("vet-tools", 1, true)
+	if b, err := os.ReadFile(filepath.Join(a.dir, "go.mod")); err != nil || strings.Contains(string(b), "syncio") {
+		t.Errorf("the service's go.mod changed (err %v):\n%s", err, b)
+	}
+	// Without the binary, the documented vet command must fail, not run
+	// plain vet and pass.
+	if err := os.RemoveAll(filepath.Join(a.dir, "bin")); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := a.run("vet-tools"); code == 0 || !strings.Contains(out, "no such file") {
+		t.Errorf("vet-tools without bin/syncio: exit %d, want a failure naming the missing file\n%s", code, out)
+	}
+}
+
+func TestAdoptionToolsModulePublished(t *testing.T) {
+	a := newAdopter(t)
+	proxy := publishSyncio(t, a.root, "v0.1.0")
+	// The stand-in proxy serves this repository as v0.1.0; every other
+	// module comes from the configured proxies or the module cache. go get
+	// also asks whether github.com/syncio/syncio/cmd/syncio is a module of
+	// its own, and a proxy may answer that with an error rather than "not
+	// found" (403 for an unpublished path), so the list falls through on
+	// any error ("|") and ends in "off", which counts as "not found".
+	// "direct" is dropped: there is no network for git.
+	list := []string{"file://" + filepath.ToSlash(proxy)}
+	for _, p := range strings.FieldsFunc(goEnv(t, "GOPROXY"), func(r rune) bool { return r == ',' || r == '|' }) {
+		if p != "direct" && p != "off" {
+			list = append(list, p)
+		}
+	}
+	a.env = append(a.env,
+		"GOPROXY="+strings.Join(append(list, "off"), "|"),
+		"GONOSUMDB=github.com/syncio/syncio",
+		"GOPRIVATE=", "GONOPROXY=",
+	)
+	a.expect("tools-published", 0, false)
+	a.wantToolsMod("github.com/syncio/syncio v0.1.0", "tool github.com/syncio/syncio/cmd/syncio")
+	a.expect("tools-run", 3, true)
+	a.expect("tools-published-run", 3, true)
+	a.expect("vet-tools", 1, true)
+}
+
+// TestAdoptionToolsModulePrivate fetches syncio with git, as for a private
+// repository, through GOPRIVATE (the block exports it).
+func TestAdoptionToolsModulePrivate(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("tools-private", 0, false)
+	a.wantToolsMod("github.com/syncio/syncio v0.0.0-", "tool github.com/syncio/syncio/cmd/syncio")
+	a.expect("tools-run", 3, true)
+}
+
+func TestAdoptionGoInstallFromClone(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("install-clone", 3, true)
+	a.expect("vet-path", 1, true)
+	// With syncio nowhere on PATH (only the go command's directory), the
+	// documented vet command fails loudly.
+	goDir := filepath.Dir(goBinary(t))
+	out, code := a.run("vet-path", "PATH="+goDir+string(os.PathListSeparator)+"/usr/bin"+string(os.PathListSeparator)+"/bin")
+	if code == 0 || !strings.Contains(out, "syncio-not-installed") {
+		t.Errorf("vet-path without syncio on PATH: exit %d, want a failure naming syncio-not-installed\n%s", code, out)
+	}
+}
+
+// TestNoSilentVettool: a documented -vettool value must not be able to
+// expand to nothing, because "go vet -vettool= ./..." runs plain vet and
+// passes. "$(command -v syncio)" and a bare "$VAR" can; "$PWD/bin/syncio"
+// and "$(... || echo /syncio-not-installed)" cannot.
+func TestNoSilentVettool(t *testing.T) {
+	root := repoRoot(t)
+	vettool := regexp.MustCompile(`-vettool[= ]"?(\$\([^)]*\)|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)(/?)`)
+	var files []string
+	files = append(files, filepath.Join(root, "README.md"))
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".yml")) {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join(root, "cmd", "syncio", "doc.go"), filepath.Join(root, "cmd", "syncio", "driver", "driver.go"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range vettool.FindAllStringSubmatch(line, -1) {
+				value, slash := m[1], m[2]
+				// "$VAR/path" and "$(pwd)/path" are never empty; in a
+				// Markdown table "||" is written "\|\|".
+				orElse := strings.Contains(value, "||") || strings.Contains(value, `\|\|`)
+				safe := slash == "/" || (strings.HasPrefix(value, "$(") && orElse)
+				if !safe {
+					rel, _ := filepath.Rel(root, f)
+					t.Errorf("%s:%d: %s can expand to nothing and run plain vet; use a path or $(... || echo /syncio-not-installed)", rel, i+1, m[0])
+				}
+			}
+		}
+	}
+}
+
+// publishSyncio writes a file-system module proxy serving this
+// repository's tracked files as github.com/syncio/syncio@version and
+// returns its directory.
+func publishSyncio(t *testing.T, root, version string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	prefix := "github.com/syncio/syncio@" + version + "/"
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		// Nested modules (tools/golangci, testdata modules) are not part
+		// of this module's zip, as the go command would make it.
+		if name != "go.mod" && inNestedModule(root, name) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted in the work tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.Create(prefix + name)
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, "github.com", "syncio", "syncio", "@v")
+	writeFile(t, filepath.Join(dir, "list"), version+"\n")
+	writeFile(t, filepath.Join(dir, version+".info"), fmt.Sprintf(`{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`, version))
+	writeFile(t, filepath.Join(dir, version+".mod"), string(gomod))
+	writeFile(t, filepath.Join(dir, version+".zip"), buf.String())
+	return proxy
+}
+
+// inNestedModule reports whether the repository file name lies under a
+// directory with a go.mod of its own.
+func inNestedModule(root, name string) bool {
+	for d := filepath.Dir(name); d != "." && d != "/"; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(root, d, "go.mod")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func goEnv(t *testing.T, key string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", key, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func goBinary(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return p
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// workflowStep returns the run script of the step called name in the
+// example workflow docs/ci/file.
+func workflowStep(t *testing.T, root, file, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Name string `yaml:"name"`
+				Run  string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("docs/ci/%s: %v", file, err)
+	}
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if s.Name == name && s.Run != "" {
+				return s.Run
+			}
+		}
+	}
+	t.Fatalf("docs/ci/%s has no step %q with a run script", file, name)
+	return ""
+}
+
+// TestWorkflowRunsTheDocumentedRoute runs the build and run steps of
+// docs/ci/syncio.yml in a service set up by the docs/ci.md blocks: the
+// build step is the documented command, findings fail the step with 3 and
+// still write SARIF, and SYNCIO_REPORT_ONLY=true ("report, don't block")
+// turns that into 0.
+func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
+	a := newAdopter(t)
+	a.expect("tools-clone", 0, false)
+	step := func(name string, env ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command("bash", "-eo", "pipefail", "-c", workflowStep(t, a.root, "syncio.yml", name))
+		cmd.Dir = a.dir
+		cmd.Env = append(append([]string{}, a.env...), env...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return string(out), exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("step %s: %v\n%s", name, err, out)
+		}
+		return string(out), 0
+	}
+	if out, code := step("Build syncio (version pinned in tools/go.mod)"); code != 0 {
+		t.Fatalf("build step: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		reportOnly string
+		want       int
+	}{{"", 3}, {"true", 0}} {
+		sarif := filepath.Join(a.dir, "syncio.sarif")
+		_ = os.Remove(sarif)
+		out, code := step("Run syncio", "REPORT_ONLY="+c.reportOnly)
+		if code != c.want || !svcFinding.MatchString(out) {
+			t.Errorf("run step with REPORT_ONLY=%q: exit %d, want %d with the finding\n%s", c.reportOnly, code, c.want, out)
+		}
+		if _, err := os.Stat(sarif); err != nil {
+			t.Errorf("run step with REPORT_ONLY=%q wrote no SARIF: %v", c.reportOnly, err)
+		}
+	}
+}
+
+// TestEveryDocBlockIsRun: a block marked in docs/ci.md promises a test
+// runs it; this list names the test of each, so a new marker without a
+// test fails here.
+func TestEveryDocBlockIsRun(t *testing.T) {
+	runBy := map[string]string{
+		"tools-published":     "TestAdoptionToolsModulePublished",
+		"tools-published-run": "TestAdoptionToolsModulePublished",
+		"tools-clone":         "TestAdoptionToolsModuleFromClone",
+		"tools-private":       "TestAdoptionToolsModulePrivate",
+		"tools-run":           "TestAdoptionToolsModuleFromClone",
+		"vet-tools":           "TestAdoptionToolsModuleFromClone",
+		"install-clone":       "TestAdoptionGoInstallFromClone",
+		"vet-path":            "TestAdoptionGoInstallFromClone",
+		"golangci-module":     "tools/golangci TestDocRecipe",
+		"golangci-main":       "tools/golangci TestDocRecipe",
+		"golangci-build":      "tools/golangci TestDocRecipe",
+		"golangci-config":     "tools/golangci TestDocRecipe",
+	}
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := docblock.All(string(doc))
+	if err != nil {
+		t.Fatalf("docs/ci.md: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		seen[b.Name] = true
+		if runBy[b.Name] == "" {
+			t.Errorf("docs/ci.md block %q is marked as tested, but no test runs it", b.Name)
+		}
+	}
+	for name, test := range runBy {
+		if !seen[name] {
+			t.Errorf("%s runs block %q, which docs/ci.md no longer has", test, name)
+		}
+	}
+}
