@@ -285,7 +285,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		// Inside the library that declares the interface, a call through
 		// it is the library's own implementation (redigo's pooled Close
 		// flushing through Conn.Do("")), not a caller's round trip.
-		if im := interfaceMethod(info, call); im != nil && !(r.thirdParty && im.Pkg() == r.pass.Pkg) {
+		if im := interfaceMethod(info, call); im != nil && (!r.thirdParty || im.Pkg() != r.pass.Pkg) {
 			ikey := qualified(im, im.Pkg().Path())
 			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
 				return blocking(ikey, rep), true
