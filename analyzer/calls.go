@@ -60,10 +60,24 @@ func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
 func (r *runner) resolve(it item) *finding {
 	switch {
 	case it.term != nil:
-		if it.joined && !r.joinBlocks(it.join) {
-			return nil // a dependency joining work that does no blocking I/O
+		if !it.joined {
+			return it.term
 		}
-		return it.term
+		if r.thirdParty {
+			if !r.joinBlocks(it.join) {
+				return nil // a dependency joining work that does no blocking I/O
+			}
+			return it.term
+		}
+		u := r.uncancellable(it.join)
+		if u == nil {
+			return nil // every goroutine joined stops with the request's context
+		}
+		g := *it.term
+		g.detail = "waits for goroutines that do not stop with the request's context (" +
+			u.chain[len(u.chain)-1] + " at " + shortSite(u.sites[len(u.sites)-1]) + ")"
+		g.hint = joinHint
+		return &g
 	case it.ext != nil:
 		if len(it.ext.Chain) == 0 {
 			return nil // only interface calls, resolved by dispatch
@@ -184,3 +198,8 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	}
 	return nil
 }
+
+// joinHint is the fix for a join over goroutines that ignore the request's
+// context: bound every goroutine by one derived from it, so the join
+// returns soon after the request ends and nothing is left running.
+const joinHint = "use errgroup.WithContext(ctx) and pass its context to every goroutine's I/O (each returns when it is done), or make each goroutine select on ctx.Done()"

@@ -125,3 +125,10 @@ func TestAdapters(t *testing.T) {
 func TestGRPCRegistration(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "grpcreg")
 }
+
+// TestFanOutJoins: first-party WaitGroup and errgroup joins are silent when
+// every goroutine they join stops with the request's context (or only
+// computes), and flagged, naming the operation, when one ignores it.
+func TestFanOutJoins(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "fanoutjoins")
+}

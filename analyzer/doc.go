@@ -51,7 +51,11 @@
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as
-// ctxflow.go classifies it) is no escape, one of unknown origin is.
+// ctxflow.go classifies it) is no escape, one of unknown origin is. A
+// WaitGroup or errgroup join in the module's own code is reported only when
+// a goroutine it joins does not stop with the request's context (a SIO001,
+// SIO002 or SIO005 operation, or an interface call given no context): the
+// idiomatic errgroup.WithContext(r.Context()) fan-out is silent (joins.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)

@@ -15,8 +15,11 @@ import (
 // (the function starts no goroutine, or starts a function value of
 // unknown origin), the wait stays, unless it waits on a struct field
 // (u.wg.Wait()) whose Add calls sit in functions of the package that start
-// known work: then that work is what it joins. First-party code keeps
-// every such wait.
+// known work: then that work is what it joins. In first-party code a
+// WaitGroup or errgroup join is judged by whether its work stops with the
+// request (uncancellable): silent when every goroutine's I/O takes a
+// context, reported naming the operation that does not; a singleflight
+// waiter is always reported.
 
 // joinWaits are the SIO005 waits judged by the work they join, by table
 // key: true when the work is the goroutines the function starts (go
@@ -96,9 +99,6 @@ func (r *runner) funcWork(e ast.Expr, flow *ctxFlow, gorm *gormFlow, later *late
 // markJoins attaches the joined work to the join waits among items, in a
 // dependency module only, when that work is known.
 func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, later *laterFlow) {
-	if !r.thirdParty {
-		return
-	}
 	var started []item
 	computed, known := false, false
 	for i := range items {
@@ -107,7 +107,9 @@ func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gor
 			continue
 		}
 		byGo, ok := joinWaits[it.term.chain[0]]
-		if !ok {
+		if !ok || (!byGo && !r.thirdParty) {
+			// A first-party singleflight waiter cannot cancel its wait
+			// whatever the leader's work honours.
 			continue
 		}
 		if !byGo {
@@ -235,4 +237,32 @@ func (r *runner) idleCallee(it item) bool {
 	}
 	s := r.byFunc[fn.Origin()]
 	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0
+}
+
+// uncancellable returns the first operation of joined first-party work
+// that does not stop with the request's context: a SIO001, SIO002 or
+// SIO005 operation, or a call through an interface given no context. Work
+// whose I/O all takes a context (errgroup.WithContext's, or the request's
+// captured by the goroutines) returns soon after the request ends, so the
+// join waits no longer than that. nil means the join is cancellable.
+func (r *runner) uncancellable(items []item) *finding {
+	for _, it := range items {
+		if it.dyn != nil {
+			if it.call != nil && len(it.call.Args) > 0 && isContextType(r.pass.TypesInfo.TypeOf(it.call.Args[0])) {
+				continue
+			}
+			return &finding{chain: []string{it.dyn.Chain[0]}, sites: []string{r.site(it.pos)}}
+		}
+		f := r.resolve(it)
+		if f == nil {
+			continue
+		}
+		for _, p := range f.all() {
+			switch p.rule {
+			case "SIO001", "SIO002", "SIO005":
+				return p
+			}
+		}
+	}
+	return nil
 }

@@ -102,7 +102,7 @@ var httpShortcuts = map[string]string{
 // waitFuncs are SIO005 calls that wait with no way to be cancelled.
 var waitFuncs = map[string]string{
 	"time.Sleep":             "wait in a select on ctx.Done() and a time.Timer's channel",
-	"sync.(*WaitGroup).Wait": "close a channel after Wait in a goroutine and select on it and ctx.Done()",
+	"sync.(*WaitGroup).Wait": "start the goroutines with errgroup.WithContext(ctx) and pass its context to their I/O, so the work itself stops with the request (waiting for Wait in another goroutine would leave it running)",
 	"sync.(*Cond).Wait":      "use a channel and select on it and ctx.Done(); sync.Cond cannot be cancelled",
 	// Judged at the call like WaitGroup.Wait, whatever their source says
 	// (in a dependency, joins.go judges them by the work they join).

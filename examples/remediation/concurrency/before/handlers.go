@@ -39,7 +39,9 @@ type Quotes struct {
 }
 
 // Quote starts one call per item, however many items and requests there
-// are, and waits for all of them even after the client has gone.
+// are, on a context of their own (so that a client that gives up "does not
+// waste the work"), and waits for all of them even after the client has
+// gone.
 func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 	items := r.URL.Query()["item"]
 	prices := make([]float64, len(items))
@@ -49,7 +51,7 @@ func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			prices[i], errs[i] = q.Prices.Get(r.Context(), item)
+			prices[i], errs[i] = q.Prices.Get(context.Background(), item)
 		}()
 	}
 	wg.Wait() // syncio: SIO005
