@@ -44,7 +44,8 @@ type Cache struct {
 }
 
 // Get holds mu only to read and to publish; concurrent misses for one key
-// share a single load.
+// share a single load, which publishes its own result: it is kept even
+// when every request that waited for it has gone.
 func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	key := r.PathValue("key")
@@ -57,7 +58,16 @@ func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 			// request's cancellation and bound it on its own.
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
 			defer cancel()
-			return c.Store.Load(ctx, key)
+			v, err := c.Store.Load(ctx, key)
+			if err == nil {
+				c.mu.Lock()
+				if c.items == nil {
+					c.items = map[string][]byte{}
+				}
+				c.items[key] = v
+				c.mu.Unlock()
+			}
+			return v, err
 		})
 		select {
 		case res := <-ch:
@@ -67,14 +77,8 @@ func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 			}
 			v = res.Val.([]byte)
 		case <-ctx.Done():
-			return // the client left; the shared load goes on for the others
+			return // the client left; the shared load goes on and is kept
 		}
-		c.mu.Lock()
-		if c.items == nil {
-			c.items = map[string][]byte{}
-		}
-		c.items[key] = v
-		c.mu.Unlock()
 	}
 	_, _ = w.Write(v)
 }
