@@ -1,10 +1,12 @@
 package after
 
 import (
+	"context"
 	"database/sql"
 	"io"
 	"net/http"
 	"os/exec"
+	"time"
 )
 
 // Service holds what the handlers share. Client is built once at start-up
@@ -13,13 +15,29 @@ type Service struct {
 	DB         *sql.DB
 	Client     *http.Client
 	ProfileURL string
+	// CallTimeout bounds a whole outgoing call, body included (10 s when
+	// zero): the request's context ends only when the client hangs up, so
+	// without it a downstream that trickles its body holds the handler
+	// for as long as it likes.
+	CallTimeout time.Duration
+	// Convert is the thumbnail command (ImageMagick's convert when nil).
+	Convert []string
 }
 
-// Profile proxies the profile service; when the client hangs up, the
-// request context is cancelled and so is the outgoing request.
+func (s *Service) callTimeout() time.Duration {
+	if s.CallTimeout > 0 {
+		return s.CallTimeout
+	}
+	return 10 * time.Second
+}
+
+// Profile proxies the profile service; when the client hangs up, or the
+// call's own deadline passes, the outgoing request is cancelled.
 func (s *Service) Profile(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.callTimeout())
+	defer cancel()
 	url := s.ProfileURL + "/profiles/" + r.PathValue("id")
-	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -42,19 +60,36 @@ func (s *Service) Orders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer rows.Close()
+	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
+		ids = append(ids, id)
+	}
+	// Next returns false on an error too (a cancelled query, a dropped
+	// connection): without this check the client gets a truncated 200.
+	if err := rows.Err(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	for _, id := range ids {
 		_, _ = io.WriteString(w, id+"\n")
 	}
 }
 
 // Thumbnail's converter is killed when the request context ends.
-func Thumbnail(w http.ResponseWriter, r *http.Request) {
-	cmd := exec.CommandContext(r.Context(), "convert", "-", "-resize", "64x64", "png:-")
+func (s *Service) Thumbnail(w http.ResponseWriter, r *http.Request) {
+	argv := s.Convert
+	if len(argv) == 0 {
+		argv = []string{"convert", "-", "-resize", "64x64", "png:-"}
+	}
+	cmd := exec.CommandContext(r.Context(), argv[0], argv[1:]...)
+	// Killing the converter does not close its output if a child of its
+	// own still holds it: WaitDelay bounds how long Output waits for that.
+	cmd.WaitDelay = time.Second
 	cmd.Stdin = r.Body
 	out, err := cmd.Output()
 	if err != nil {
