@@ -36,6 +36,7 @@ type progress struct {
 	stepN    int
 	users    int
 	status   string
+	heads    string // the headlines so far, e.g. "profile 40.0x, upload 1.4x"
 	stop     chan struct{}
 	stopped  sync.WaitGroup
 }
@@ -43,7 +44,7 @@ type progress struct {
 func newProgress(cfg Config) *progress {
 	p := &progress{w: cfg.Progress, runStart: time.Now(), total: len(cfg.Scenarios), drainEst: 5 * time.Second}
 	for _, sc := range cfg.Scenarios {
-		pl, _ := cfg.Profile.Plan(sc.Blocking)
+		pl, _ := cfg.Profile.Plan(sc.slowSettle())
 		p.remaining = append(p.remaining, pl.Duration())
 	}
 	if p.w == nil {
@@ -83,6 +84,12 @@ func (p *progress) step(st schedule.Step) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stepN, p.users = st.Index, st.Users
+}
+
+func (p *progress) headlines(h string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.heads = h
 }
 
 func (p *progress) draining() {
@@ -166,9 +173,13 @@ func (p *progress) line(rps, okps float64) string {
 	if status == "" {
 		status = step
 	}
-	return fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
+	line := fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
 		p.n+1, p.total, p.name, status, p.users, rps, okps, p.rejected.Load(),
 		now.Sub(p.runStart).Truncate(time.Second), eta.Truncate(time.Second))
+	if p.heads != "" {
+		line += "  | " + p.heads
+	}
+	return line
 }
 
 func (p *progress) done() {
