@@ -38,6 +38,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "report" {
 		return runReport(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sweep" {
+		return runSweep(ctx, args[1:], stdout, stderr)
+	}
 	opts, err := parseRun(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -111,6 +114,9 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
   syncio-load [flags]                  run a load profile and write a results folder
   syncio-load report [-out DIR] DIR... merge result folders (several machines that attacked
                                        the same API) and redraw summary.md, summary.json and charts
+  syncio-load sweep [-storage-latencies LIST] [-out DIR] [-- run flags]
+                                       the upload pair once per storage latency; a table and a
+                                       chart of async ÷ sync throughput vs latency
 
 Closed-loop users send their next request when the last one returns, with no think time.
 After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-after) before

@@ -241,3 +241,33 @@ func TestUploadRunInChildProcess(t *testing.T) {
 		t.Errorf("summary.md lacks the upload headline: %v", err)
 	}
 }
+
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"sweep", "-storage-latencies", "0,10ms", "-out", dir, "--", "-users", "1,4", "-warmup", "0s",
+		"-settle", "1s", "-measure", "1s", "-top-settle-async", "1s", "-top-measure", "1s", "-workers", "2", "-queue", "2",
+		"-drain", "10s", "-quiet"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sw report.Sweep
+	if err := json.Unmarshal(b, &sw); err != nil {
+		t.Fatal(err)
+	}
+	if len(sw.Points) != 2 || sw.Points[1].StorageLatencyS != 0.01 || sw.Points[1].Upload.Users != 4 || sw.Points[1].Upload.SyncThroughputRPS <= 0 {
+		t.Fatalf("sweep = %+v", sw)
+	}
+	for _, f := range []string{"sweep.md", "sweep-ratio.png", "sweep-ratio.svg", "latency-0ms/summary.json", "latency-10ms/summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "| 10 | 4 |") {
+		t.Errorf("stdout lacks the sweep table:\n%s", stdout.String())
+	}
+}
