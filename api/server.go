@@ -96,7 +96,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		connString = s.blobs.ConnectionString()
 		log.Info("embedded blob storage started", "url", s.blobs.URL())
 	}
-	a.store, err = newStore(connString, cfg.Container, cfg.Workers, cfg.StorageRetries, cfg.StorageTryTimeout)
+	a.store, err = newStore(connString, cfg.Container, max(cfg.StorageConns, cfg.Workers), cfg.StorageRetries, cfg.StorageTryTimeout)
 	if err != nil {
 		return fail(err)
 	}

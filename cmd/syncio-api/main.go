@@ -70,6 +70,7 @@ Flags:
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
 	fs.IntVar(&cfg.StorageRetries, "storage-retries", cfg.StorageRetries, "azcore retries per storage call (negative: none)")
+	fs.IntVar(&cfg.StorageConns, "storage-conns", cfg.StorageConns, "most connections to storage, and so storage calls in flight (at least -workers); async uploads beyond it wait for one")
 	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
