@@ -25,8 +25,9 @@ const (
 const DefaultMaxBytes = 4 << 30
 
 // DefaultMaxBlobs caps the number of committed blobs unless WithMaxBlobs says otherwise.
-// The index of names and properties stays in memory, a few hundred bytes a blob, so this
-// is what bounds the fake's memory when the blobs are tiny.
+// The index of names and properties stays in memory, 387 bytes of heap per blob as the API
+// names them (TestIndexMemoryPerBlob), so this is what bounds the fake's memory when the
+// blobs are tiny: about 390 MB of heap at the cap.
 const DefaultMaxBlobs = 1 << 20
 
 // serviceVersion is reported when a request names none. The SDK sends its own, which is
