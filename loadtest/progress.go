@@ -116,6 +116,9 @@ func (p *progress) loop() {
 			if p.tty {
 				fmt.Fprintln(p.w)
 			}
+			// A last line, so the headlines of the final pair (computed
+			// after its last scenario) appear on the progress output too.
+			fmt.Fprintln(p.w, p.finalLine())
 			return
 		case <-t.C:
 		}
@@ -176,6 +179,18 @@ func (p *progress) line(rps, okps float64) string {
 	line := fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
 		p.n+1, p.total, p.name, status, p.users, rps, okps, p.rejected.Load(),
 		now.Sub(p.runStart).Truncate(time.Second), eta.Truncate(time.Second))
+	if p.heads != "" {
+		line += "  | " + p.heads
+	}
+	return line
+}
+
+// finalLine is the progress output's last line: the run's length and the
+// headlines of the pairs that ran.
+func (p *progress) finalLine() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	line := fmt.Sprintf("done: %d scenarios in %s", p.total, time.Since(p.runStart).Truncate(time.Second))
 	if p.heads != "" {
 		line += "  | " + p.heads
 	}
