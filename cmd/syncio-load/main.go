@@ -100,10 +100,10 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		maxRetry    = fs.Duration("max-retry-after", 30*time.Second, "cap on a 503's Retry-After wait")
 		scrapeEvery = fs.Duration("scrape", time.Second, "/metrics sampling interval (0 disables it)")
 		drain       = fs.Duration("drain", 2*time.Minute, "longest wait between scenarios for the server's queue and busy workers to empty")
-		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the in-process API's, and the basis of the Little's-law efficiency")
-		workers     = fs.Int("workers", 100, "in-process API: pool workers")
-		queue       = fs.Int("queue", 3000, "in-process API: admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
-		verbose     = fs.Bool("v", false, "log the in-process API and the runner at info level")
+		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the started API's (child or in-process), and the basis of the Little's-law efficiency")
+		workers     = fs.Int("workers", 100, "started API (child or in-process): pool workers")
+		queue       = fs.Int("queue", 3000, "started API (child or in-process): admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
+		verbose     = fs.Bool("v", false, "log the started API (child or in-process) and the runner at info level")
 		quiet       = fs.Bool("quiet", false, "no live progress line")
 		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
 		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
@@ -365,7 +365,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	return err
 }
 
-// apiConfig is the in-process API's configuration for o, on a free
+// apiConfig is the started API's configuration for o, on a free
 // loopback port, with the profile service answering after latency.
 func apiConfig(o runOpts, latency time.Duration) api.Config {
 	acfg := api.DefaultConfig()
