@@ -55,10 +55,12 @@ type Config struct {
 	// APIProcess says how the API runs, for the report: "child",
 	// "in-process" or "external".
 	APIProcess string
-	Server     *report.Server
-	Command    string
-	Progress   io.Writer // live progress line; nil for none
-	Log        *slog.Logger
+	// Storage is the blob storage model, for the report (nil = not known).
+	Storage  *report.StorageModel
+	Server   *report.Server
+	Command  string
+	Progress io.Writer // live progress line; nil for none
+	Log      *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -120,6 +122,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		APIProcess:      cfg.APIProcess,
 
 		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
+		Storage:               cfg.Storage,
 	}
 
 	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)

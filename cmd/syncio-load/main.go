@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -35,6 +36,12 @@ func main() {
 
 // run returns the exit code: 0 done, 1 failed, 2 bad usage.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if _, ok := stderr.(*os.File); !ok {
+		// The API child's log is copied into stderr by os/exec's goroutine
+		// while this process writes its own; a file takes both, anything
+		// else needs the writes serialised.
+		stderr = &lockedWriter{w: stderr}
+	}
 	if len(args) > 0 && args[0] == "report" {
 		return runReport(args[1:], stdout, stderr)
 	}
@@ -258,6 +265,7 @@ Flags:
 			InProcess:            inProcess,
 			APIProcess:           process,
 			UploadBackendLatency: uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize),
+			Storage:              &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth},
 			Command:              "syncio-load " + strings.Join(args, " "),
 			Progress:             progressWriter(*quiet, stderr),
 		},
@@ -284,6 +292,18 @@ func uploadTime(latency, jitter time.Duration, bandwidth int64, size int) time.D
 		d += time.Duration(float64(size) / float64(bandwidth) * float64(time.Second))
 	}
 	return d
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func progressWriter(quiet bool, w io.Writer) io.Writer {

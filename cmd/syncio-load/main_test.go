@@ -226,6 +226,9 @@ func TestUploadRunInChildProcess(t *testing.T) {
 	if sum.APIProcess != "child" || sum.InProcess || h.Users != 8 || h.SyncThroughputRPS <= 0 || h.AsyncThroughputRPS <= 0 || h.APIRSSMaxMB <= 0 {
 		t.Errorf("api %q in-process %v, upload headline %+v", sum.APIProcess, sum.InProcess, h)
 	}
+	if m := sum.Storage; m == nil || m.LatencyS != 0.02 || m.BandwidthBytesPerS != 60<<20 {
+		t.Errorf("storage model in summary.json: %+v", sum.Storage)
+	}
 	if sum.UploadBackendLatencyS <= 0.02 || h.AsyncLittlesLawEfficiency <= 0 {
 		t.Errorf("upload Little's law basis %g s, efficiency %g", sum.UploadBackendLatencyS, h.AsyncLittlesLawEfficiency)
 	}

@@ -41,7 +41,7 @@ func Merge(dirs []string) (*Summary, error) {
 		}
 		if out == nil {
 			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess,
-				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS}
+				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS, Storage: s.Storage}
 		}
 		out.Sources = append(out.Sources, dir)
 		if s.StartedAt.Before(out.StartedAt) {

@@ -21,6 +21,9 @@ type Summary struct {
 	// (latency + size ÷ bandwidth + mean jitter): the Little's-law basis of
 	// the upload headline.
 	UploadBackendLatencyS float64 `json:"upload_backend_latency_s,omitempty"`
+	// Storage is the embedded blob storage's model the lab started the API
+	// with (or, with -target, was told the target uses).
+	Storage *StorageModel `json:"storage_model,omitempty"`
 
 	Target    string    `json:"target,omitempty"`
 	StartedAt time.Time `json:"started_at"`
@@ -53,6 +56,15 @@ type Machine struct {
 type Server struct {
 	Workers int `json:"workers"`
 	Queue   int `json:"queue"`
+}
+
+// StorageModel is the blob storage's modelled time per request: latency,
+// a uniform jitter up to JitterS, and the bytes at BandwidthBytesPerS
+// (0 = unlimited).
+type StorageModel struct {
+	LatencyS           float64 `json:"latency_s"`
+	JitterS            float64 `json:"jitter_s"`
+	BandwidthBytesPerS int64   `json:"bandwidth_bytes_per_s"`
 }
 
 // Scenario is one scenario's steps.

@@ -122,6 +122,16 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	if s.Server != nil {
 		fmt.Fprintf(&b, " Pool: %d workers, queue %d.", s.Server.Workers, s.Server.Queue)
 	}
+	if m := s.Storage; m != nil {
+		fmt.Fprintf(&b, " Blob storage model: %g s per request", m.LatencyS)
+		if m.JitterS > 0 {
+			fmt.Fprintf(&b, " + up to %g s jitter", m.JitterS)
+		}
+		if m.BandwidthBytesPerS > 0 {
+			fmt.Fprintf(&b, " + bytes at %d B/s", m.BandwidthBytesPerS)
+		}
+		fmt.Fprintf(&b, " (%g s per upload).", s.UploadBackendLatencyS)
+	}
 	fmt.Fprintf(&b, " Load generator: %d CPUs, load average before %q, after %q.\n\n", s.Machine.CPUs, s.Machine.LoadAvgBefore, s.Machine.LoadAvgAfter)
 	if s.Command != "" {
 		fmt.Fprintf(&b, "Command: `%s`\n\n", s.Command)
