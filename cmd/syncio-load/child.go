@@ -109,7 +109,9 @@ func (c *childAPI) stop(grace time.Duration) error {
 		return nil
 	case <-t.C:
 		_ = c.cmd.Process.Kill()
-		<-c.done
+		if err := <-c.done; err != nil {
+			return fmt.Errorf("API child still running %s after SIGTERM: killed (%w)", grace, err)
+		}
 		return fmt.Errorf("API child still running %s after SIGTERM: killed", grace)
 	}
 }
