@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/syncio/syncio/fakes/blobserver"
+)
 
 // Config configures a Server. Zero values are replaced by DefaultConfig's.
 type Config struct {
@@ -23,18 +27,28 @@ type Config struct {
 	ProfileURL string
 
 	// StorageConnectionString selects the blob storage; "" starts the
-	// embedded fakes/blobserver on a loopback port. The embedded server holds
-	// at most 1 GiB and evicts its oldest blobs beyond that, so long upload
-	// runs keep succeeding (an evicted blob then reads back as 404).
+	// embedded fakes/blobserver on a loopback port. The embedded server keeps
+	// blob bytes on disk in a temporary directory (removed at Shutdown), so
+	// the API's memory does not grow with what is stored; when its cap is
+	// reached uploads answer 507 storage_full, and no acknowledged blob is
+	// ever dropped.
 	StorageConnectionString string
-	// StorageLatency delays every request to the embedded blob server
-	// (ignored with a connection string). It makes storage slow enough for
-	// the sync/async upload difference to show.
-	StorageLatency time.Duration
-	// StorageMaxBytes caps the embedded blob server's memory (0 = its default,
-	// 1 GiB); beyond it the oldest blobs are evicted. Ignored with a
-	// connection string.
+	// The embedded blob server's storage model (ignored with a connection
+	// string): each request takes StorageLatency, plus a random jitter up to
+	// StorageJitter, plus its bytes at StorageBandwidth bytes per second. 0
+	// means the default (blobserver.DefaultLatency, 50 ms, and
+	// blobserver.DefaultBandwidth, 60 MiB/s; no jitter), negative means none:
+	// StorageLatency and StorageBandwidth both negative is an instant store.
+	StorageLatency   time.Duration
+	StorageJitter    time.Duration
+	StorageBandwidth int64
+	// StorageMaxBytes and StorageMaxBlobs cap the embedded blob server's
+	// disk and the count of blobs in its in-memory index (0 = its defaults,
+	// 4 GiB and 1,048,576 blobs; negative = no cap). StorageDir is where its
+	// temporary directory is made ("" = the system's temporary directory).
 	StorageMaxBytes int64
+	StorageMaxBlobs int
+	StorageDir      string
 	// Container receives the uploads; it is created once at start-up.
 	Container string
 	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).
@@ -51,6 +65,12 @@ type Config struct {
 	// with short delays, so a failing storage answers 502 in bounded time.
 	StorageRetries    int
 	StorageTryTimeout time.Duration
+	// StorageConns bounds the connections to storage, and so the storage
+	// calls in flight (at least Workers; 0 = default, 1024). Async uploads
+	// beyond it wait for a connection within their deadline. With the
+	// default 50 ms storage it allows some 20,000 uploads/s, more than this
+	// API serves on two cores, and it caps what 4000 async users hold open.
+	StorageConns int
 
 	// HTTP server timeouts. WriteTimeout includes the time a request waits
 	// in the admission queue, so it must exceed the worst sync queueing time.
@@ -71,10 +91,13 @@ func DefaultConfig() Config {
 		Workers:           100,
 		Queue:             3000,
 		ProfileLatency:    2 * time.Second,
+		StorageLatency:    blobserver.DefaultLatency,
+		StorageBandwidth:  blobserver.DefaultBandwidth,
 		Container:         "uploads",
 		MaxUploadBytes:    32 << 20,
 		UpstreamTimeout:   30 * time.Second,
 		StorageRetries:    2,
+		StorageConns:      1024,
 		StorageTryTimeout: 15 * time.Second,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       2 * time.Minute,
@@ -101,6 +124,12 @@ func (c Config) withDefaults() Config {
 	if c.ProfileLatency <= 0 {
 		c.ProfileLatency = d.ProfileLatency
 	}
+	if c.StorageLatency == 0 {
+		c.StorageLatency = d.StorageLatency
+	}
+	if c.StorageBandwidth == 0 {
+		c.StorageBandwidth = d.StorageBandwidth
+	}
 	if c.Container == "" {
 		c.Container = d.Container
 	}
@@ -115,6 +144,9 @@ func (c Config) withDefaults() Config {
 		c.StorageRetries = d.StorageRetries
 	case c.StorageRetries < 0: // explicitly no retries
 		c.StorageRetries = 0
+	}
+	if c.StorageConns <= 0 {
+		c.StorageConns = d.StorageConns
 	}
 	if c.StorageTryTimeout <= 0 {
 		c.StorageTryTimeout = d.StorageTryTimeout

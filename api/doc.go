@@ -62,9 +62,10 @@
 // runtime calls).
 //
 // Start builds everything (including the embedded fakes when no external
-// services are configured; the embedded blob server keeps at most
-// Config.StorageMaxBytes, 1 GiB by default, and evicts its oldest blobs
-// beyond that, so long upload load runs never fail with "storage full"), listens and serves in the background; Shutdown
-// drains in-flight requests. Each Server has its own Prometheus registry, so
+// services are configured; the embedded blob server models Azure Blob
+// latency and bandwidth, keeps blob bytes on disk up to
+// Config.StorageMaxBytes, 4 GiB by default, and answers 507 storage_full
+// beyond it, never dropping a blob it acknowledged), listens and serves in
+// the background; Shutdown drains in-flight requests. Each Server has its own Prometheus registry, so
 // several can run in one process.
 package api

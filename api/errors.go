@@ -23,6 +23,7 @@ const (
 	codeUpstreamError     = "upstream_error"
 	codeStorageError      = "storage_error"
 	codeStorageDown       = "storage_unavailable"
+	codeStorageFull       = "storage_full"
 	codeClientClosed      = "client_closed"
 	codeInternal          = "internal"
 )

@@ -37,6 +37,7 @@ func testConfig() Config {
 	c.UpstreamTimeout = 5 * time.Second
 	c.StorageTryTimeout = 5 * time.Second
 	c.MaxUploadBytes = 1 << 20
+	c.StorageLatency, c.StorageBandwidth = -1, -1 // an instant store: these tests check behaviour, not speed
 	return c
 }
 

@@ -44,8 +44,8 @@ type Server struct {
 
 // Start builds the API from cfg, listens on cfg.Addr and serves in the
 // background. Without a storage connection string it starts the embedded
-// fakes/blobserver on a loopback port (at most 1 GiB, oldest blobs evicted
-// beyond it); without a profile URL it uses the
+// fakes/blobserver on a loopback port (bytes on disk, capped, with the
+// Azure-like storage model of Config); without a profile URL it uses the
 // in-process fake profile service. The upload container is created here,
 // once. ctx bounds start-up only, not the server's lifetime: stop it with
 // Shutdown.
@@ -81,13 +81,13 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if connString == "" {
 		s.blobs = blobserver.New(
 			blobserver.WithLogger(log.With("component", "blobserver")),
+			// Negative knobs mean "none"; blobserver reads anything <= 0 so.
 			blobserver.WithLatency(cfg.StorageLatency),
-			// At the default 1 GiB cap a load run of small uploads fills the
-			// fake in minutes and every later upload fails (507, answered
-			// 502). Evicting the oldest blobs keeps memory bounded and uploads
-			// working; only long-gone blobs stop reading back.
-			blobserver.WithEviction(true),
+			blobserver.WithJitter(cfg.StorageJitter),
+			blobserver.WithBandwidth(cfg.StorageBandwidth),
 			blobserver.WithMaxBytes(cmp.Or(cfg.StorageMaxBytes, blobserver.DefaultMaxBytes)),
+			blobserver.WithMaxBlobs(cmp.Or(cfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs)),
+			blobserver.WithDir(cfg.StorageDir),
 		)
 		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
 			s.blobs = nil
@@ -96,7 +96,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		connString = s.blobs.ConnectionString()
 		log.Info("embedded blob storage started", "url", s.blobs.URL())
 	}
-	a.store, err = newStore(connString, cfg.Container, cfg.Workers, cfg.StorageRetries, cfg.StorageTryTimeout)
+	a.store, err = newStore(connString, cfg.Container, max(cfg.StorageConns, cfg.Workers), cfg.StorageRetries, cfg.StorageTryTimeout)
 	if err != nil {
 		return fail(err)
 	}
@@ -136,6 +136,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	go func() { s.served <- s.http.Serve(ln) }()
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
 		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof)
+	if s.blobs != nil {
+		log.Info("embedded storage model", "latency", max(cfg.StorageLatency, 0), "jitter", max(cfg.StorageJitter, 0),
+			"bandwidth_bytes_per_s", max(cfg.StorageBandwidth, 0))
+	}
 	return s, nil
 }
 

@@ -26,28 +26,44 @@ type store struct {
 	client    *azblob.Client
 }
 
-// newTransport returns a transport sized for the pool. azcore's default keeps
-// only 10 idle connections per host, so under a few hundred concurrent
-// uploads most requests would dial anew; we keep one per worker.
+// newTransport returns a transport keeping up to idlePerHost idle
+// connections per host. azcore's default keeps only 10, so under a few
+// hundred concurrent uploads most requests would dial anew.
 func newTransport(idlePerHost int) *http.Transport {
+	return newBoundedTransport(idlePerHost, 0)
+}
+
+// newBoundedTransport is newTransport that also opens at most maxPerHost
+// connections per host (0 = no bound): a request beyond it waits for a
+// connection, within its context.
+func newBoundedTransport(idlePerHost, maxPerHost int) *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:          0, // no global cap; the per-host cap below bounds it
 		MaxIdleConnsPerHost:   idlePerHost,
+		MaxConnsPerHost:       maxPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
 }
 
-func newStore(connString, container string, workers, retries int, tryTimeout time.Duration) (*store, error) {
+// newStore builds the shared client over one transport holding at most
+// conns connections to storage, all kept when idle. Sync uploads use at
+// most one per worker. Async ones are bounded by nothing else: sized by the
+// workers, as it once was, the idle pool made 4000 concurrent async uploads
+// close and re-dial most of their connections (async did 2354 OK/s against
+// sync's 3677 on instant storage); unbounded, it held 4000 connections
+// and their goroutines and buffers. Storage connections are a scarce
+// resource like the workers, so they get an explicit bound too.
+func newStore(connString, container string, conns, retries int, tryTimeout time.Duration) (*store, error) {
 	s := &store{
 		connString: connString,
 		container:  container,
 		retries:    retries,
 		tryTimeout: tryTimeout,
-		transport:  newTransport(max(workers, 16)),
+		transport:  newBoundedTransport(conns, conns),
 	}
 	c, err := s.newClient(s.transport)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
@@ -182,10 +183,22 @@ func (a *app) respondUpload(c *gin.Context, name string, data []byte, err error)
 		c.JSON(http.StatusCreated, uploadResult{Name: name, Size: len(data), MD5: hex.EncodeToString(sum[:])})
 	case errors.As(err, &reqErr):
 		abortError(c, reqErr.status, reqErr.code, reqErr.msg)
+	case storageFull(err):
+		_ = c.Error(err)
+		abortError(c, http.StatusInsufficientStorage, codeStorageFull,
+			"storage is full: the upload was not stored (blobs stored earlier are kept)")
 	default:
 		_ = c.Error(err)
 		abortUpstream(c, err, codeStorageError, "storage")
 	}
+}
+
+// storageFull reports a storage answer of 507 Insufficient Storage: the
+// embedded fake at its cap. The client gets 507 too, not a 502: the store
+// works, it is full, and retrying will not help until space is freed.
+func storageFull(err error) bool {
+	var re *azcore.ResponseError
+	return errors.As(err, &re) && re.StatusCode == http.StatusInsufficientStorage
 }
 
 // getBlob streams a stored blob back, so clients can verify their uploads.

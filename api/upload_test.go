@@ -150,6 +150,7 @@ func TestStorageTimeoutIs504(t *testing.T) {
 	// The same through the embedded blob server's latency knob.
 	cfg.StorageConnectionString = ""
 	cfg.StorageLatency = 300 * time.Millisecond
+	cfg.StorageBandwidth = 0
 	embedded := startServer(t, cfg)
 	r := do(t, context.Background(), http.MethodPost, embedded.URL()+"/api/async/upload?size=10", nil)
 	if r.status != http.StatusGatewayTimeout {
@@ -290,30 +291,41 @@ func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
 	}
 }
 
-// TestEmbeddedStorageEvictsWhenFull: past the embedded server's cap the
-// oldest blobs make room, so uploads keep answering 201 instead of 502.
-func TestEmbeddedStorageEvictsWhenFull(t *testing.T) {
+// TestEmbeddedStorageFullIs507: at the embedded server's cap an upload is
+// refused with 507 storage_full, and every blob acknowledged before stays
+// readable with its MD5.
+func TestEmbeddedStorageFullIs507(t *testing.T) {
 	cfg := testConfig()
 	cfg.StorageMaxBytes = 4 << 10
 	s := startServer(t, cfg)
-	var first string
+	var acked []uploadResult
 	for i := 0; i < 6; i++ {
 		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=1024", nil)
-		if r.status != http.StatusCreated {
-			t.Fatalf("upload %d into a full store: %d %s, want 201", i, r.status, r.body)
-		}
-		if i == 0 {
-			var res uploadResult
-			if err := json.Unmarshal(r.body, &res); err != nil {
-				t.Fatal(err)
+		if r.status == http.StatusInsufficientStorage {
+			if e := r.errorBody(t); e.Code != codeStorageFull || e.Error == "" {
+				t.Fatalf("full store: %s, want code storage_full and a message", r.body)
 			}
-			first = res.Name
+			break
 		}
+		if r.status != http.StatusCreated {
+			t.Fatalf("upload %d: %d %s, want 201 or 507", i, r.status, r.body)
+		}
+		var res uploadResult
+		if err := json.Unmarshal(r.body, &res); err != nil {
+			t.Fatal(err)
+		}
+		acked = append(acked, res)
 	}
-	if s.blobs.Evicted() == 0 || s.blobs.UsedBytes() > cfg.StorageMaxBytes {
-		t.Fatalf("evicted %d, used %d of %d bytes", s.blobs.Evicted(), s.blobs.UsedBytes(), cfg.StorageMaxBytes)
+	if len(acked) != 4 {
+		t.Fatalf("%d uploads of 1 KiB acknowledged under a 4 KiB cap, want 4 then 507", len(acked))
 	}
-	if r := get(t, s.URL()+"/api/blobs/"+first); r.status != http.StatusNotFound {
-		t.Fatalf("oldest blob after eviction: %d, want 404", r.status)
+	if r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/sync/upload?size=1", nil); r.status != http.StatusInsufficientStorage {
+		t.Fatalf("sync upload into a full store: %d %s, want 507", r.status, r.body)
+	}
+	for _, a := range acked {
+		r := get(t, s.URL()+"/api/blobs/"+a.Name)
+		if r.status != http.StatusOK || md5hex(r.body) != a.MD5 {
+			t.Fatalf("blob %s after the store filled: %d, md5 %s want %s", a.Name, r.status, md5hex(r.body), a.MD5)
+		}
 	}
 }

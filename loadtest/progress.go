@@ -36,6 +36,7 @@ type progress struct {
 	stepN    int
 	users    int
 	status   string
+	heads    string // the headlines so far, e.g. "profile 40.0x, upload 1.4x"
 	stop     chan struct{}
 	stopped  sync.WaitGroup
 }
@@ -43,7 +44,7 @@ type progress struct {
 func newProgress(cfg Config) *progress {
 	p := &progress{w: cfg.Progress, runStart: time.Now(), total: len(cfg.Scenarios), drainEst: 5 * time.Second}
 	for _, sc := range cfg.Scenarios {
-		pl, _ := cfg.Profile.Plan(sc.Blocking)
+		pl, _ := cfg.Profile.Plan(sc.slowSettle())
 		p.remaining = append(p.remaining, pl.Duration())
 	}
 	if p.w == nil {
@@ -85,6 +86,12 @@ func (p *progress) step(st schedule.Step) {
 	p.stepN, p.users = st.Index, st.Users
 }
 
+func (p *progress) headlines(h string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.heads = h
+}
+
 func (p *progress) draining() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -109,6 +116,9 @@ func (p *progress) loop() {
 			if p.tty {
 				fmt.Fprintln(p.w)
 			}
+			// A last line, so the headlines of the final pair (computed
+			// after its last scenario) appear on the progress output too.
+			fmt.Fprintln(p.w, p.finalLine())
 			return
 		case <-t.C:
 		}
@@ -166,9 +176,25 @@ func (p *progress) line(rps, okps float64) string {
 	if status == "" {
 		status = step
 	}
-	return fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
+	line := fmt.Sprintf("[%d/%d] %-26s %-12s users %5d  rps %7.1f  ok/s %7.1f  503s %7d  elapsed %-8s ETA %s",
 		p.n+1, p.total, p.name, status, p.users, rps, okps, p.rejected.Load(),
 		now.Sub(p.runStart).Truncate(time.Second), eta.Truncate(time.Second))
+	if p.heads != "" {
+		line += "  | " + p.heads
+	}
+	return line
+}
+
+// finalLine is the progress output's last line: the run's length and the
+// headlines of the pairs that ran.
+func (p *progress) finalLine() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	line := fmt.Sprintf("done: %d scenarios in %s", p.total, time.Since(p.runStart).Truncate(time.Second))
+	if p.heads != "" {
+		line += "  | " + p.heads
+	}
+	return line
 }
 
 func (p *progress) done() {

@@ -46,13 +46,21 @@ type Config struct {
 	Drain time.Duration
 	// BackendLatency is the profile service's latency, for Little's law.
 	BackendLatency time.Duration
+	// UploadBackendLatency is the storage's time for one upload, the
+	// Little's-law basis of the upload headline (0 = not known).
+	UploadBackendLatency time.Duration
 	// InProcess says the API runs in this process (it doubles the file
 	// descriptors needed, and RSS/goroutines then include the load users).
 	InProcess bool
-	Server    *report.Server
-	Command   string
-	Progress  io.Writer // live progress line; nil for none
-	Log       *slog.Logger
+	// APIProcess says how the API runs, for the report: "child",
+	// "in-process" or "external".
+	APIProcess string
+	// Storage is the blob storage model, for the report (nil = not known).
+	Storage  *report.StorageModel
+	Server   *report.Server
+	Command  string
+	Progress io.Writer // live progress line; nil for none
+	Log      *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -111,14 +119,20 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		Server:          cfg.Server,
 		Machine:         machine(),
 		InProcess:       cfg.InProcess,
+		APIProcess:      cfg.APIProcess,
+
+		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
+		Storage:               cfg.Storage,
 	}
 
 	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)
 	defer scraper.Close()
 	scrapeCtx, stopScrape := context.WithCancel(context.Background())
 	var scrapeDone sync.WaitGroup
+	var self rssSampler
 	if cfg.ScrapeInterval > 0 {
 		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
+		scrapeDone.Go(func() { self.run(scrapeCtx, cfg.ScrapeInterval) })
 	}
 
 	prog := newProgress(cfg)
@@ -133,6 +147,8 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		res, err := runScenario(ctx, cfg, sc, i, scraper, prog)
 		if res != nil {
 			sum.Scenarios = append(sum.Scenarios, *res)
+			sum.ComputeHeadline()
+			prog.headlines(progressHeadlines(sum))
 		}
 		if err != nil {
 			runErr = err
@@ -149,12 +165,21 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	// Server figures come from the whole run's samples, per window.
 	samples := scraper.Samples()
 	for si := range sum.Scenarios {
-		for i := range sum.Scenarios[si].Steps {
-			st := &sum.Scenarios[si].Steps[i]
+		sc := &sum.Scenarios[si]
+		for i := range sc.Steps {
+			st := &sc.Steps[i]
 			srv := aggregate.ServerStats(samples, st.WindowStart, st.WindowEnd)
 			st.QueueLengthMax, st.WorkersBusyMean, st.Rejected = srv.QueueLengthMax, srv.WorkersBusyMean, srv.RejectedDelta
 			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
+			st.ServerCPUCores = srv.CPUCores
+			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
 		}
+		// The whole scenario, ramp and settling included: memory peaks
+		// need not fall in a measured window.
+		whole := aggregate.ServerStats(samples, sc.StartedAt, sc.EndedAt)
+		sc.APIRSSMaxBytes, sc.APICores = whole.RSSBytesMax, whole.CPUCores
+		sc.APICPUS = whole.CPUCores * sc.EndedAt.Sub(sc.StartedAt).Seconds()
+		sc.GeneratorRSSMaxBytes = self.max(sc.StartedAt, sc.EndedAt)
 	}
 	sum.Machine.LoadAvgAfter, _ = loadAvg()
 	sum.ComputeHeadline()
@@ -171,11 +196,24 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	return sum, runErr
 }
 
+// progressHeadlines is the short form of the headlines computed so far,
+// for the progress line.
+func progressHeadlines(sum *report.Summary) string {
+	var parts []string
+	if h := sum.Headline; h.ThroughputRatio > 0 {
+		parts = append(parts, fmt.Sprintf("profile %.1fx", h.ThroughputRatio))
+	}
+	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
+		parts = append(parts, fmt.Sprintf("upload %.1fx (API RSS max %.0f MB)", h.ThroughputRatio, h.APIRSSMaxMB))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // ResultsExt is the extension of the vegeta (gob) result files.
 const ResultsExt = ".bin"
 
 func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *scrape.Scraper, prog *progress) (*report.Scenario, error) {
-	plan, err := cfg.Profile.Plan(sc.Blocking)
+	plan, err := cfg.Profile.Plan(sc.slowSettle())
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +299,8 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 		encErr = fmt.Errorf("writing %s: %w", name, err)
 	}
 
-	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name}
+	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name,
+		StartedAt: start, EndedAt: time.Now()}
 	if cpu := processCPU() - cpuStart; cpu > 0 {
 		out.ProcessCPUS = cpu.Seconds()
 		out.ProcessCores = cpu.Seconds() / time.Since(start).Seconds()

@@ -37,9 +37,12 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(fs.Output(), `Usage: syncio-api [flags]
 
 Serves the syncio demo API (sync vs async endpoints behind a bounded worker pool).
-Storage: AZURE_STORAGE_CONNECTION_STRING if set, else an embedded fake blob server on loopback.
-The embedded server keeps at most 1 GiB (-storage-max-bytes) in memory and then evicts the oldest blobs to make
-room, so long upload load runs never fill it (an evicted blob reads back as 404).
+Storage: AZURE_STORAGE_CONNECTION_STRING if set, else an embedded fake blob server on loopback
+that models Azure Blob storage: every request takes -storage-latency (50ms) plus its bytes at
+-storage-bandwidth (60 MiB/s), plus up to -storage-jitter; "-storage-latency 0 -storage-bandwidth 0"
+is an instant store. Blob bytes go to a temporary directory on disk (removed at exit), at most
+-storage-max-bytes (4 GiB) and -storage-max-blobs; beyond that uploads answer 507 storage_full and
+nothing stored is dropped.
 
 Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|serialized]
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
@@ -57,12 +60,17 @@ Flags:
 	fs.DurationVar(&cfg.ProfileJitter, "profile-jitter", cfg.ProfileJitter, "random extra latency, up to this much, of the in-process profile service")
 	fs.Float64Var(&cfg.ProfileErrorRate, "profile-error-rate", cfg.ProfileErrorRate, "fraction of profile calls that fail (0..1)")
 	fs.StringVar(&cfg.ProfileURL, "profile-url", cfg.ProfileURL, "base URL of a remote fakes/profile server (empty: in-process fake)")
-	fs.DurationVar(&cfg.StorageLatency, "storage-latency", cfg.StorageLatency, "latency added to every request of the embedded blob server (ignored with AZURE_STORAGE_CONNECTION_STRING)")
-	fs.Int64Var(&cfg.StorageMaxBytes, "storage-max-bytes", 0, "memory cap of the embedded blob server in bytes, oldest blobs evicted beyond it (0: 1 GiB)")
+	fs.DurationVar(&cfg.StorageLatency, "storage-latency", cfg.StorageLatency, "embedded blob server: latency of every request (0: none; ignored with AZURE_STORAGE_CONNECTION_STRING, as are all -storage-* but the retries and try timeout)")
+	fs.DurationVar(&cfg.StorageJitter, "storage-jitter", cfg.StorageJitter, "embedded blob server: random extra latency per request, up to this much")
+	fs.Int64Var(&cfg.StorageBandwidth, "storage-bandwidth", cfg.StorageBandwidth, "embedded blob server: bytes per second a request's body moves at (0: unlimited)")
+	fs.Int64Var(&cfg.StorageMaxBytes, "storage-max-bytes", 0, "embedded blob server: cap on the bytes stored on disk; 507 beyond it (0: 4 GiB)")
+	fs.IntVar(&cfg.StorageMaxBlobs, "storage-max-blobs", 0, "embedded blob server: cap on the number of blobs, whose index is in memory; 507 beyond it (0: 1048576)")
+	fs.StringVar(&cfg.StorageDir, "storage-dir", "", "embedded blob server: where to make its temporary directory (empty: the system's temporary directory)")
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
 	fs.IntVar(&cfg.StorageRetries, "storage-retries", cfg.StorageRetries, "azcore retries per storage call (negative: none)")
+	fs.IntVar(&cfg.StorageConns, "storage-conns", cfg.StorageConns, "most connections to storage, and so storage calls in flight (at least -workers); async uploads beyond it wait for one")
 	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
@@ -86,6 +94,14 @@ Flags:
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg.StorageConnectionString = os.Getenv("AZURE_STORAGE_CONNECTION_STRING")
+	// On the command line 0 means "none", as the help says; in api.Config 0
+	// means "default" and negative "none".
+	if cfg.StorageLatency == 0 {
+		cfg.StorageLatency = -1
+	}
+	if cfg.StorageBandwidth == 0 {
+		cfg.StorageBandwidth = -1
+	}
 	if cfg.Pprof {
 		// The block and mutex profiles stay empty unless sampling is on; it
 		// costs a little on every contended wait, hence only with -pprof.

@@ -1,8 +1,12 @@
 // Command syncio-load is the load lab: it runs step-load scenarios of
-// closed-loop users against the demo API (started in-process on loopback
-// with embedded fakes by default, or a running one with -target) and
-// writes a results folder with summary.json, steps.csv, vegeta result
-// files, charts, vegeta's HTML plot and summary.md.
+// closed-loop users against the demo API (by default started as a child
+// process of its own on loopback with embedded fakes, so that the API's
+// RSS and CPU, read from its /metrics, are its own; -api in-process runs it
+// inside the lab; -target attacks a running one) and writes a results
+// folder with summary.json, steps.csv, vegeta result files, charts, vegeta's
+// HTML plot and summary.md. The default scenarios give two headlines: the
+// profile lookup (sync vs async on a 2 s backend) and the blob upload (on
+// the embedded storage model, -storage-*).
 //
 //	syncio-load [flags]            run a profile (see -h)
 //	syncio-load report [-out DIR] DIR...

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -24,6 +25,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == serveAPIArg {
+		os.Exit(serveAPI(os.Stdin, os.Stdout, os.Stderr))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -32,8 +36,17 @@ func main() {
 
 // run returns the exit code: 0 done, 1 failed, 2 bad usage.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if _, ok := stderr.(*os.File); !ok {
+		// The API child's log is copied into stderr by os/exec's goroutine
+		// while this process writes its own; a file takes both, anything
+		// else needs the writes serialised.
+		stderr = &lockedWriter{w: stderr}
+	}
 	if len(args) > 0 && args[0] == "report" {
 		return runReport(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "sweep" {
+		return runSweep(ctx, args[1:], stdout, stderr)
 	}
 	opts, err := parseRun(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -55,6 +68,12 @@ type runOpts struct {
 	target         string
 	workers, queue int
 	verbose        bool
+	// apiMode is how the lab runs the API without -target: "child" or
+	// "in-process".
+	apiMode string
+	// The embedded storage model, as api.Config reads it (negative = none).
+	storageLatency, storageJitter time.Duration
+	storageBandwidth              int64
 	// coldstart selects the cold-start measurement instead of a load run.
 	coldstart            bool
 	coldTrials, coldReqs int
@@ -66,8 +85,12 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 	fs.SetOutput(stderr)
 	var (
 		profileName = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; about 13 min per blocking scenario, 12 per async one)")
-		scenarios   = fs.String("scenarios", "headline", "comma-separated scenarios or groups to run, in table order (see the list below)")
-		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API in-process on 127.0.0.1 with embedded fakes")
+		scenarios   = fs.String("scenarios", "headline,upload", "comma-separated scenarios or groups to run, in table order (see the list below); the default gives the profile headline and the upload headline")
+		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API on 127.0.0.1 with embedded fakes (see -api)")
+		apiMode     = fs.String("api", "child", "without -target, run the API as a `child` process of its own (its RSS, CPU and goroutines are then its own, from its /metrics) or in-process (one process for both, as before)")
+		stLatency   = fs.Duration("storage-latency", api.DefaultConfig().StorageLatency, "embedded blob storage: latency of every request (0 = none); with -target, say what the target's storage takes, for the upload headline's Little's law")
+		stJitter    = fs.Duration("storage-jitter", 0, "embedded blob storage: random extra latency per request, up to this much")
+		stBandwidth = fs.Int64("storage-bandwidth", api.DefaultConfig().StorageBandwidth, "embedded blob storage: bytes per second each request's body moves at (0 = unlimited)")
 		out         = fs.String("out", "", "results `folder` (default results/<timestamp>)")
 		usersList   = fs.String("users", "", "explicit comma-separated user count per step, e.g. 1,1000,2000 (overrides -start-users/-step-users/-max-users)")
 		startUsers  = fs.Int("start-users", 1, "users in the first step (and the warm-up)")
@@ -79,15 +102,15 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		topSettle   = fs.Duration("top-settle", 0, "settling at the last step for blocking (sync-like) scenarios, whose queue fills slowly (quick 50s, full 90s)")
 		topSettleA  = fs.Duration("top-settle-async", 0, "settling at the last step for async scenarios (quick 10s, full 20s)")
 		topMeasure  = fs.Duration("top-measure", 0, "measured window of the last step (quick 20s, full 60s)")
-		uploadSize  = fs.Int("upload-size", 4<<10, "upload body size in `bytes` for upload scenarios (small by default: the embedded blob fake keeps every upload in memory, capped at 1 GiB)")
+		uploadSize  = fs.Int("upload-size", 4<<10, "upload body size in `bytes` for upload scenarios (small by default: 4000 users hold 4000 bodies in the API at once)")
 		timeout     = fs.Duration("timeout", 5*time.Minute, "per-request wait for response headers (counted as a timeout beyond it); must exceed the worst sync queueing time")
 		maxRetry    = fs.Duration("max-retry-after", 30*time.Second, "cap on a 503's Retry-After wait")
 		scrapeEvery = fs.Duration("scrape", time.Second, "/metrics sampling interval (0 disables it)")
 		drain       = fs.Duration("drain", 2*time.Minute, "longest wait between scenarios for the server's queue and busy workers to empty")
-		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the in-process API's, and the basis of the Little's-law efficiency")
-		workers     = fs.Int("workers", 100, "in-process API: pool workers")
-		queue       = fs.Int("queue", 3000, "in-process API: admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
-		verbose     = fs.Bool("v", false, "log the in-process API and the runner at info level")
+		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the started API's (child or in-process), and the basis of the Little's-law efficiency")
+		workers     = fs.Int("workers", 100, "started API (child or in-process): pool workers")
+		queue       = fs.Int("queue", 3000, "started API (child or in-process): admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
+		verbose     = fs.Bool("v", false, "log the started API (child or in-process) and the runner at info level")
 		quiet       = fs.Bool("quiet", false, "no live progress line")
 		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
 		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
@@ -98,6 +121,9 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
   syncio-load [flags]                  run a load profile and write a results folder
   syncio-load report [-out DIR] DIR... merge result folders (several machines that attacked
                                        the same API) and redraw summary.md, summary.json and charts
+  syncio-load sweep [-storage-latencies LIST] [-out DIR] [-- run flags]
+                                       the upload pair once per storage latency; a table and a
+                                       chart of async ÷ sync throughput vs latency
 
 Closed-loop users send their next request when the last one returns, with no think time.
 After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-after) before
@@ -113,7 +139,7 @@ Flags:
 			fmt.Fprintf(stderr, "  %-32s %-5s %-40s [%s] %s\n", s.Name, s.Method, s.Path, strings.Join(s.Groups, ","), s.About)
 		}
 		fmt.Fprintf(stderr, "  %-32s %-5s %-40s %s\n", "coldstart", "", "", "not a load run: first-request latency of a freshly started in-process API vs warm, for "+strings.Join(loadtest.ColdStartScenarios, ", ")+" (-coldstart-* flags); on its own only")
-		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
+		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile quick -scenarios upload -storage-latency 200ms\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		return runOpts{}, err
@@ -188,6 +214,12 @@ Flags:
 	if *workers <= 0 || *queue < 0 {
 		errs = append(errs, errors.New("-workers must be positive and -queue not negative"))
 	}
+	if *apiMode != "child" && *apiMode != "in-process" {
+		errs = append(errs, fmt.Errorf("-api %q: want child or in-process", *apiMode))
+	}
+	if *stLatency < 0 || *stJitter < 0 || *stBandwidth < 0 {
+		errs = append(errs, errors.New("-storage-latency, -storage-jitter and -storage-bandwidth must not be negative"))
+	}
 	if *target != "" && !strings.HasPrefix(*target, "http://") && !strings.HasPrefix(*target, "https://") {
 		errs = append(errs, fmt.Errorf("-target %q must be an http:// or https:// URL", *target))
 	}
@@ -198,31 +230,80 @@ Flags:
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
+	inProcess := *target == "" && (*apiMode == "in-process" || coldstart)
+	process := "external"
+	switch {
+	case inProcess:
+		process = "in-process"
+	case *target == "":
+		process = "child"
+	}
+	// On the command line 0 means none; api.Config reads 0 as its default
+	// and a negative value as none.
+	none := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	bandwidth := *stBandwidth
+	if bandwidth == 0 {
+		bandwidth = -1
+	}
 	return runOpts{
 		cfg: loadtest.Config{
-			BaseURL:        *target,
-			Profile:        prof,
-			Scenarios:      sel,
-			OutDir:         dir,
-			UploadSize:     *uploadSize,
-			Timeout:        *timeout,
-			MaxRetryAfter:  *maxRetry,
-			ScrapeInterval: *scrapeEvery,
-			Drain:          *drain,
-			BackendLatency: *backend,
-			InProcess:      *target == "",
-			Command:        "syncio-load " + strings.Join(args, " "),
-			Progress:       progressWriter(*quiet, stderr),
+			BaseURL:              *target,
+			Profile:              prof,
+			Scenarios:            sel,
+			OutDir:               dir,
+			UploadSize:           *uploadSize,
+			Timeout:              *timeout,
+			MaxRetryAfter:        *maxRetry,
+			ScrapeInterval:       *scrapeEvery,
+			Drain:                *drain,
+			BackendLatency:       *backend,
+			InProcess:            inProcess,
+			APIProcess:           process,
+			UploadBackendLatency: uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize),
+			Storage:              &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth},
+			Command:              "syncio-load " + strings.Join(args, " "),
+			Progress:             progressWriter(*quiet, stderr),
 		},
-		target:      *target,
-		workers:     *workers,
-		queue:       *queue,
-		verbose:     *verbose,
-		coldstart:   coldstart,
-		coldTrials:  *coldTrials,
-		coldReqs:    *coldReqs,
-		coldLatency: *coldLatency,
+		target:           *target,
+		apiMode:          *apiMode,
+		storageLatency:   none(*stLatency),
+		storageJitter:    *stJitter,
+		storageBandwidth: bandwidth,
+		workers:          *workers,
+		queue:            *queue,
+		verbose:          *verbose,
+		coldstart:        coldstart,
+		coldTrials:       *coldTrials,
+		coldReqs:         *coldReqs,
+		coldLatency:      *coldLatency,
 	}, nil
+}
+
+// uploadTime is the storage model's mean time for one upload of size bytes:
+// latency, half the jitter, and the transfer at bandwidth (0 = unlimited).
+func uploadTime(latency, jitter time.Duration, bandwidth int64, size int) time.Duration {
+	d := latency + jitter/2
+	if bandwidth > 0 {
+		d += time.Duration(float64(size) / float64(bandwidth) * float64(time.Second))
+	}
+	return d
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func progressWriter(quiet bool, w io.Writer) io.Writer {
@@ -257,6 +338,8 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	}
 	if o.target == "" {
 		// Check limits before starting anything, so a low ulimit fails fast.
+		// The API child holds the server side of every connection (and as
+		// many again to its embedded storage): count it as in-process.
 		if err := limits.Check(cfg.Profile.Users[len(cfg.Profile.Users)-1], true); err != nil {
 			return err
 		}
@@ -264,21 +347,34 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		// Sync requests may queue for a minute; the server must not cut
 		// them off before the load generator's own timeout does.
 		acfg.WriteTimeout = max(acfg.WriteTimeout, cfg.Timeout+time.Minute)
-		srv, err := api.Start(ctx, acfg, apiLogger(o.verbose, stderr))
-		if err != nil {
-			return fmt.Errorf("starting the in-process API: %w", err)
-		}
-		defer func() {
-			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if err := srv.Shutdown(sctx); err != nil {
-				log.Warn("in-process API shutdown", "err", err)
+		if o.apiMode == "child" {
+			child, err := startChildAPI(ctx, acfg, o.verbose, stderr)
+			if err != nil {
+				return err
 			}
-		}()
-		cfg.BaseURL = srv.URL()
+			defer func() {
+				if err := child.stop(15 * time.Second); err != nil {
+					log.Warn("API child shutdown", "err", err)
+				}
+			}()
+			cfg.BaseURL = child.url
+		} else {
+			srv, err := api.Start(ctx, acfg, apiLogger(o.verbose, stderr))
+			if err != nil {
+				return fmt.Errorf("starting the in-process API: %w", err)
+			}
+			defer func() {
+				sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := srv.Shutdown(sctx); err != nil {
+					log.Warn("in-process API shutdown", "err", err)
+				}
+			}()
+			cfg.BaseURL = srv.URL()
+		}
 		cfg.Server = &report.Server{Workers: o.workers, Queue: o.queue}
 	}
-	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s, results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.OutDir)
+	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s (API %s), results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.APIProcess, cfg.OutDir)
 	sum, err := loadtest.Run(ctx, cfg)
 	if sum != nil {
 		if terr := sum.WriteTable(stdout); terr != nil {
@@ -289,7 +385,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	return err
 }
 
-// apiConfig is the in-process API's configuration for o, on a free
+// apiConfig is the started API's configuration for o, on a free
 // loopback port, with the profile service answering after latency.
 func apiConfig(o runOpts, latency time.Duration) api.Config {
 	acfg := api.DefaultConfig()
@@ -300,6 +396,7 @@ func apiConfig(o runOpts, latency time.Duration) api.Config {
 	}
 	acfg.ProfileLatency = latency
 	acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(o.cfg.UploadSize))
+	acfg.StorageLatency, acfg.StorageJitter, acfg.StorageBandwidth = o.storageLatency, o.storageJitter, o.storageBandwidth
 	return acfg
 }
 
@@ -394,7 +491,7 @@ func coldstart(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	sum := &report.Summary{
 		Profile: "coldstart", BackendLatencyS: o.coldLatency.Seconds(), StartedAt: began,
 		Target:  "a fresh in-process API per trial",
-		Command: o.cfg.Command, InProcess: true, ColdStart: res,
+		Command: o.cfg.Command, InProcess: true, APIProcess: "in-process", ColdStart: res,
 		Machine: machine,
 		Server:  &report.Server{Workers: o.workers, Queue: o.queue},
 	}

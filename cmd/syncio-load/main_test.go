@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,15 @@ import (
 	"github.com/syncio/syncio/loadtest/schedule"
 )
 
+// TestMain lets this test binary play the API child: the lab starts
+// os.Executable() with serveAPIArg, which under `go test` is this binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == serveAPIArg {
+		os.Exit(serveAPI(os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
 func TestParseRunDefaults(t *testing.T) {
 	o, err := parseRun(nil, &bytes.Buffer{})
 	if err != nil {
@@ -26,11 +36,23 @@ func TestParseRunDefaults(t *testing.T) {
 	if o.cfg.Profile.Name != "quick" || len(o.cfg.Profile.Users) != len(q.Users) || o.cfg.Profile.TopSettleBlocking != q.TopSettleBlocking {
 		t.Errorf("profile = %+v", o.cfg.Profile)
 	}
-	if len(o.cfg.Scenarios) != 2 || o.cfg.Scenarios[0].Name != "sync-profile" || o.cfg.Scenarios[1].Name != "async-profile" {
-		t.Errorf("default scenarios = %+v", o.cfg.Scenarios)
+	var names []string
+	for _, sc := range o.cfg.Scenarios {
+		names = append(names, sc.Name)
 	}
-	if !o.cfg.InProcess || !strings.HasPrefix(o.cfg.OutDir, "results/") || o.cfg.BackendLatency != 2*time.Second {
+	if fmt.Sprint(names) != "[sync-profile async-profile sync-upload async-upload]" {
+		t.Errorf("default scenarios = %v, want both headline pairs", names)
+	}
+	if o.cfg.InProcess || o.cfg.APIProcess != "child" || !strings.HasPrefix(o.cfg.OutDir, "results/") || o.cfg.BackendLatency != 2*time.Second {
 		t.Errorf("cfg = %+v", o.cfg)
+	}
+	// The upload headline's Little's law uses the storage model: 50 ms plus 4 KiB at 60 MiB/s.
+	if o.cfg.UploadBackendLatency != 50*time.Millisecond+65104*time.Nanosecond || o.storageLatency != 50*time.Millisecond {
+		t.Errorf("upload backend latency %v, storage latency %v", o.cfg.UploadBackendLatency, o.storageLatency)
+	}
+	o, err = parseRun([]string{"-storage-latency", "0", "-storage-bandwidth", "0", "-api", "in-process"}, &bytes.Buffer{})
+	if err != nil || o.storageLatency >= 0 || o.storageBandwidth >= 0 || !o.cfg.InProcess || o.cfg.UploadBackendLatency != 0 {
+		t.Errorf("instant storage in-process: %+v %v", o, err)
 	}
 }
 
@@ -65,6 +87,8 @@ func TestParseRunErrors(t *testing.T) {
 		"stray argument":    {"extra"},
 		"undefined flag":    {"-frobnicate"},
 		"negative upload":   {"-upload-size", "-1"},
+		"unknown api mode":  {"-api", "thread"},
+		"negative storage":  {"-storage-latency", "-1s"},
 		"zero top window":   {"-top-measure", "0s"},
 		"zero step users":   {"-step-users", "0"},
 		"bad duration":      {"-settle", "soon"},
@@ -164,5 +188,89 @@ func TestReportSaysWhyItFails(t *testing.T) {
 	code := run(context.Background(), []string{"report", "-out", t.TempDir(), src}, failingWriter{}, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "broken pipe") {
 		t.Errorf("report with a failing stdout: exit %d, stderr %q; want 1 and the reason", code, stderr.String())
+	}
+}
+
+// A short upload run with the API in a child process: summary.json carries
+// the upload headline with every key, and the API's own figures.
+func TestUploadRunInChildProcess(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"-scenarios", "upload", "-users", "1,8", "-warmup", "0s", "-settle", "1s", "-measure", "1s",
+		"-top-settle", "1s", "-top-settle-async", "1s", "-top-measure", "2s", "-workers", "2", "-queue", "2",
+		"-storage-latency", "20ms", "-drain", "10s", "-quiet", "-out", dir}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys struct {
+		Upload map[string]any `json:"upload_headline"`
+	}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"users", "throughput_ratio", "mean_latency_ratio", "async_littles_law_efficiency", "async_errors",
+		"sync_throughput_rps", "async_throughput_rps", "sync_latency_mean_s", "async_latency_mean_s", "sync_status_503", "api_rss_max_mb"} {
+		if _, ok := keys.Upload[k]; !ok {
+			t.Errorf("upload_headline lacks %q: %v", k, keys.Upload)
+		}
+	}
+	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sum.UploadHeadline
+	if sum.APIProcess != "child" || sum.InProcess || h.Users != 8 || h.SyncThroughputRPS <= 0 || h.AsyncThroughputRPS <= 0 || h.APIRSSMaxMB <= 0 {
+		t.Errorf("api %q in-process %v, upload headline %+v", sum.APIProcess, sum.InProcess, h)
+	}
+	if m := sum.Storage; m == nil || m.LatencyS != 0.02 || m.BandwidthBytesPerS != 60<<20 {
+		t.Errorf("storage model in summary.json: %+v", sum.Storage)
+	}
+	if sum.UploadBackendLatencyS <= 0.02 || h.AsyncLittlesLawEfficiency <= 0 {
+		t.Errorf("upload Little's law basis %g s, efficiency %g", sum.UploadBackendLatencyS, h.AsyncLittlesLawEfficiency)
+	}
+	for _, sc := range sum.Scenarios {
+		if sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {
+			t.Errorf("%s: API RSS %g, generator RSS %g, %v..%v", sc.Name, sc.APIRSSMaxBytes, sc.GeneratorRSSMaxBytes, sc.StartedAt, sc.EndedAt)
+		}
+	}
+	if !strings.Contains(stdout.String(), "Upload headline at 8 users") || !strings.Contains(stdout.String(), "API RSS MB") {
+		t.Errorf("final table lacks the upload headline or the API's RSS column:\n%s", stdout.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "summary.md")); err != nil || !bytes.Contains(b, []byte("Upload headline at 8 users")) {
+		t.Errorf("summary.md lacks the upload headline: %v", err)
+	}
+}
+
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"sweep", "-storage-latencies", "0,10ms", "-out", dir, "--", "-users", "1,4", "-warmup", "0s",
+		"-settle", "1s", "-measure", "1s", "-top-settle-async", "1s", "-top-measure", "1s", "-workers", "2", "-queue", "2",
+		"-drain", "10s", "-quiet"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sw report.Sweep
+	if err := json.Unmarshal(b, &sw); err != nil {
+		t.Fatal(err)
+	}
+	if len(sw.Points) != 2 || sw.Points[1].StorageLatencyS != 0.01 || sw.Points[1].Upload.Users != 4 || sw.Points[1].Upload.SyncThroughputRPS <= 0 {
+		t.Fatalf("sweep = %+v", sw)
+	}
+	for _, f := range []string{"sweep.md", "sweep-ratio.png", "sweep-ratio.svg", "latency-0ms/summary.json", "latency-10ms/summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "| 10 | 4 |") {
+		t.Errorf("stdout lacks the sweep table:\n%s", stdout.String())
 	}
 }

@@ -14,10 +14,15 @@
 // Azurite. Errors follow the service: the status, an x-ms-error-code header and an XML
 // <Error><Code/><Message/></Error> body.
 //
-// Storage is memory only, bounded by a byte cap: a full store answers 507 (code
-// FakeStorageFull, which is this fake's own), or with WithEviction drops its oldest blobs.
-// Latency and failure injection (503 ServerBusy or 500 InternalError, which azcore retries)
-// model a slow or flaky remote store. Config binds the knobs to flags.
+// Blob bytes are kept on disk, in segment files of a private temporary directory that
+// Close removes; only the index is in memory. A byte cap and a blob-count cap bound both: a
+// full store answers 507 (code FakeStorageFull, which is this fake's own) and never drops
+// a blob it acknowledged.
+//
+// New alone is an instant store. A storage model (WithLatency, WithJitter, WithBandwidth:
+// per-request latency plus size ÷ bandwidth, with optional jitter) and failure injection
+// (503 ServerBusy or 500 InternalError, which azcore retries) model a remote store;
+// DefaultConfig is the Azure-like model the demo API uses, and binds the knobs to flags.
 //
 // Not implemented (501 NotImplemented): account-level operations such as listing
 // containers, listing blobs, page and append blobs, leases, snapshots, copies, tags, and

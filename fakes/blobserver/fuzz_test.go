@@ -185,11 +185,12 @@ func FuzzHandler(f *testing.F) {
 	f.Add("PATCH", "/other/c01/blob", "", "If-Match", "\"x\"", []byte(nil))
 	f.Fuzz(func(t *testing.T, method, path, query, hname, hvalue string, body []byte) {
 		s := New(WithMaxBytes(1 << 20))
+		defer s.Close()
 		now := time.Now()
 		if _, err := s.store.createContainer("c01", nil, now); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.store.putBlob("c01", "blob", []byte("hello"), blobProps{contentType: "text/plain"}, now); err != nil {
+		if _, err := s.store.putBytes("c01", "blob", []byte("hello"), blobProps{contentType: "text/plain"}, now); err != nil {
 			t.Fatal(err)
 		}
 		r := &http.Request{

@@ -5,10 +5,13 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -52,18 +55,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	h.Set("Server", "syncio-fake-blob")
 
-	if s.latency > 0 {
-		t := time.NewTimer(s.latency)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return // the client is gone; nobody reads an answer
-		case <-s.closing:
-			t.Stop()
-			writeError(rec, r, errorf(http.StatusServiceUnavailable, codeServerBusy, "the server is shutting down"))
-			return
-		}
+	if d := s.delayFor(max(r.ContentLength, 0)); d > 0 && !s.wait(rec, r, d) {
+		return
 	}
 	if s.injectFailure() {
 		e := errorf(http.StatusServiceUnavailable, codeServerBusy, "injected failure: the server is busy")
@@ -80,6 +73,22 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			se = errorf(http.StatusInternalServerError, codeInternalError, "%v", err)
 		}
 		writeError(rec, r, se)
+	}
+}
+
+// wait sleeps d, the modelled storage time. It returns false, having answered if anyone
+// listens, when the client went away or the server is closing.
+func (s *Server) wait(w http.ResponseWriter, r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false // the client is gone; nobody reads an answer
+	case <-s.closing:
+		writeError(w, r, errorf(http.StatusServiceUnavailable, codeServerBusy, "the server is shutting down"))
+		return false
 	}
 }
 
@@ -195,41 +204,74 @@ func (s *Server) containerProperties(w http.ResponseWriter, name string) error {
 	return nil
 }
 
-// readBody reads a request body whole, refusing more than the store could ever hold and
-// checking a transactional Content-MD5 when the client sent one.
-func (s *Server) readBody(r *http.Request) ([]byte, error) {
+// copyBufs are the buffers that move request bodies to disk. A pool keeps thousands of
+// concurrent uploads from allocating 32 KiB each.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// receive streams a write's body into the store's files, refusing more than the store could
+// ever hold and checking a transactional Content-MD5 when the client sent one. It returns
+// the reserved extent, which the caller commits or gives back with abortWrite, and the
+// body's MD5. blockID is "" for Put Blob.
+func (s *Server) receive(r *http.Request, cname, bname, blockID string) (extent, []byte, error) {
 	if r.Header.Get("x-ms-structured-body") != "" {
-		return nil, errorf(http.StatusNotImplemented, codeNotImplemented, "structured message bodies (CRC64 transfer validation) are not supported by the fake")
+		return extent{}, nil, errorf(http.StatusNotImplemented, codeNotImplemented, "structured message bodies (CRC64 transfer validation) are not supported by the fake")
 	}
 	limit := s.store.capacity
 	if limit <= 0 {
 		limit = 5000 << 20 // the service's Put Blob maximum
 	}
 	if r.ContentLength > limit {
-		return nil, errorf(http.StatusRequestEntityTooLarge, codeRequestBodyTooLarge, "body of %d bytes exceeds %d", r.ContentLength, limit)
+		return extent{}, nil, errorf(http.StatusRequestEntityTooLarge, codeRequestBodyTooLarge, "body of %d bytes exceeds %d", r.ContentLength, limit)
 	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
-	}
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "reading body: %v", err)
-	}
-	if n > limit {
-		return nil, errorf(http.StatusRequestEntityTooLarge, codeRequestBodyTooLarge, "body exceeds %d bytes", limit)
-	}
-	data := buf.Bytes()
-	if v := r.Header.Get("Content-MD5"); v != "" {
-		want, err := parseMD5("Content-MD5", v)
+	var (
+		src io.Reader = r.Body
+		n             = r.ContentLength
+	)
+	if n < 0 {
+		// No Content-Length (chunked): the size must be known to reserve room, so read the
+		// body first, still bounded by the limit.
+		var buf bytes.Buffer
+		m, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
 		if err != nil {
-			return nil, err
+			return extent{}, nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "reading body: %v", err)
 		}
-		if got := md5.Sum(data); !bytes.Equal(got[:], want) {
-			return nil, errorf(http.StatusBadRequest, codeMd5Mismatch, "Content-MD5 %s does not match the body's %s", v, base64.StdEncoding.EncodeToString(got[:]))
+		if m > limit {
+			return extent{}, nil, errorf(http.StatusRequestEntityTooLarge, codeRequestBodyTooLarge, "body exceeds %d bytes", limit)
+		}
+		src, n = &buf, m
+	}
+	var want []byte
+	if v := r.Header.Get("Content-MD5"); v != "" {
+		var err error
+		if want, err = parseMD5("Content-MD5", v); err != nil {
+			return extent{}, nil, err
 		}
 	}
-	return data, nil
+	e, err := s.store.beginWrite(cname, bname, blockID, n)
+	if err != nil {
+		return extent{}, nil, err
+	}
+	h := md5.New()
+	bp := copyBufs.Get().(*[]byte)
+	got, err := io.CopyBuffer(io.MultiWriter(io.NewOffsetWriter(e.seg.f, e.off), h), io.LimitReader(src, n), *bp)
+	copyBufs.Put(bp)
+	switch {
+	case err != nil && errors.Is(err, syscall.ENOSPC):
+		s.store.abortWrite(e)
+		return extent{}, nil, errFull("the disk under the fake's directory is full: %v", err)
+	case err != nil:
+		s.store.abortWrite(e)
+		return extent{}, nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "reading body: %v", err)
+	case got != n:
+		s.store.abortWrite(e)
+		return extent{}, nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "body ended after %d of %d bytes", got, n)
+	}
+	sum := h.Sum(nil)
+	if want != nil && !bytes.Equal(sum, want) {
+		s.store.abortWrite(e)
+		return extent{}, nil, errorf(http.StatusBadRequest, codeMd5Mismatch, "Content-MD5 %s does not match the body's %s", r.Header.Get("Content-MD5"), base64.StdEncoding.EncodeToString(sum))
+	}
+	return e, sum, nil
 }
 
 // propsFrom reads the blob HTTP properties a write sets. Put Blob also honours plain
@@ -266,10 +308,13 @@ func (s *Server) checkWriteConditions(r *http.Request, cname, bname string) erro
 	if im == "" && inm == "" {
 		return nil
 	}
-	b, err := s.store.getBlob(cname, bname)
+	b, release, err := s.store.getBlob(cname, bname)
 	var se *storageError
 	if err != nil && (!errors.As(err, &se) || se.code != codeBlobNotFound) {
 		return err
+	}
+	if release != nil {
+		release() // only the ETag is needed, not the bytes
 	}
 	return writeConditions(b, im, inm)
 }
@@ -303,18 +348,20 @@ func (s *Server) putBlob(w http.ResponseWriter, r *http.Request, cname, bname st
 	if err := s.checkWriteConditions(r, cname, bname); err != nil {
 		return err
 	}
-	data, err := s.readBody(r)
+	e, sum, err := s.receive(r, cname, bname, "")
 	if err != nil {
 		return err
 	}
-	b, err := s.store.putBlob(cname, bname, data, props, time.Now())
+	if props.contentMD5 == nil {
+		props.contentMD5 = sum
+	}
+	b, err := s.store.commitBlob(cname, bname, e, props, time.Now())
 	if err != nil {
 		return err
 	}
 	h := w.Header()
 	setModified(h, b.etag, b.lastModified)
-	sum := md5.Sum(data)
-	h.Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
+	h.Set("Content-MD5", base64.StdEncoding.EncodeToString(sum))
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
@@ -323,15 +370,14 @@ func (s *Server) putBlock(w http.ResponseWriter, r *http.Request, cname, bname, 
 	if err := parseBlockID(id); err != nil {
 		return err
 	}
-	data, err := s.readBody(r)
+	e, sum, err := s.receive(r, cname, bname, id)
 	if err != nil {
 		return err
 	}
-	if err := s.store.putBlock(cname, bname, id, data); err != nil {
+	if err := s.store.commitBlock(cname, bname, id, e); err != nil {
 		return err
 	}
-	sum := md5.Sum(data)
-	w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
+	w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(sum))
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
@@ -359,16 +405,17 @@ func (s *Server) putBlockList(w http.ResponseWriter, r *http.Request, cname, bna
 }
 
 func (s *Server) getBlob(w http.ResponseWriter, r *http.Request, cname, bname string) error {
-	b, err := s.store.getBlob(cname, bname)
+	b, release, err := s.store.getBlob(cname, bname)
 	if err != nil {
 		return err
 	}
+	defer release()
 	// Conditions on reads: If-Match guards the SDK's chunked downloads against a blob that
 	// changes between chunks; a matching If-None-Match is a 304.
 	if im := r.Header.Get("If-Match"); im != "" && im != "*" && im != b.etag {
 		return errConditionNotMet()
 	}
-	size := int64(len(b.data))
+	size := b.size
 	rng, ranged := byteRange{first: 0, last: size - 1}, false
 	// x-ms-range takes precedence over Range, as in the service. HEAD is Get Blob
 	// Properties, which has no ranges.
@@ -409,14 +456,17 @@ func (s *Server) getBlob(w http.ResponseWriter, r *http.Request, cname, bname st
 		return nil
 	}
 
-	status, body := http.StatusOK, b.data
+	status, body := http.StatusOK, b.c
 	switch {
 	case ranged:
-		status, body = http.StatusPartialContent, b.data[rng.first:rng.last+1]
+		status, body = http.StatusPartialContent, b.c.slice(rng.first, rng.len())
 		h.Set("Content-Range", "bytes "+strconv.FormatInt(rng.first, 10)+"-"+strconv.FormatInt(rng.last, 10)+"/"+strconv.FormatInt(size, 10))
 		if wantRangeMD5 {
-			sum := md5.Sum(body)
-			h.Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
+			hash := md5.New()
+			if _, err := io.Copy(hash, body.reader()); err != nil {
+				return fmt.Errorf("reading %s/%s for its range MD5: %w", cname, bname, err)
+			}
+			h.Set("Content-MD5", base64.StdEncoding.EncodeToString(hash.Sum(nil)))
 		}
 		if b.props.contentMD5 != nil {
 			h.Set("x-ms-blob-content-md5", base64.StdEncoding.EncodeToString(b.props.contentMD5))
@@ -424,10 +474,18 @@ func (s *Server) getBlob(w http.ResponseWriter, r *http.Request, cname, bname st
 	case b.props.contentMD5 != nil:
 		h.Set("Content-MD5", base64.StdEncoding.EncodeToString(b.props.contentMD5))
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	n := body.size()
+	if r.Method == http.MethodGet {
+		// The bytes leave at the modelled bandwidth: the wait comes before the answer, so
+		// the client sees it as latency, as it would a slow transfer.
+		if d := s.transferTime(n); d > 0 && !s.wait(w, r, d) {
+			return nil
+		}
+	}
+	h.Set("Content-Length", strconv.FormatInt(n, 10))
 	w.WriteHeader(status)
 	if r.Method == http.MethodGet {
-		if _, err := w.Write(body); err != nil {
+		if _, err := io.Copy(w, body.reader()); err != nil {
 			s.log.Debug("blobserver: client stopped reading", "blob", cname+"/"+bname, "err", err)
 		}
 	}

@@ -19,9 +19,16 @@ const (
 	AccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 )
 
-// DefaultMaxBytes caps the fake's memory unless WithMaxBytes says otherwise. At 10 MB per
-// upload that is about 100 blobs: long upload load tests want WithEviction or a larger cap.
-const DefaultMaxBytes = 1 << 30
+// DefaultMaxBytes caps the bytes stored unless WithMaxBytes says otherwise. They are on
+// disk (see disk.go), so the cap bounds the temporary directory, not memory: at the load
+// lab's 4 KiB uploads, 4 GiB is about a million blobs, several quick upload runs.
+const DefaultMaxBytes = 4 << 30
+
+// DefaultMaxBlobs caps the number of committed blobs unless WithMaxBlobs says otherwise.
+// The index of names and properties stays in memory, 387 bytes of heap per blob as the API
+// names them (TestIndexMemoryPerBlob), so this is what bounds the fake's memory when the
+// blobs are tiny: about 390 MB of heap at the cap.
+const DefaultMaxBlobs = 1 << 20
 
 // serviceVersion is reported when a request names none. The SDK sends its own, which is
 // echoed, since this fake does not vary its behaviour by version.
@@ -31,6 +38,8 @@ const serviceVersion = "2026-12-06"
 type Server struct {
 	store       *store
 	latency     time.Duration
+	jitter      time.Duration
+	bandwidth   int64 // bytes per second; 0 = unlimited
 	failureRate float64
 	failStatus  int
 	log         *slog.Logger
@@ -53,8 +62,25 @@ type Server struct {
 type Option func(*Server)
 
 // WithLatency delays every request by d before it is handled, like a remote store's round
-// trip. The wait ends early if the client goes away.
+// trip. The wait ends early if the client goes away. See DefaultLatency.
 func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = max(d, 0) } }
+
+// WithJitter adds a uniformly random extra delay in [0, d) to every request.
+func WithJitter(d time.Duration) Option { return func(s *Server) { s.jitter = max(d, 0) } }
+
+// WithBandwidth adds the time to move a request's bytes at bytesPerSecond: the body of a
+// write (its Content-Length) before it is handled, the bytes served by a read before they
+// are sent. 0 or less means unlimited. See DefaultBandwidth.
+func WithBandwidth(bytesPerSecond int64) Option {
+	return func(s *Server) { s.bandwidth = max(bytesPerSecond, 0) }
+}
+
+// WithDir makes the store's temporary directory under parent instead of os.TempDir().
+func WithDir(parent string) Option { return func(s *Server) { s.store.disk.parent = parent } }
+
+// WithMaxBlobs caps the number of committed blobs (writes of new blobs beyond it fail with
+// 507 FakeStorageFull); n <= 0 removes the cap.
+func WithMaxBlobs(n int) Option { return func(s *Server) { s.store.maxBlobs = max(n, 0) } }
 
 // WithFailureRate makes a fraction p (clamped to [0,1]) of requests fail, before they touch
 // storage, with the status set by WithFailureStatus (503 ServerBusy by default). azcore
@@ -73,15 +99,11 @@ func WithFailureStatus(status int) Option {
 	}
 }
 
-// WithMaxBytes caps the bytes held (committed blobs plus staged blocks); writes beyond it
-// fail with 507 and code FakeStorageFull. n <= 0 removes the cap.
+// WithMaxBytes caps the bytes held (committed blobs plus staged blocks, and writes in
+// progress); writes beyond it fail with 507 and code FakeStorageFull. The directory is also
+// refused more than twice the cap, counting the space of overwritten or deleted blobs not
+// reclaimed yet. n <= 0 removes both caps.
 func WithMaxBytes(n int64) Option { return func(s *Server) { s.store.capacity = max(n, 0) } }
-
-// WithEviction(true) makes a full store drop its oldest committed blobs (which then read
-// as 404 BlobNotFound) instead of refusing writes with 507. It suits long upload load tests
-// that never read old blobs back; leave it off when every stored blob must stay readable.
-// Staged (uncommitted) blocks are never evicted.
-func WithEviction(on bool) Option { return func(s *Server) { s.store.evict = on } }
 
 // WithLogger sets where request logs go (Debug level per request). The default discards.
 func WithLogger(l *slog.Logger) Option {
@@ -101,7 +123,7 @@ func WithSeed(seed int64) Option {
 // mounted elsewhere (e.g. httptest) instead.
 func New(opts ...Option) *Server {
 	s := &Server{
-		store:      newStore(DefaultMaxBytes),
+		store:      newStore(DefaultMaxBytes, nil),
 		failStatus: http.StatusServiceUnavailable,
 		log:        slog.New(slog.DiscardHandler),
 		closing:    make(chan struct{}),
@@ -112,6 +134,7 @@ func New(opts ...Option) *Server {
 	if s.rnd == nil {
 		s.rnd = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
+	s.store.disk.log = s.log
 	return s
 }
 
@@ -169,16 +192,17 @@ func ConnectionStringFor(blobEndpoint string) string {
 		";BlobEndpoint=" + blobEndpoint + ";"
 }
 
-// UsedBytes reports the bytes currently held.
+// UsedBytes reports the bytes currently held by blobs and staged blocks.
 func (s *Server) UsedBytes() int64 {
 	used, _ := s.store.usage()
 	return used
 }
 
-// Evicted reports how many blobs WithEviction has dropped.
-func (s *Server) Evicted() int64 {
-	_, n := s.store.usage()
-	return n
+// DiskBytes reports the size of the store's files, which also counts the space of
+// overwritten and deleted blobs not reclaimed yet and of writes in progress.
+func (s *Server) DiskBytes() int64 {
+	_, d := s.store.usage()
+	return d
 }
 
 // closeGrace bounds how long Close waits for connections to go idle. net/http counts a
@@ -189,9 +213,17 @@ func (s *Server) Evicted() int64 {
 const closeGrace = 7 * time.Second
 
 // Close stops serving: in-flight requests get up to closeGrace (7 s) to finish (their
-// injected latency is cut short), then connections are closed. It is safe to call more
-// than once, and without Start.
+// injected latency is cut short), then connections are closed. Then the store's directory
+// is removed: every blob stays readable until Close. It is safe to call more than once,
+// and without Start (a server used through Handler must be closed too, or its directory
+// stays until a later server finds its process gone).
 func (s *Server) Close() error {
+	err := s.stopServing()
+	return errors.Join(err, s.store.close())
+}
+
+// stopServing is Close without removing the store.
+func (s *Server) stopServing() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -210,6 +242,26 @@ func (s *Server) Close() error {
 	}
 	<-s.served
 	return err
+}
+
+// delayFor is the modelled time of a request moving n bytes: the latency, a random jitter
+// and the transfer time at the bandwidth.
+func (s *Server) delayFor(n int64) time.Duration {
+	d := s.latency + s.transferTime(n)
+	if s.jitter > 0 {
+		s.rndMu.Lock()
+		d += time.Duration(s.rnd.Int64N(int64(s.jitter)))
+		s.rndMu.Unlock()
+	}
+	return d
+}
+
+// transferTime is how long n bytes take at the bandwidth.
+func (s *Server) transferTime(n int64) time.Duration {
+	if s.bandwidth <= 0 || n <= 0 {
+		return 0
+	}
+	return time.Duration(float64(n) / float64(s.bandwidth) * float64(time.Second))
 }
 
 // injectFailure draws whether this request fails.

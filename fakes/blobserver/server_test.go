@@ -60,7 +60,7 @@ func newContainer(t *testing.T, s *blobserver.Server, name string) http.Handler 
 }
 
 func TestErrorShape(t *testing.T) {
-	h := newContainer(t, blobserver.New(), "box")
+	h := newContainer(t, newServer(t), "box")
 	w := do(t, h, "GET", base+"/box/missing", nil, nil)
 	mustStatus(t, w, http.StatusNotFound, "BlobNotFound")
 	var doc struct {
@@ -96,7 +96,7 @@ func TestErrorShape(t *testing.T) {
 }
 
 func TestPutBlobHeadersAndMD5(t *testing.T) {
-	h := newContainer(t, blobserver.New(), "box")
+	h := newContainer(t, newServer(t), "box")
 	data := []byte("hello, blob")
 	sum := md5.Sum(data)
 	b64 := base64.StdEncoding.EncodeToString(sum[:])
@@ -135,7 +135,7 @@ func TestPutBlobHeadersAndMD5(t *testing.T) {
 }
 
 func TestBlocks(t *testing.T) {
-	s := blobserver.New()
+	s := newServer(t)
 	h := newContainer(t, s, "box")
 	id := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	mustStatus(t, do(t, h, "PUT", base+"/box/b?comp=block&blockid=%25%25", []byte("x"), nil), http.StatusBadRequest, "InvalidQueryParameterValue")
@@ -166,7 +166,7 @@ func TestBlocks(t *testing.T) {
 }
 
 func TestMemoryCap(t *testing.T) {
-	s := blobserver.New(blobserver.WithMaxBytes(100))
+	s := newServer(t, blobserver.WithMaxBytes(100))
 	h := newContainer(t, s, "box")
 	mustStatus(t, do(t, h, "PUT", base+"/box/a", make([]byte, 80), blockBlob), http.StatusCreated, "")
 	mustStatus(t, do(t, h, "PUT", base+"/box/b", make([]byte, 30), blockBlob), http.StatusInsufficientStorage, "FakeStorageFull")
@@ -184,42 +184,13 @@ func TestMemoryCap(t *testing.T) {
 	}
 }
 
-func TestEviction(t *testing.T) {
-	s := blobserver.New(blobserver.WithMaxBytes(100), blobserver.WithEviction(true))
-	h := newContainer(t, s, "box")
-	for _, name := range []string{"a", "b", "c"} {
-		mustStatus(t, do(t, h, "PUT", base+"/box/"+name, make([]byte, 40), blockBlob), http.StatusCreated, "")
-	}
-	mustStatus(t, do(t, h, "GET", base+"/box/a", nil, nil), http.StatusNotFound, "BlobNotFound")
-	mustStatus(t, do(t, h, "GET", base+"/box/b", nil, nil), http.StatusOK, "")
-	if s.Evicted() != 1 || s.UsedBytes() != 80 {
-		t.Fatalf("evicted %d, used %d; want 1, 80", s.Evicted(), s.UsedBytes())
-	}
-	// Growing c needs room: b goes, c itself is never evicted to make room for itself.
-	mustStatus(t, do(t, h, "PUT", base+"/box/c", make([]byte, 90), blockBlob), http.StatusCreated, "")
-	mustStatus(t, do(t, h, "GET", base+"/box/b", nil, nil), http.StatusNotFound, "BlobNotFound")
-	if g := do(t, h, "GET", base+"/box/c", nil, nil); g.Body.Len() != 90 {
-		t.Fatalf("c has %d bytes, want 90", g.Body.Len())
-	}
-	if s.Evicted() != 2 || s.UsedBytes() != 90 {
-		t.Fatalf("evicted %d, used %d; want 2, 90", s.Evicted(), s.UsedBytes())
-	}
-	// A deleted blob leaves a stale queue entry that must not count as an eviction.
-	mustStatus(t, do(t, h, "DELETE", base+"/box/c", nil, nil), http.StatusAccepted, "")
-	mustStatus(t, do(t, h, "PUT", base+"/box/d", make([]byte, 100), blockBlob), http.StatusCreated, "")
-	mustStatus(t, do(t, h, "PUT", base+"/box/e", make([]byte, 10), blockBlob), http.StatusCreated, "")
-	if s.Evicted() != 3 || s.UsedBytes() != 10 {
-		t.Fatalf("evicted %d, used %d; want 3, 10", s.Evicted(), s.UsedBytes())
-	}
-}
-
 func TestFailureInjection(t *testing.T) {
-	h := blobserver.New(blobserver.WithFailureRate(1)).Handler()
+	h := newServer(t, blobserver.WithFailureRate(1)).Handler()
 	mustStatus(t, do(t, h, "PUT", base+"/box?restype=container", nil, nil), http.StatusServiceUnavailable, "ServerBusy")
-	h = blobserver.New(blobserver.WithFailureRate(1), blobserver.WithFailureStatus(500)).Handler()
+	h = newServer(t, blobserver.WithFailureRate(1), blobserver.WithFailureStatus(500)).Handler()
 	mustStatus(t, do(t, h, "PUT", base+"/box?restype=container", nil, nil), http.StatusInternalServerError, "InternalError")
 
-	h = blobserver.New(blobserver.WithFailureRate(0.25), blobserver.WithSeed(9)).Handler()
+	h = newServer(t, blobserver.WithFailureRate(0.25), blobserver.WithSeed(9)).Handler()
 	failed := 0
 	for range 800 {
 		if do(t, h, "GET", base+"/box?restype=container", nil, nil).Code == http.StatusServiceUnavailable {
@@ -232,7 +203,7 @@ func TestFailureInjection(t *testing.T) {
 }
 
 func TestLatencyEndsWithTheClient(t *testing.T) {
-	h := blobserver.New(blobserver.WithLatency(time.Hour)).Handler()
+	h := newServer(t, blobserver.WithLatency(time.Hour)).Handler()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := httptest.NewRequest("GET", base+"/box?restype=container", nil).WithContext(ctx)
 	w := httptest.NewRecorder()
@@ -243,7 +214,7 @@ func TestLatencyEndsWithTheClient(t *testing.T) {
 }
 
 func TestCloseCutsLatencyShort(t *testing.T) {
-	s := blobserver.New(blobserver.WithLatency(time.Hour))
+	s := newServer(t, blobserver.WithLatency(time.Hour))
 	r := httptest.NewRequest("GET", base+"/box?restype=container", nil)
 	w := httptest.NewRecorder()
 	done := make(chan struct{})
@@ -256,7 +227,7 @@ func TestCloseCutsLatencyShort(t *testing.T) {
 }
 
 func TestStartServesAndCloses(t *testing.T) {
-	s := blobserver.New()
+	s := newServer(t)
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +265,7 @@ func TestStartServesAndCloses(t *testing.T) {
 // server with no request in flight.
 func TestCloseWithAnUnusedConnection(t *testing.T) {
 	t.Parallel() // Close waits out net/http's 5-6 s for the unused connection
-	s := blobserver.New()
+	s := newServer(t)
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +284,7 @@ func TestCloseWithAnUnusedConnection(t *testing.T) {
 }
 
 func TestCloseWithoutStart(t *testing.T) {
-	s := blobserver.New()
+	s := newServer(t)
 	if s.URL() != "" || s.ConnectionString() != "" {
 		t.Fatal("URL before Start")
 	}
@@ -323,7 +294,7 @@ func TestCloseWithoutStart(t *testing.T) {
 }
 
 func TestConcurrentWriters(t *testing.T) {
-	s := blobserver.New()
+	s := newServer(t)
 	h := newContainer(t, s, "box")
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
@@ -372,12 +343,24 @@ func TestConfigFlags(t *testing.T) {
 	c := blobserver.DefaultConfig()
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	c.RegisterFlags(fs, "storage-")
-	if err := fs.Parse([]string{"-storage-failure-rate=1", "-storage-max-bytes=10", "-storage-evict"}); err != nil {
+	if err := fs.Parse([]string{"-storage-failure-rate=1", "-storage-max-bytes=10", "-storage-latency=0", "-storage-bandwidth=0", "-storage-jitter=1ms"}); err != nil {
 		t.Fatal(err)
 	}
-	if c != (blobserver.Config{FailureRate: 1, MaxBytes: 10, Evict: true}) {
+	if c != (blobserver.Config{FailureRate: 1, MaxBytes: 10, MaxBlobs: blobserver.DefaultMaxBlobs, Jitter: time.Millisecond}) {
 		t.Fatalf("config = %+v", c)
 	}
-	h := blobserver.New(c.Options()...).Handler()
+	h := newServer(t, c.Options()...).Handler()
 	mustStatus(t, do(t, h, "PUT", base+"/box?restype=container", nil, nil), http.StatusServiceUnavailable, "ServerBusy")
+}
+
+// newServer is blobserver.New, closed (its directory removed) when the test ends.
+func newServer(t testing.TB, opts ...blobserver.Option) *blobserver.Server {
+	t.Helper()
+	s := blobserver.New(opts...)
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
 }

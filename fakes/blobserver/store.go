@@ -1,8 +1,8 @@
 package blobserver
 
 import (
-	"crypto/md5"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"sync"
@@ -22,20 +22,21 @@ type blobProps struct {
 }
 
 type committedBlock struct {
-	id      string
-	off, sz int64
+	id string
+	c  content
 }
 
-// blob is a committed block blob. data is never modified after commit, so readers may use
-// it after releasing the store's lock; an overwrite swaps in a new blob.
+// blob is a committed block blob. Its content is never modified after commit, so readers
+// may use it after releasing the store's lock (holding its segments: see getBlob); an
+// overwrite swaps in a new blob.
 type blob struct {
-	data         []byte
+	c            content
+	size         int64
 	blocks       []committedBlock // empty for blobs written by Put Blob
 	props        blobProps
 	etag         string
 	lastModified time.Time
 	created      time.Time
-	seq          uint64 // commit order, for eviction
 }
 
 type container struct {
@@ -43,35 +44,31 @@ type container struct {
 	lastModified time.Time
 	metadata     map[string]string
 	blobs        map[string]*blob
-	staged       map[string]map[string][]byte // blob name → block ID → uncommitted data
+	staged       map[string]map[string]content // blob name → block ID → uncommitted bytes
 }
 
-// store is the fake's memory. One mutex is enough: every operation is a map update or a
-// copy of a request body already in memory, so the critical sections are short.
+// store is the fake's index, in memory, over blob bytes on disk (see disk). One mutex is
+// enough: every operation under it is a map update or extent bookkeeping; the bytes are
+// copied to and from disk outside it.
 type store struct {
 	mu         sync.Mutex
 	containers map[string]*container
+	disk       disk
 	used       int64 // committed + staged bytes
+	pending    int64 // bytes being written, not yet committed (counted against the cap)
 	capacity   int64 // 0 = unbounded
+	blobs      int   // committed blobs, bounded by maxBlobs
+	maxBlobs   int   // 0 = unbounded
 	etagSeq    atomic.Uint64
-
-	// With evict set, a write that would exceed the cap first drops the oldest committed
-	// blobs. order lists commits oldest first; entries whose blob was since replaced or
-	// deleted are stale and skipped (their seq no longer matches).
-	evict     bool
-	order     []commitEntry
-	orderHead int
-	commitSeq uint64
-	evicted   int64
 }
 
-type commitEntry struct {
-	container, name string
-	seq             uint64
-}
-
-func newStore(capacity int64) *store {
-	return &store{containers: make(map[string]*container), capacity: capacity}
+func newStore(capacity int64, log *slog.Logger) *store {
+	return &store{
+		containers: make(map[string]*container),
+		capacity:   capacity,
+		maxBlobs:   DefaultMaxBlobs,
+		disk:       disk{log: log},
+	}
 }
 
 // newETag returns a fresh, quoted ETag in the service's "0x…" style. A counter makes two
@@ -80,59 +77,39 @@ func (s *store) newETag(now time.Time) string {
 	return fmt.Sprintf("\"0x%X%04X\"", now.UnixNano(), s.etagSeq.Add(1)&0xFFFF)
 }
 
+func errFull(format string, args ...any) *storageError {
+	return errorf(http.StatusInsufficientStorage, codeStorageFull, format, args...)
+}
+
 // reserveLocked accounts for n new bytes for a write to cname/name, refusing when the cap
-// would be exceeded, or evicting the oldest other blobs first when eviction is on.
-func (s *store) reserveLocked(n int64, cname, name string) error {
-	if s.capacity > 0 && s.used+n > s.capacity && s.evict {
-		s.evictLocked(n, cname, name)
-	}
-	if s.capacity > 0 && s.used+n > s.capacity {
-		return errorf(http.StatusInsufficientStorage, codeStorageFull,
-			"the fake's memory cap of %d bytes is exhausted (%d used, %d more requested)", s.capacity, s.used, n)
+// would be exceeded.
+func (s *store) reserveLocked(n int64) error {
+	if s.capacity > 0 && s.used+s.pending+n > s.capacity {
+		return errFull("the fake's storage cap of %d bytes is exhausted (%d used, %d more requested)", s.capacity, s.used+s.pending, n)
 	}
 	s.used += n
 	return nil
 }
 
-// evictLocked drops the oldest committed blobs until n more bytes fit or none are left.
-// The blob being written is never evicted: its old size is already part of n.
-func (s *store) evictLocked(n int64, cname, name string) {
-	var self []commitEntry
-	for s.used+n > s.capacity && s.orderHead < len(s.order) {
-		e := s.order[s.orderHead]
-		s.order[s.orderHead] = commitEntry{}
-		s.orderHead++
-		c := s.containers[e.container]
-		if c == nil {
-			continue
-		}
-		b := c.blobs[e.name]
-		if b == nil || b.seq != e.seq {
-			continue // stale entry
-		}
-		if e.container == cname && e.name == name {
-			self = append(self, e)
-			continue
-		}
-		s.used -= int64(len(b.data))
-		delete(c.blobs, e.name)
-		s.evicted++
-	}
-	s.order = append(s.order, self...)
-	if s.orderHead > len(s.order)/2 { // compact so the queue does not grow without bound
-		s.order = append(s.order[:0], s.order[s.orderHead:]...)
-		s.orderHead = 0
-	}
+// removeBlobLocked forgets b, which is c.blobs[name], and releases its bytes.
+func (s *store) removeBlobLocked(c *container, name string, b *blob) {
+	s.used -= b.size
+	s.disk.dropLive(b.c)
+	delete(c.blobs, name)
+	s.blobs--
 }
 
-// commitLocked records b as the newest write of cname/name.
-func (s *store) commitLocked(c *container, cname, name string, b *blob) {
-	s.commitSeq++
-	b.seq = s.commitSeq
-	c.blobs[name] = b
-	if s.evict {
-		s.order = append(s.order, commitEntry{container: cname, name: name, seq: b.seq})
+// commitLocked records b as the newest write of cname/name, releasing the blob it replaces.
+// b's bytes are counted live before the old blob's are dropped, so a segment they share
+// is never removed in between.
+func (s *store) commitLocked(c *container, name string, b *blob) {
+	s.disk.addLive(b.c)
+	if old := c.blobs[name]; old != nil {
+		s.disk.dropLive(old.c)
+	} else {
+		s.blobs++
 	}
+	c.blobs[name] = b
 }
 
 func (s *store) containerLocked(name string) (*container, error) {
@@ -154,7 +131,7 @@ func (s *store) createContainer(name string, metadata map[string]string, now tim
 		lastModified: now,
 		metadata:     metadata,
 		blobs:        make(map[string]*blob),
-		staged:       make(map[string]map[string][]byte),
+		staged:       make(map[string]map[string]content),
 	}
 	s.containers[name] = c
 	return c, nil
@@ -178,13 +155,11 @@ func (s *store) deleteContainer(name string) error {
 	if err != nil {
 		return err
 	}
-	for _, b := range c.blobs {
-		s.used -= int64(len(b.data))
+	for bname, b := range c.blobs {
+		s.removeBlobLocked(c, bname, b)
 	}
-	for _, blocks := range c.staged {
-		for _, d := range blocks {
-			s.used -= int64(len(d))
-		}
+	for bname := range c.staged {
+		s.dropStagedLocked(c, bname)
 	}
 	delete(s.containers, name)
 	return nil
@@ -193,65 +168,119 @@ func (s *store) deleteContainer(name string) error {
 // dropStagedLocked discards a blob's uncommitted blocks, as the service does on commit.
 func (s *store) dropStagedLocked(c *container, name string) {
 	for _, d := range c.staged[name] {
-		s.used -= int64(len(d))
+		s.used -= d.size()
+		s.disk.dropLive(d)
 	}
 	delete(c.staged, name)
 }
 
-// putBlob stores data (already owned by the store) as the whole blob.
-func (s *store) putBlob(cname, name string, data []byte, props blobProps, now time.Time) (*blob, error) {
+// beginWrite reserves room on disk for an n-byte Put Blob (blockID "") or Put Block to
+// cname/name, after checking the container exists and the caps. The caller writes the
+// bytes into the returned extent, then calls commitBlob or commitBlock, or abortWrite.
+// The cap check credits the bytes the write will replace; two concurrent overwrites of one
+// blob may both take that credit, overshooting the cap by at most one blob until commit.
+func (s *store) beginWrite(cname, name, blockID string, n int64) (extent, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.containerLocked(cname)
 	if err != nil {
+		return extent{}, err
+	}
+	var credit int64
+	if blockID == "" {
+		if old := c.blobs[name]; old != nil {
+			credit = old.size
+		} else if s.maxBlobs > 0 && s.blobs >= s.maxBlobs {
+			return extent{}, errFull("the fake holds its maximum of %d blobs", s.maxBlobs)
+		}
+	} else if d, ok := c.staged[name][blockID]; ok {
+		credit = d.size()
+	}
+	if s.capacity > 0 {
+		if s.used+s.pending+n-credit > s.capacity {
+			return extent{}, errFull("the fake's storage cap of %d bytes is exhausted (%d used, %d more requested)", s.capacity, s.used+s.pending, n-credit)
+		}
+		// The directory also holds the not yet reclaimed space of overwritten and
+		// deleted blobs (see disk); twice the cap bounds it whatever the pattern.
+		if s.disk.bytes+n > 2*s.capacity {
+			return extent{}, errFull("the fake's directory holds %d bytes, at its limit of twice the %d-byte cap", s.disk.bytes, s.capacity)
+		}
+	}
+	e, err := s.disk.reserve(n)
+	if err != nil {
+		return extent{}, err
+	}
+	s.pending += n
+	return e, nil
+}
+
+// abortWrite gives back a write's reservation; its bytes on disk become garbage.
+func (s *store) abortWrite(e extent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending -= e.n
+	s.disk.unref(content{e})
+}
+
+// endWriteLocked moves a written extent from pending to used.
+func (s *store) endWriteLocked(e extent) {
+	s.pending -= e.n
+	s.used += e.n
+}
+
+// commitBlob makes the written extent e the whole blob. The reservation is released
+// whatever the outcome.
+func (s *store) commitBlob(cname, name string, e extent, props blobProps, now time.Time) (*blob, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.disk.unref(content{e}) // after commitLocked has counted the bytes live
+	c, err := s.containerLocked(cname)
+	if err != nil { // deleted while the body was arriving
+		s.pending -= e.n
 		return nil, err
 	}
+	s.endWriteLocked(e)
 	old := c.blobs[name]
-	var oldSize int64
 	if old != nil {
-		oldSize = int64(len(old.data))
+		s.used -= old.size
 	}
-	if err := s.reserveLocked(int64(len(data))-oldSize, cname, name); err != nil {
-		return nil, err
-	}
-	if props.contentMD5 == nil {
-		sum := md5.Sum(data)
-		props.contentMD5 = sum[:]
-	}
-	b := &blob{data: data, props: props, etag: s.newETag(now), lastModified: now, created: now}
+	b := &blob{c: content{e}, size: e.n, props: props, etag: s.newETag(now), lastModified: now, created: now}
 	if old != nil {
 		b.created = old.created
 	}
-	s.commitLocked(c, cname, name, b)
+	s.commitLocked(c, name, b)
 	s.dropStagedLocked(c, name)
 	return b, nil
 }
 
-func (s *store) putBlock(cname, name, id string, data []byte) error {
+// commitBlock stages the written extent e as block id of cname/name.
+func (s *store) commitBlock(cname, name, id string, e extent) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.disk.unref(content{e})
 	c, err := s.containerLocked(cname)
 	if err != nil {
+		s.pending -= e.n
 		return err
 	}
+	s.endWriteLocked(e)
 	staged := c.staged[name]
-	var oldSize int64
-	if d, ok := staged[id]; ok {
-		oldSize = int64(len(d))
-	}
-	if err := s.reserveLocked(int64(len(data))-oldSize, cname, name); err != nil {
-		return err
-	}
 	if staged == nil {
-		staged = make(map[string][]byte)
+		staged = make(map[string]content)
 		c.staged[name] = staged
 	}
-	staged[id] = data
+	s.disk.addLive(content{e})
+	if old, ok := staged[id]; ok {
+		s.used -= old.size()
+		s.disk.dropLive(old)
+	}
+	staged[id] = content{e}
 	return nil
 }
 
 // putBlockList commits refs as the blob's new content. Latest prefers the staged block, as
-// the service does; a reference that resolves nowhere fails the whole commit.
+// the service does; a reference that resolves nowhere fails the whole commit. The new blob
+// reuses the blocks' extents: nothing is copied.
 func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProps, now time.Time) (*blob, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -261,17 +290,17 @@ func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProp
 	}
 	staged := c.staged[name]
 	old := c.blobs[name]
-	committed := make(map[string][]byte)
+	committed := make(map[string]content)
 	if old != nil {
 		for _, cb := range old.blocks {
-			committed[cb.id] = old.data[cb.off : cb.off+cb.sz]
+			committed[cb.id] = cb.c
 		}
 	}
-	parts := make([][]byte, len(refs))
+	parts := make([]content, len(refs))
 	var total int64
 	for i, ref := range refs {
 		var (
-			d  []byte
+			d  content
 			ok bool
 		)
 		switch ref.source {
@@ -289,47 +318,61 @@ func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProp
 				"block %q (%s) is not in the blob's block lists", ref.id, ref.source)
 		}
 		parts[i] = d
-		total += int64(len(d))
+		total += d.size()
 	}
-	// The new blob is a fresh copy; staged and old data are released below, so the net
-	// growth is the new size minus everything this blob held before.
+	if old == nil && s.maxBlobs > 0 && s.blobs >= s.maxBlobs {
+		return nil, errFull("the fake holds its maximum of %d blobs", s.maxBlobs)
+	}
+	// Staged and old bytes are released below, so the net growth is the new size minus
+	// everything this blob held before.
 	var held int64
 	for _, d := range staged {
-		held += int64(len(d))
+		held += d.size()
 	}
 	if old != nil {
-		held += int64(len(old.data))
+		held += old.size
 	}
-	if err := s.reserveLocked(total-held, cname, name); err != nil {
+	if err := s.reserveLocked(total - held); err != nil {
 		return nil, err
 	}
-	data := make([]byte, 0, total)
+	var data content
 	blocks := make([]committedBlock, len(refs))
 	for i, d := range parts {
-		blocks[i] = committedBlock{id: refs[i].id, off: int64(len(data)), sz: int64(len(d))}
+		blocks[i] = committedBlock{id: refs[i].id, c: d}
 		data = append(data, d...)
 	}
-	b := &blob{data: data, blocks: blocks, props: props, etag: s.newETag(now), lastModified: now, created: now}
+	b := &blob{c: data, size: total, blocks: blocks, props: props, etag: s.newETag(now), lastModified: now, created: now}
 	if old != nil {
 		b.created = old.created
 	}
-	s.commitLocked(c, cname, name, b)
-	delete(c.staged, name) // already subtracted as part of held
+	s.used += held // the releases below subtract it again
+	if old != nil {
+		s.used -= old.size
+	}
+	s.commitLocked(c, name, b)
+	s.dropStagedLocked(c, name)
 	return b, nil
 }
 
-func (s *store) getBlob(cname, name string) (*blob, error) {
+// getBlob returns the blob and holds its segments until release is called, so its bytes
+// stay readable even if it is overwritten or deleted meanwhile.
+func (s *store) getBlob(cname, name string) (*blob, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.containerLocked(cname)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, ok := c.blobs[name]
 	if !ok {
-		return nil, errorf(http.StatusNotFound, codeBlobNotFound, "the specified blob %q does not exist", name)
+		return nil, nil, errorf(http.StatusNotFound, codeBlobNotFound, "the specified blob %q does not exist", name)
 	}
-	return b, nil
+	s.disk.ref(b.c)
+	return b, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.disk.unref(b.c)
+	}, nil
 }
 
 func (s *store) deleteBlob(cname, name string) error {
@@ -343,15 +386,21 @@ func (s *store) deleteBlob(cname, name string) error {
 	if !ok {
 		return errorf(http.StatusNotFound, codeBlobNotFound, "the specified blob %q does not exist", name)
 	}
-	s.used -= int64(len(b.data))
-	delete(c.blobs, name)
+	s.removeBlobLocked(c, name, b)
 	s.dropStagedLocked(c, name)
 	return nil
 }
 
-// usage reports the bytes held and the blobs evicted so far.
-func (s *store) usage() (used, evicted int64) {
+// usage reports the bytes held and the bytes on disk.
+func (s *store) usage() (used, disk int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.used, s.evicted
+	return s.used, s.disk.bytes
+}
+
+// close removes the bytes on disk; the store answers nothing afterwards.
+func (s *store) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.disk.close()
 }

@@ -125,6 +125,9 @@ type Server struct {
 	RejectedDelta   float64 // pool rejections counted by the server
 	RSSBytesMax     float64
 	GoroutinesMax   float64
+	// CPUCores is the API process's CPU seconds per second between the
+	// first and last samples (0 with fewer than two).
+	CPUCores float64
 }
 
 // ServerStats summarises the samples taken in [from, to]. The rejected
@@ -156,6 +159,9 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 	if out.Samples > 0 {
 		out.WorkersBusyMean = busy / float64(out.Samples)
 		out.RejectedDelta = last.Rejected - first.Rejected
+		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
+			out.CPUCores = (last.CPUSeconds - first.CPUSeconds) / secs
+		}
 	}
 	return out
 }

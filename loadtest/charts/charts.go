@@ -171,3 +171,46 @@ func WriteAll(dir string, s *report.Summary) ([]string, error) {
 	}
 	return pngs, nil
 }
+
+// Sweep draws the async ÷ sync upload throughput ratio against the storage
+// latency, one point per run of a sweep, as PNG or SVG.
+func Sweep(points []report.SweepPoint, format string) ([]byte, error) {
+	p := plot.New()
+	p.Title.Text = "Upload: async ÷ sync throughput vs storage latency"
+	p.X.Label.Text = "storage latency per request (ms)"
+	p.Y.Label.Text = "async OK/s ÷ sync OK/s"
+	p.Add(plotter.NewGrid())
+	var xys plotter.XYs
+	for _, pt := range points {
+		if pt.Upload.ThroughputRatio > 0 {
+			xys = append(xys, plotter.XY{X: pt.StorageLatencyS * 1000, Y: pt.Upload.ThroughputRatio})
+		}
+	}
+	if len(xys) > 0 {
+		line, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("sweep chart: %w", err)
+		}
+		line.Color, pts.Color = palette[1], palette[1]
+		line.Width = vg.Points(1.5)
+		pts.Shape = draw.CircleGlyph{}
+		p.Add(line, pts)
+		// Ratio 1 is "no gain": draw it so the crossing is visible.
+		one, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 1}, {X: xys[len(xys)-1].X, Y: 1}})
+		if err == nil {
+			one.Color = palette[7]
+			one.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+			p.Add(one)
+		}
+		p.Y.Min = 0
+	}
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return nil, fmt.Errorf("sweep chart as %s: %w", format, err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("drawing the sweep chart as %s: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}

@@ -40,7 +40,8 @@ func Merge(dirs []string) (*Summary, error) {
 			return nil, err
 		}
 		if out == nil {
-			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess}
+			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess,
+				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS, Storage: s.Storage}
 		}
 		out.Sources = append(out.Sources, dir)
 		if s.StartedAt.Before(out.StartedAt) {
@@ -52,6 +53,7 @@ func Merge(dirs []string) (*Summary, error) {
 				return nil, err
 			}
 			dst := scenarioNamed(out, sc)
+			dst.APIRSSMaxBytes = max(dst.APIRSSMaxBytes, sc.APIRSSMaxBytes)
 			for i, st := range sc.Steps {
 				k := key{sc.Name, st.Index}
 				stats := wins.Steps[i].Stats(wins.Windows[i].Len())
@@ -62,6 +64,8 @@ func Merge(dirs []string) (*Summary, error) {
 				d.QueueLengthMax = max(d.QueueLengthMax, st.QueueLengthMax)
 				d.ServerRSSBytes = max(d.ServerRSSBytes, st.ServerRSSBytes)
 				d.ServerGoroutines = max(d.ServerGoroutines, st.ServerGoroutines)
+				// Every folder scraped the same API: its cores are one figure, not a sum.
+				d.ServerCPUCores = max(d.ServerCPUCores, st.ServerCPUCores)
 				d.Rejected = max(d.Rejected, st.Rejected)
 				d.Workers = max(d.Workers, st.Workers)
 				// Only folders that sampled /metrics know the pool (Workers > 0);

@@ -45,6 +45,49 @@ func TestComputeHeadline(t *testing.T) {
 	}
 }
 
+func TestComputeUploadHeadline(t *testing.T) {
+	s := &Summary{BackendLatencyS: 2, UploadBackendLatencyS: 0.05, Scenarios: []Scenario{
+		{Name: "sync-profile", Steps: []Step{step(4000, 50, 60, 1000, 900)}},
+		{Name: "async-profile", Steps: []Step{step(4000, 2000, 2, 40000, 40000)}},
+		{Name: "sync-upload", APIRSSMaxBytes: 300e6, Steps: []Step{step(1, 19, 0.05, 19, 19), step(4000, 2000, 1.5, 30000, 20000)}},
+		{Name: "async-upload", APIRSSMaxBytes: 700e6, Steps: []Step{step(4000, 2500, 1.6, 25001, 25000)}},
+	}}
+	s.ComputeHeadline()
+	u := s.UploadHeadline
+	if !s.HasUploadHeadline() || u.Users != 4000 || u.ThroughputRatio != 2500.0/2000 || u.MeanLatencyRatio != 1.5/1.6 {
+		t.Errorf("upload headline = %+v", u)
+	}
+	if u.AsyncErrors != 1 || u.Sync503 != 10000 || u.APIRSSMaxMB != 700 {
+		t.Errorf("errors %d, 503s %d, API RSS max %v MB", u.AsyncErrors, u.Sync503, u.APIRSSMaxMB)
+	}
+	if got, want := u.AsyncLittlesLawEfficiency, 2500/(4000/0.05); got != want {
+		t.Errorf("upload Little's-law efficiency %v, want %v (users ÷ storage time)", got, want)
+	}
+	if s.Headline.ThroughputRatio != 40 {
+		t.Errorf("the profile headline changed: %+v", s.Headline)
+	}
+	var table bytes.Buffer
+	if err := s.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Headline at 4000 users", "Upload headline at 4000 users", "throughput ratio 1.2x", "API's own RSS peaked at 700 MB"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
+		}
+	}
+	var md bytes.Buffer
+	if err := s.WriteMarkdown(&md, nil); err != nil || !strings.Contains(md.String(), "Upload headline at 4000 users") {
+		t.Errorf("summary.md lacks the upload headline (%v)", err)
+	}
+
+	none := &Summary{Scenarios: []Scenario{{Name: "sync-profile", Steps: []Step{step(4000, 50, 60, 1000, 900)}}}}
+	none.ComputeHeadline()
+	var nt bytes.Buffer
+	if err := none.WriteTable(&nt); err != nil || none.HasUploadHeadline() || strings.Contains(nt.String(), "Upload headline") {
+		t.Errorf("no upload pair, yet an upload headline: %s", nt.String())
+	}
+}
+
 // TestSummaryJSONSchema checks every key the schema names.
 func TestSummaryJSONSchema(t *testing.T) {
 	s := &Summary{Profile: "quick", BackendLatencyS: 2, Scenarios: []Scenario{{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(4000, 50, 60, 10, 9)}}}}
@@ -70,6 +113,11 @@ func TestSummaryJSONSchema(t *testing.T) {
 	var head map[string]json.RawMessage
 	mustUnmarshal(t, top["headline"], &head)
 	requireKeys(t, "headline", head, "users", "throughput_ratio", "mean_latency_ratio", "async_littles_law_efficiency", "async_errors")
+	requireKeys(t, "top level", top, "upload_headline")
+	var up map[string]json.RawMessage
+	mustUnmarshal(t, top["upload_headline"], &up)
+	requireKeys(t, "upload_headline", up, "users", "throughput_ratio", "mean_latency_ratio", "async_littles_law_efficiency", "async_errors",
+		"sync_throughput_rps", "async_throughput_rps", "sync_latency_mean_s", "async_latency_mean_s", "sync_status_503", "api_rss_max_mb")
 
 	back, err := ReadJSON(path)
 	if err != nil || back.Scenarios[0].Steps[0].Users != 4000 || back.Profile != "quick" {

@@ -14,6 +14,16 @@ type Summary struct {
 	BackendLatencyS float64    `json:"backend_latency_s"`
 	Scenarios       []Scenario `json:"scenarios"`
 	Headline        Headline   `json:"headline"`
+	// UploadHeadline compares sync-upload and async-upload the same way,
+	// with the API's own peak RSS over both.
+	UploadHeadline UploadHeadline `json:"upload_headline"`
+	// UploadBackendLatencyS is the storage model's time for one upload
+	// (latency + size ÷ bandwidth + mean jitter): the Little's-law basis of
+	// the upload headline.
+	UploadBackendLatencyS float64 `json:"upload_backend_latency_s,omitempty"`
+	// Storage is the embedded blob storage's model the lab started the API
+	// with (or, with -target, was told the target uses).
+	Storage *StorageModel `json:"storage_model,omitempty"`
 
 	Target    string    `json:"target,omitempty"`
 	StartedAt time.Time `json:"started_at"`
@@ -21,9 +31,12 @@ type Summary struct {
 	Machine   Machine   `json:"machine"`
 	Server    *Server   `json:"server,omitempty"`
 	// InProcess: the API ran inside the load generator, so the RSS and
-	// goroutine figures cover both.
-	InProcess bool     `json:"in_process"`
-	Sources   []string `json:"sources,omitempty"` // folders merged by `report`
+	// goroutine figures cover both. APIProcess says how the API ran:
+	// "child" (a process of its own started by the lab), "in-process" or
+	// "external" (-target).
+	InProcess  bool     `json:"in_process"`
+	APIProcess string   `json:"api_process,omitempty"`
+	Sources    []string `json:"sources,omitempty"` // folders merged by `report`
 	// ColdStart is filled by the cold-start measurement (-scenarios coldstart).
 	ColdStart []ColdStart `json:"cold_start,omitempty"`
 }
@@ -45,6 +58,15 @@ type Server struct {
 	Queue   int `json:"queue"`
 }
 
+// StorageModel is the blob storage's modelled time per request: latency,
+// a uniform jitter up to JitterS, and the bytes at BandwidthBytesPerS
+// (0 = unlimited).
+type StorageModel struct {
+	LatencyS           float64 `json:"latency_s"`
+	JitterS            float64 `json:"jitter_s"`
+	BandwidthBytesPerS int64   `json:"bandwidth_bytes_per_s"`
+}
+
 // Scenario is one scenario's steps.
 type Scenario struct {
 	Name        string `json:"name"`
@@ -59,6 +81,15 @@ type Scenario struct {
 	// did not starve the machine.
 	ProcessCPUS  float64 `json:"process_cpu_s,omitempty"`
 	ProcessCores float64 `json:"process_cores,omitempty"`
+	// The API's own figures over the whole scenario, from its /metrics
+	// (process collector): CPU seconds, cores, and the highest RSS sampled.
+	APICPUS        float64 `json:"api_cpu_s,omitempty"`
+	APICores       float64 `json:"api_cores,omitempty"`
+	APIRSSMaxBytes float64 `json:"api_rss_max_bytes,omitempty"`
+	// GeneratorRSSMaxBytes is the load generator's own highest RSS.
+	GeneratorRSSMaxBytes float64   `json:"generator_rss_max_bytes,omitempty"`
+	StartedAt            time.Time `json:"started_at"`
+	EndedAt              time.Time `json:"ended_at"`
 }
 
 // Step is one step's figures over its measured window.
@@ -79,15 +110,19 @@ type Step struct {
 	WorkersBusyMean float64 `json:"workers_busy_mean"`
 	ServerRSSBytes  float64 `json:"server_rss_bytes"`
 
-	Index            int       `json:"index"`
-	Timeouts         int       `json:"timeouts"`
-	Status503RPS     float64   `json:"status_503_rps"`
-	Rejected         float64   `json:"server_rejected"` // the pool's own count in the window
-	ServerGoroutines float64   `json:"server_goroutines"`
-	Workers          float64   `json:"workers"`
-	StepStart        time.Time `json:"step_start"`
-	WindowStart      time.Time `json:"window_start"`
-	WindowEnd        time.Time `json:"window_end"`
+	Index            int     `json:"index"`
+	Timeouts         int     `json:"timeouts"`
+	Status503RPS     float64 `json:"status_503_rps"`
+	Rejected         float64 `json:"server_rejected"` // the pool's own count in the window
+	ServerGoroutines float64 `json:"server_goroutines"`
+	ServerCPUCores   float64 `json:"server_cpu_cores"` // the API process's, from its /metrics
+	// GeneratorRSSBytes is the load generator's own highest RSS in the
+	// window (ServerRSSBytes is the API's).
+	GeneratorRSSBytes float64   `json:"generator_rss_bytes"`
+	Workers           float64   `json:"workers"`
+	StepStart         time.Time `json:"step_start"`
+	WindowStart       time.Time `json:"window_start"`
+	WindowEnd         time.Time `json:"window_end"`
 }
 
 // Headline compares sync and async profile at the top step.
@@ -106,25 +141,53 @@ type Headline struct {
 	Note               string  `json:"note,omitempty"`
 }
 
-// The scenario names the headline compares.
+// UploadHeadline is Headline for the upload pair, plus the API's own peak
+// RSS from the start of the first upload scenario to the end of the last.
+type UploadHeadline struct {
+	Headline
+	APIRSSMaxMB float64 `json:"api_rss_max_mb"`
+}
+
+// The scenario names the headlines compare.
 const (
-	HeadlineSync  = "sync-profile"
-	HeadlineAsync = "async-profile"
+	HeadlineSync        = "sync-profile"
+	HeadlineAsync       = "async-profile"
+	UploadHeadlineSync  = "sync-upload"
+	UploadHeadlineAsync = "async-upload"
 )
 
 // ComputeHeadline fills s.Headline from the top steps of the sync and async
-// profile scenarios.
+// profile scenarios, and s.UploadHeadline from the upload pair's.
 func (s *Summary) ComputeHeadline() {
+	s.Headline = s.pair(HeadlineSync, HeadlineAsync, s.BackendLatencyS)
+	s.UploadHeadline = UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
+	for _, sc := range s.Scenarios {
+		if sc.Name == UploadHeadlineSync || sc.Name == UploadHeadlineAsync {
+			s.UploadHeadline.APIRSSMaxMB = max(s.UploadHeadline.APIRSSMaxMB, sc.APIRSSMaxBytes/1e6)
+		}
+	}
+}
+
+// HasUploadHeadline reports whether both upload scenarios ran.
+func (s *Summary) HasUploadHeadline() bool {
+	_, okS := s.top(UploadHeadlineSync)
+	_, okA := s.top(UploadHeadlineAsync)
+	return okS && okA
+}
+
+// pair compares the top steps of a sync and an async scenario; latencyS is
+// the backend latency the async side's Little's-law limit is based on.
+func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 	var h Headline
-	syncTop, okS := s.top(HeadlineSync)
-	asyncTop, okA := s.top(HeadlineAsync)
+	syncTop, okS := s.top(syncName)
+	asyncTop, okA := s.top(asyncName)
 	switch {
 	case !okS && !okA:
-		h.Note = "no sync-profile or async-profile scenario: no headline"
+		h.Note = fmt.Sprintf("no %s or %s scenario: no headline", syncName, asyncName)
 	case !okS:
-		h.Note = "no sync-profile scenario: ratios are not computed"
+		h.Note = fmt.Sprintf("no %s scenario: ratios are not computed", syncName)
 	case !okA:
-		h.Note = "no async-profile scenario: ratios are not computed"
+		h.Note = fmt.Sprintf("no %s scenario: ratios are not computed", asyncName)
 	}
 	if okS {
 		h.Users = syncTop.Users
@@ -137,8 +200,8 @@ func (s *Summary) ComputeHeadline() {
 		h.AsyncThroughputRPS = asyncTop.ThroughputRPS
 		h.AsyncLatencyMeanS = asyncTop.LatencyMeanS
 		h.AsyncErrors = asyncTop.Requests - asyncTop.OK
-		if s.BackendLatencyS > 0 && asyncTop.Users > 0 {
-			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / s.BackendLatencyS)
+		if latencyS > 0 && asyncTop.Users > 0 {
+			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS)
 		}
 	}
 	if okS && okA {
@@ -152,7 +215,7 @@ func (s *Summary) ComputeHeadline() {
 			h.Note = fmt.Sprintf("top steps differ: sync %d users, async %d", syncTop.Users, asyncTop.Users)
 		}
 	}
-	s.Headline = h
+	return h
 }
 
 func (s *Summary) top(name string) (Step, bool) {

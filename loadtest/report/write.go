@@ -15,6 +15,7 @@ var csvHeader = []string{
 	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
+	"server_cpu_cores", "generator_rss_bytes",
 }
 
 // WriteCSV writes steps.csv.
@@ -31,6 +32,7 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
 				f(st.QueueLengthMax), f(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
+				f(st.ServerCPUCores), f(st.GeneratorRSSBytes),
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -47,32 +49,64 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tRSS MB\tgoroutines\t")
+	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.0f\t%.0f\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.0f\t%.2f\t%.0f\t%.0f\t\n",
 				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6, st.ServerGoroutines)
+				st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6, st.ServerCPUCores, st.ServerGoroutines, st.GeneratorRSSBytes/1e6)
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing table: %w", err)
 	}
-	_, err := fmt.Fprintln(w, s.HeadlineText())
-	return err
+	if _, err := fmt.Fprintln(w, s.HeadlineText()); err != nil {
+		return err
+	}
+	if s.HasUploadHeadline() {
+		if _, err := fmt.Fprintln(w, s.UploadHeadlineText()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// HeadlineText is the one-paragraph verdict.
+// rssLabel names the RSS column: the API's own unless it shared the load
+// generator's process.
+func (s *Summary) rssLabel() string {
+	if s.InProcess {
+		return "RSS MB (API+gen)"
+	}
+	return "API RSS MB"
+}
+
+// HeadlineText is the one-paragraph verdict on the profile pair.
 func (s *Summary) HeadlineText() string {
-	h := s.Headline
+	return headlineText("Headline", s.Headline, s.BackendLatencyS, "backend latency", "")
+}
+
+// UploadHeadlineText is the one-paragraph verdict on the upload pair.
+func (s *Summary) UploadHeadlineText() string {
+	rss := ""
+	if s.UploadHeadline.APIRSSMaxMB > 0 {
+		rss = fmt.Sprintf(" The API's own RSS peaked at %.0f MB.", s.UploadHeadline.APIRSSMaxMB)
+		if s.InProcess {
+			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", s.UploadHeadline.APIRSSMaxMB)
+		}
+	}
+	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss)
+}
+
+func headlineText(title string, h Headline, latencyS float64, latencyName, extra string) string {
 	if h.Note != "" && h.ThroughputRatio == 0 {
-		return "Headline: " + h.Note
+		return title + ": " + h.Note
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Headline at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %g s backend latency) with %d non-OK responses; sync got %d 503s.",
-		h.Users, h.AsyncThroughputRPS, h.SyncThroughputRPS, h.ThroughputRatio, h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
-		h.AsyncLittlesLawEfficiency, h.Users, s.BackendLatencyS, h.AsyncErrors, h.Sync503)
+	fmt.Fprintf(&b, "%s at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %g s %s) with %d non-OK responses; sync got %d 503s.",
+		title, h.Users, h.AsyncThroughputRPS, h.SyncThroughputRPS, h.ThroughputRatio, h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
+		h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, h.Sync503)
+	b.WriteString(extra)
 	if h.Note != "" {
 		fmt.Fprintf(&b, " Note: %s.", h.Note)
 	}
@@ -87,6 +121,16 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	fmt.Fprintf(&b, "Started %s against %s; backend latency %g s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
 	if s.Server != nil {
 		fmt.Fprintf(&b, " Pool: %d workers, queue %d.", s.Server.Workers, s.Server.Queue)
+	}
+	if m := s.Storage; m != nil {
+		fmt.Fprintf(&b, " Blob storage model: %g s per request", m.LatencyS)
+		if m.JitterS > 0 {
+			fmt.Fprintf(&b, " + up to %g s jitter", m.JitterS)
+		}
+		if m.BandwidthBytesPerS > 0 {
+			fmt.Fprintf(&b, " + bytes at %d B/s", m.BandwidthBytesPerS)
+		}
+		fmt.Fprintf(&b, " (%g s per upload).", s.UploadBackendLatencyS)
 	}
 	fmt.Fprintf(&b, " Load generator: %d CPUs, load average before %q, after %q.\n\n", s.Machine.CPUs, s.Machine.LoadAvgBefore, s.Machine.LoadAvgAfter)
 	if s.Command != "" {
@@ -104,28 +148,42 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 		return nil
 	}
 	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
+	if s.HasUploadHeadline() {
+		fmt.Fprintf(&b, "%s\n\n", s.UploadHeadlineText())
+	}
 	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
-	if s.InProcess {
-		b.WriteString("The API ran in the load generator's process, so RSS and goroutines cover both (each user adds a goroutine and a connection on each side).\n\n")
+	switch {
+	case s.InProcess:
+		b.WriteString("The API ran in the load generator's process, so RSS, API cores and goroutines cover both (each user adds a goroutine and a connection on each side).\n\n")
+	case s.APIProcess == "child":
+		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	b.WriteString("| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | RSS MB |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | %s | API cores | gen RSS MB |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.1f | %.0f |\n",
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.1f | %.0f | %.2f | %.0f |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
-				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6)
+				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6,
+				st.ServerCPUCores, st.GeneratorRSSBytes/1e6)
 		}
 	}
 	var cpu []string
 	for _, sc := range s.Scenarios {
-		if sc.ProcessCPUS > 0 {
-			cpu = append(cpu, fmt.Sprintf("%s %.0f s (%.2f cores)", sc.Name, sc.ProcessCPUS, sc.ProcessCores))
+		if sc.ProcessCPUS > 0 || sc.APICPUS > 0 {
+			line := fmt.Sprintf("%s: load generator %.0f s (%.2f cores, RSS max %.0f MB)", sc.Name, sc.ProcessCPUS, sc.ProcessCores, sc.GeneratorRSSMaxBytes/1e6)
+			if !s.InProcess && sc.APICPUS > 0 {
+				line += fmt.Sprintf(", API %.0f s (%.2f cores, RSS max %.0f MB)", sc.APICPUS, sc.APICores, sc.APIRSSMaxBytes/1e6)
+			}
+			cpu = append(cpu, line)
 		}
 	}
 	if len(cpu) > 0 {
-		fmt.Fprintf(&b, "\nCPU used by the load generator's process per scenario: %s.\n", strings.Join(cpu, ", "))
+		fmt.Fprintf(&b, "\nCPU and memory per scenario, whole scenario: %s.\n", strings.Join(cpu, "; "))
+		if s.InProcess {
+			b.WriteString("(The load generator's figures include the in-process API.)\n")
+		}
 	}
 	if len(charts) > 0 {
 		b.WriteString("\n## Charts\n\n")

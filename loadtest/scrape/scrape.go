@@ -22,6 +22,7 @@ const (
 	MetricRejected    = "syncio_pool_rejected_total"
 	MetricGoroutines  = "go_goroutines"
 	MetricRSS         = "process_resident_memory_bytes"
+	MetricCPU         = "process_cpu_seconds_total"
 )
 
 // Sample is one scrape of /metrics. Missing metrics read as zero.
@@ -33,6 +34,10 @@ type Sample struct {
 	Rejected    float64   `json:"rejected_total"`
 	Goroutines  float64   `json:"goroutines"`
 	RSSBytes    float64   `json:"rss_bytes"`
+	// CPUSeconds is the API process's CPU time so far (client_golang's
+	// process collector): its own, whether or not it shares a machine or a
+	// process with the load generator.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // Parse reads a Prometheus text exposition and extracts a Sample stamped at.
@@ -50,6 +55,7 @@ func Parse(r io.Reader, at time.Time) (Sample, error) {
 		Rejected:    sum(fams[MetricRejected]),
 		Goroutines:  sum(fams[MetricGoroutines]),
 		RSSBytes:    sum(fams[MetricRSS]),
+		CPUSeconds:  sum(fams[MetricCPU]),
 	}, nil
 }
 

@@ -29,6 +29,8 @@ syncio_http_request_duration_seconds_count{route="/api/sync/profile",status="200
 go_goroutines 4321
 # TYPE process_resident_memory_bytes gauge
 process_resident_memory_bytes 1.93e+08
+# TYPE process_cpu_seconds_total counter
+process_cpu_seconds_total 12.5
 `
 
 func TestParse(t *testing.T) {
@@ -37,7 +39,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Sample{Time: at, Workers: 100, WorkersBusy: 87, QueueLength: 2999, Rejected: 1234, Goroutines: 4321, RSSBytes: 1.93e8}
+	want := Sample{Time: at, Workers: 100, WorkersBusy: 87, QueueLength: 2999, Rejected: 1234, Goroutines: 4321, RSSBytes: 1.93e8, CPUSeconds: 12.5}
 	if s != want {
 		t.Errorf("Parse = %+v, want %+v", s, want)
 	}
