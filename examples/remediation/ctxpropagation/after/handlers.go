@@ -33,6 +33,11 @@ func (s *Store) Load(ctx context.Context, key string) ([]byte, error) {
 type Handler struct {
 	Store *Store
 	Log   *slog.Logger
+	// Warming bounds the warm-ups running at once: each is a detached
+	// goroutine holding a connection to the store, and a burst of Warm
+	// requests must not start thousands. Its capacity is the bound; a
+	// nil channel refuses every warm-up.
+	Warming chan struct{}
 }
 
 // Get bounds the call and still ends it when the client hangs up.
@@ -68,11 +73,18 @@ func (h *Handler) preview(ctx context.Context, key string) ([]byte, error) {
 // Warm answers at once and fills the cache afterwards. The fill must not
 // stop when this request ends, so it detaches from the request's
 // cancellation on purpose (keeping its values, e.g. trace IDs) and gets a
-// bound of its own.
+// time bound of its own; Warming bounds how many run at once.
 func (h *Handler) Warm(w http.ResponseWriter, r *http.Request) {
+	select {
+	case h.Warming <- struct{}{}:
+	default:
+		http.Error(w, "too many warm-ups in flight", http.StatusServiceUnavailable)
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
 	key := r.PathValue("key")
 	go func() {
+		defer func() { <-h.Warming }()
 		defer cancel()
 		if _, err := h.Store.Load(ctx, key); err != nil {
 			h.Log.Warn("cache warm-up failed", "key", key, "err", err)
