@@ -1,0 +1,28 @@
+package after
+
+import (
+	"net/http"
+	"time"
+)
+
+// Server-side bounds: the request's context has no deadline of its own, so
+// a handler bounds each call (Get), and the server bounds the request as a
+// whole. TimeoutHandler also cancels the handler's context when it fires,
+// so every call given r.Context() ends with it.
+const (
+	readHeaderTimeout = 5 * time.Second  // a slow or idle client cannot hold a connection before its request
+	handlerTimeout    = 10 * time.Second // the whole handler, answered with 503 past it
+	writeTimeout      = 15 * time.Second // longer than handlerTimeout, so the 503 can still be written
+	idleTimeout       = 60 * time.Second
+)
+
+// NewServer serves h with those bounds.
+func NewServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           http.TimeoutHandler(h, handlerTimeout, `{"error":"request took too long","code":"timeout"}`),
+		ReadHeaderTimeout: readHeaderTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+	}
+}
