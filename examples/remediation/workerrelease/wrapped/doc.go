@@ -1,7 +1,8 @@
 // Package wrapped is the "fake async" fix of ../before, kept as a warning:
-// it runs the downstream call on another pool worker with (*pool.Pool).Do
-// and waits for it, so each request holds two workers instead of one.
-// syncio reports nothing here: the call has the request's context, and a
-// func literal handed to another function is not followed. Only a load
-// test (the /api/wrapped/profile scenario of syncio-load) shows it.
+// it runs the downstream call on another pool worker with
+// (*pool.Pool).Offload, as the demo's /api/wrapped/profile does, so one
+// worker is still blocked per in-flight request. syncio reports nothing
+// here: it follows the literal into Offload, but the call has the request's
+// context and a pool slot is no lock it knows. Only a load test (the
+// wrapped-profile scenario of syncio-load) shows it.
 package wrapped

@@ -17,13 +17,13 @@ type App struct {
 	ProfileURL string
 }
 
-// Profile looks asynchronous, but Do takes a SECOND worker for the call
-// while this handler keeps its own and waits. Under saturation every
-// worker is held by a handler waiting for an inner call that queues for a
-// worker only those handlers could free.
+// Profile looks asynchronous: it hands its worker back and the call runs
+// on another worker, taken with Offload ahead of new arrivals. But that
+// worker is blocked for the whole call, so one worker is still held per
+// in-flight request, exactly as in ../before.
 func (a *App) Profile(w http.ResponseWriter, r *http.Request) {
 	var body []byte
-	err := a.Pool.Do(r.Context(), func(ctx context.Context) error {
+	err := a.Pool.Offload(r.Context(), func(ctx context.Context) error {
 		var err error
 		body, err = a.fetch(ctx)
 		return err
