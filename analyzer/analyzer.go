@@ -471,14 +471,31 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 	}
 	if len(f.chain) > 1 {
 		for i, name := range f.chain {
-			if i >= len(f.poses) || !f.poses[i].IsValid() {
-				continue
-			}
 			m := "calls " + name
 			if i == len(f.chain)-1 {
 				m = name + " " + detail
 			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: f.poses[i], Message: m})
+			pos, site := token.NoPos, ""
+			if i < len(f.poses) {
+				pos = f.poses[i]
+			}
+			if i < len(f.sites) {
+				site = f.sites[i]
+			}
+			// A driver that compiles one package at a time (go vet) knows
+			// other packages' files by line only, or not at all: keep the
+			// hop, at the finding when its file is unknown, with its exact
+			// place in the message.
+			if site != "" && (!pos.IsValid() || r.pass.Fset.Position(pos).String() != site) {
+				m += " (at " + site + ")"
+				if !pos.IsValid() {
+					pos = it.pos
+				}
+			}
+			if !pos.IsValid() {
+				continue
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: m})
 		}
 	}
 	for _, a := range also {
