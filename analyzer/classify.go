@@ -192,6 +192,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		for i := range items {
 			items[i].tx = openTxAt(info, regions, items[i])
 		}
+		items = r.grpcUnderTx(body, regions, items, invoked)
 	}
 	return items
 }

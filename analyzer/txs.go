@@ -251,6 +251,70 @@ func openTxAt(info *types.Info, regions []txRegion, it item) string {
 	return ""
 }
 
+// grpcUnderTx makes the calls through a generated gRPC client interface
+// (a method whose first parameter is a context.Context, declared in a
+// package that imports google.golang.org/grpc) made while a transaction is
+// open remote I/O: interface dispatch does not carry the transaction, and
+// the generated client's concrete type is rarely bound where the analysis
+// can see it.
+func (r *runner) grpcUnderTx(body *ast.BlockStmt, regions []txRegion, items []item, invoked map[*ast.FuncLit]bool) []item {
+	info := r.pass.TypesInfo
+	at := map[*ast.CallExpr]int{}
+	for i, it := range items {
+		if it.call != nil {
+			at[it.call] = i
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return invoked[n] // as collect: only literals run on the spot
+		case *ast.CallExpr:
+			im := interfaceMethod(info, n)
+			if im == nil || !importsGRPC(im.Pkg()) {
+				return true
+			}
+			sig, _ := im.Type().(*types.Signature)
+			if sig == nil || sig.Params().Len() == 0 || !isContextType(sig.Params().At(0).Type()) {
+				return true
+			}
+			i, ok := at[n]
+			if ok && items[i].term != nil {
+				return true
+			}
+			it := item{pos: n.Pos(), end: n.End(), call: n}
+			if ok {
+				it = items[i]
+			}
+			it.tx = openTxAt(info, regions, it)
+			if it.tx == "" {
+				return true
+			}
+			it.term = &finding{chain: []string{displayName(im)}, sites: []string{r.site(n.Pos())}, poses: []token.Pos{n.Pos()}}
+			if ok {
+				items[i] = it
+			} else {
+				items = append(items, it)
+			}
+		}
+		return true
+	})
+	return items
+}
+
+// importsGRPC reports whether pkg imports google.golang.org/grpc: generated
+// client code does.
+func importsGRPC(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "google.golang.org/grpc" {
+			return true
+		}
+	}
+	return false
+}
+
 // usesTx reports whether call is made on the transaction or given it.
 func usesTx(info *types.Info, call *ast.CallExpr, obj types.Object) bool {
 	if txRooted(info, call.Fun, obj) {

@@ -1,3 +1,4 @@
+// want package:`pending\(2\)` package:`joined\(1\)`
 package txio
 
 import (
@@ -10,6 +11,7 @@ import (
 	"gorm.io/gorm"
 
 	"txio/notify"
+	"txio/pb"
 )
 
 var (
@@ -17,6 +19,7 @@ var (
 	xdb  *sqlx.DB
 	gdb  *gorm.DB
 	pool *pgxpool.Pool
+	pay  pb.PaymentsClient
 )
 
 // BeginGetCommit holds a transaction across a context-less http.Get.
@@ -26,7 +29,7 @@ func BeginGetCommit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = tx.ExecContext(r.Context(), "UPDATE orders SET paid = true")
-	_, _ = http.Get("http://payments/charge") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while transaction tx \(begun at txio.go:24\) is open; the transaction holds a pooled database connection.*\(SIO007\)$`
+	_, _ = http.Get("http://payments/charge") // want `^net/http.Get blocks without` `^net/http.Get blocks without the request context while transaction tx \(begun at txio.go:27\) is open; the transaction holds a pooled database connection.*\(SIO007\)$`
 	_ = tx.Commit()
 }
 
@@ -39,7 +42,7 @@ func DeferredRollback(w http.ResponseWriter, r *http.Request) {
 	}
 	defer tx.Rollback()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://payments/charge", nil)
-	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while transaction tx \(begun at txio.go:36\) is open.*\(SIO007\)$`
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while transaction tx \(begun at txio.go:39\) is open.*\(SIO007\)$`
 }
 
 // GormTransaction makes the remote call inside the Transaction literal.
@@ -47,7 +50,7 @@ func GormTransaction(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	_ = gdb.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		tx.Create(&struct{}{})
-		return notify.Send(ctx, "http://payments/charge") // want `^GormTransaction calls notify.Send → net/http.\(\*Client\).Do, which does I/O while transaction tx \(gorm Transaction at txio.go:48\) is open.*\(SIO007\)$`
+		return notify.Send(ctx, "http://payments/charge") // want `^GormTransaction calls notify.Send → net/http.\(\*Client\).Do, which does I/O while transaction tx \(gorm Transaction at txio.go:51\) is open.*\(SIO007\)$`
 	})
 }
 
@@ -55,7 +58,7 @@ func GormTransaction(w http.ResponseWriter, r *http.Request) {
 func GormBegin(w http.ResponseWriter, r *http.Request) {
 	tx := gdb.WithContext(r.Context()).Begin()
 	tx.Create(&struct{}{})
-	_ = notify.Send(r.Context(), "http://payments/charge") // want `notify.Send → .*while transaction tx \(begun at txio.go:56\) is open.*\(SIO007\)$`
+	_ = notify.Send(r.Context(), "http://payments/charge") // want `notify.Send → .*while transaction tx \(begun at txio.go:59\) is open.*\(SIO007\)$`
 	tx.Commit()
 }
 
@@ -63,7 +66,7 @@ func GormBegin(w http.ResponseWriter, r *http.Request) {
 func ViaHelper(w http.ResponseWriter, r *http.Request) {
 	tx, _ := xdb.BeginTxx(r.Context(), nil)
 	defer tx.Rollback()
-	_ = charge(r.Context()) // want `^ViaHelper calls txio.charge → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at txio.go:64\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `^ViaHelper calls txio.charge → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at txio.go:67\) is open.*\(SIO007\)$`
 	_ = tx.Commit()
 }
 
@@ -78,14 +81,14 @@ func Pgx(w http.ResponseWriter, r *http.Request) {
 	tx, _ := pool.Begin(r.Context())
 	defer tx.Rollback(r.Context())
 	_, _ = tx.Exec(r.Context(), "INSERT")
-	_ = charge(r.Context()) // want `txio.charge → .*while transaction tx \(begun at txio.go:78\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `txio.charge → .*while transaction tx \(begun at txio.go:81\) is open.*\(SIO007\)$`
 }
 
 // Conn holds a pooled connection across a remote call.
 func Conn(w http.ResponseWriter, r *http.Request) {
 	conn, _ := db.Conn(r.Context())
 	defer conn.Close()
-	_ = charge(r.Context()) // want `while transaction conn \(taken from the pool at txio.go:86\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `while transaction conn \(taken from the pool at txio.go:89\) is open.*\(SIO007\)$`
 }
 
 // HelperHoldsTx calls a helper in another package that holds its own
@@ -101,6 +104,26 @@ func Suppressed(w http.ResponseWriter, r *http.Request) {
 	//syncio:ignore SIO007 -- the ledger service is in-process behind this URL
 	_ = charge(r.Context())
 	_ = tx.Commit()
+}
+
+// GRPC calls a generated gRPC client inside a gorm transaction.
+func GRPC(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	_ = gdb.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		tx.Create(&struct{}{})
+		_, err := pay.Charge(ctx, &pb.ChargeRequest{OrderID: "1"}) // want `^pb.PaymentsClient.Charge does I/O while transaction tx \(gorm Transaction at txio.go:1[0-9][0-9]\) is open.*\(SIO007\)$`
+		return err
+	})
+}
+
+// GRPCAfterCommit calls it once the transaction is committed.
+func GRPCAfterCommit(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	tx, _ := db.BeginTx(ctx, nil)
+	_ = tx.Commit()
+	_, _ = pay.Charge(ctx, &pb.ChargeRequest{OrderID: "1"})
+	f := func() { _, _ = pay.Charge(ctx, nil) }
+	_ = f
 }
 
 // --- negatives ---
