@@ -21,8 +21,8 @@ syncio finds request roots (net/http, gin, echo, fiber and gRPC handlers and
 functions marked //syncio:handler) and reports calls on their paths that block
 without the request's context (SIO001), drop the request context (SIO002),
 hold a mutex across I/O (SIO003), build clients or pools per request
-(SIO004), wait with no ctx.Done() escape (SIO005) or do file I/O (SIO006,
-opt-in). Helpers are followed across packages through facts; a finding is
+(SIO004), wait with no ctx.Done() escape (SIO005), do file I/O (SIO006,
+opt-in) or hold a database transaction across a remote call (SIO007). Helpers are followed across packages through facts; a finding is
 reported at the root's call with the chain. Suppress with
 //syncio:ignore SIO00N -- reason; ignores that hide nothing are reported.`
 
@@ -149,6 +149,7 @@ type item struct {
 	fixKey   string      // SIO001 table key, for suggested fixes
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see lockRegion
+	tx       string      // a transaction open at the item (SIO007), see txRegion
 	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
 	// joined marks a join wait in a dependency module (joins.go): it
@@ -406,6 +407,9 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 		if f.lock != "" {
 			add("SIO003", f)
 		}
+		if f.tx != "" {
+			add("SIO007", f)
+		}
 	}
 	for _, rule := range order {
 		g := groups[rule]
@@ -415,6 +419,14 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 		}
 		if rule == "SIO003" {
 			r.reportLock(s, it, g.main, g.also)
+			continue
+		}
+		if rule == "SIO007" {
+			detail := g.main.detail
+			if detail == "" {
+				detail = "does I/O"
+			}
+			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.tx+" is open", txHint, g.also)
 			continue
 		}
 		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also)
@@ -508,10 +520,13 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 			if rule == "SIO003" && a.lock != "" {
 				msg += " while " + a.lock + " is held"
 			}
+			if rule == "SIO007" && a.tx != "" {
+				msg += " while transaction " + a.tx + " is open"
+			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.poses[n-1], Message: msg})
 		}
 	}
-	if it.term != nil && rule == it.term.rule && rule != "SIO003" {
+	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
 		d.SuggestedFixes = r.fixes(s, it)
 	}
 	r.pass.Report(d)

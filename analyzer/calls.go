@@ -21,7 +21,7 @@ var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005
 // resolveAt returns what an item of s leads to, after configuration and
 // suppressions: rules that are off or ignored are dropped (an ignored
 // operation still counts as I/O under a lock), a lock held at the item is
-// added. The first finding is the item's main path (the callee's summary),
+// added, and so is a transaction open across a remote call (SIO007). The first finding is the item's main path (the callee's summary),
 // the others are the paths of its other rules; none means the item
 // neither blocks nor does I/O.
 func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
@@ -52,6 +52,12 @@ func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
 	}
 	if g.lock != "" && (!r.cfg.enabled("SIO003") || r.suppressed(s, it, "SIO003")) {
 		g.lock = ""
+	}
+	if it.tx != "" && g.tx == "" && f.remote() {
+		g.tx = it.tx
+	}
+	if g.tx != "" && (!r.cfg.enabled("SIO007") || r.suppressed(s, it, "SIO007")) {
+		g.tx = ""
 	}
 	return &g
 }
@@ -99,7 +105,7 @@ func (r *runner) resolve(it item) *finding {
 
 // fromFact is the finding of one path of another package's fact.
 func (r *runner) fromFact(bf *blocksFact) *finding {
-	f := &finding{rule: bf.Rule, lock: bf.Lock, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint}
+	f := &finding{rule: bf.Rule, lock: bf.Lock, tx: bf.Tx, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint}
 	for _, s := range bf.Sites {
 		f.poses = append(f.poses, r.sitePos(s))
 	}

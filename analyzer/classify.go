@@ -188,6 +188,12 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			items[i].lock = heldAt(regions, items[i].pos)
 		}
 	}
+	if regions := r.txRegions(body); len(regions) > 0 {
+		for i := range items {
+			items[i].tx = openTxAt(info, regions, items[i])
+		}
+		items = r.grpcUnderTx(body, regions, items, invoked)
+	}
 	return items
 }
 

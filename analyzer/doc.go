@@ -60,7 +60,11 @@
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)
 // flags http.Transport literals and pool/SDK client constructors (libs.go);
-// SIO006 (file-io, opt-in) flags os file I/O. gorm (gorm.io/gorm and v1) and
+// SIO006 (file-io, opt-in) flags os file I/O. SIO007 (tx-across-io) flags
+// a database transaction (database/sql, sqlx, gorm's Begin and Transaction
+// literal, pgx) or a *sql.Conn held open across a remote call or wait:
+// anything SIO003 counts, except database calls and calls on or given the
+// transaction (txRegions, modelled on lockRegions). gorm (gorm.io/gorm and v1) and
 // sqlx are recognised by import path: a gorm finisher on a chain rooted at a
 // field, a global, or an index expression on one (dbs[name]), with no
 // WithContext, is SIO001, and so is a finisher of an Association
@@ -88,11 +92,12 @@
 // callers in other packages see it under any go/analysis driver. A function
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
-// highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O) and,
+// highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O; an
+// open transaction breaks ties) and,
 // for each rule, the paths to up to maxTerminals (4) distinct blocking
 // operations (terminals: name and site), the highest-ranked first, so the
 // fact is bounded by 4 paths per rule. A root's call is reported once per
-// rule it leads to (and once for SIO003): the diagnostic is about the
+// rule it leads to (and once each for SIO003 and SIO007): the diagnostic is about the
 // rule's first path, and lists the rule's other terminals after the hint
 // ("; also reaches dep.Load → net/http.Get at dep.go:21:12"), each also
 // attached as related information at its position, so every distinct

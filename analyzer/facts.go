@@ -20,6 +20,11 @@ type blocksFact struct {
 	// inside the chain (SIO003). Rule is "" when the operation is only
 	// I/O under that lock, or I/O that a lock in a caller would make SIO003.
 	Lock string
+	// Tx, when set, describes a database transaction (or pooled
+	// connection) open across the operation inside the chain, which is a
+	// remote call or a wait, not a query (SIO007). Like Lock, Rule is ""
+	// when the operation is only I/O.
+	Tx string
 	// More are the other paths: to operations of other rules (the
 	// highest-ranked first), so that a helper that both builds a client
 	// and calls http.Get reports both at the root, and to other distinct
@@ -54,8 +59,11 @@ func (f *blocksFact) String() string {
 }
 
 func (f *blocksFact) path() string {
-	if f.Rule == "" && f.Lock == "" {
+	if f.Rule == "" && f.Lock == "" && f.Tx == "" {
 		return fmt.Sprintf("io(%s)", strings.Join(f.Chain, " → "))
+	}
+	if f.Tx != "" {
+		return fmt.Sprintf("blocks(%s+SIO007: %s)", f.Rule, strings.Join(f.Chain, " → "))
 	}
 	if f.Lock != "" {
 		return fmt.Sprintf("blocks(%s+SIO003: %s)", f.Rule, strings.Join(f.Chain, " → "))
@@ -68,6 +76,7 @@ func (f *blocksFact) path() string {
 type finding struct {
 	rule   string // "" for I/O that is no finding by itself (see blocksFact.Rule)
 	lock   string // see blocksFact.Lock
+	tx     string // see blocksFact.Tx
 	chain  []string
 	sites  []string
 	poses  []token.Pos // token.NoPos where the site is in a file this pass cannot see
@@ -77,7 +86,7 @@ type finding struct {
 }
 
 func (f *finding) fact() *blocksFact {
-	bf := &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock}
+	bf := &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock, Tx: f.tx}
 	for _, m := range f.more {
 		bf.More = append(bf.More, *m.fact())
 	}
@@ -95,6 +104,7 @@ func (f *finding) prepend(name, site string, pos token.Pos) *finding {
 		more:   more,
 		rule:   f.rule,
 		lock:   f.lock,
+		tx:     f.tx,
 		chain:  append([]string{name}, f.chain...),
 		sites:  append([]string{site}, f.sites...),
 		poses:  append([]token.Pos{pos}, f.poses...),
@@ -133,13 +143,16 @@ func (f *finding) terminal() string {
 
 // rank orders findings for a function's summary: a rule finding under a
 // lock beats a rule finding, which beats I/O under a lock, which beats
-// plain I/O.
+// plain I/O; between equals, one across an open transaction wins.
 func (f *finding) rank() int {
 	n := 0
 	if f.rule != "" {
-		n += 2
+		n += 4
 	}
 	if f.lock != "" {
+		n += 2
+	}
+	if f.tx != "" {
 		n++
 	}
 	return n

@@ -21,6 +21,7 @@ var Rules = []Rule{
 	{ID: "SIO004", Name: "client-per-request", Short: "transport, SDK client or connection pool built inside a request path"},
 	{ID: "SIO005", Name: "uncancellable-wait", Short: "wait on a request path with no ctx.Done() escape"},
 	{ID: "SIO006", Name: "file-io", Short: "os file I/O on a request path (opt-in)", OptIn: true},
+	{ID: "SIO007", Name: "tx-across-io", Short: "database transaction or pooled connection held open across a remote call on a request path"},
 }
 
 // RuleURL returns the documentation URL of a rule ID.

@@ -66,8 +66,8 @@ func DB(w http.ResponseWriter, r *http.Request) {
 	_ = db.Ping()                                            // want `Ping blocks`
 	st, _ := db.Prepare("SELECT 1")                          // want `Prepare blocks`
 	_, _ = st.Exec()                                         // want `database/sql.\(\*Stmt\).Exec blocks`
-	_ = exec.Command("ls", "-l").Run()                       // want `os/exec.Command starts`
-	_, _ = http.NewRequest(http.MethodGet, "/", nil)         // want `NewRequest builds`
+	_ = exec.Command("ls", "-l").Run()                       // want `os/exec.Command starts` `while transaction tx \(begun at fixes.go:64\) is open.*\(SIO007\)$` `while transaction tx \(begun at fixes.go:64\) is open.*\(SIO007\)$`
+	_, _ = http.NewRequest(http.MethodGet, "/", nil)         // want `NewRequest builds` `while transaction tx \(begun at fixes.go:64\) is open.*\(SIO007\)$`
 	_, _ = db.QueryContext(context.Background(), "SELECT 1") // want `is given context.Background\(\)`
 	_, _ = db.ExecContext(context.TODO(), "SELECT 1")        // want `is given context.TODO\(\)`
 }
@@ -100,7 +100,7 @@ func More(w http.ResponseWriter, r *http.Request) {
 	var st *sql.Stmt
 	_ = tx.Stmt(st)                               // want `database/sql.\(\*Tx\).Stmt blocks`
 	_, _ = st.Query(1)                            // want `database/sql.\(\*Stmt\).Query blocks`
-	resp, err := client.Get("http://example.com") // want `net/http.\(\*Client\).Get blocks`
+	resp, err := client.Get("http://example.com") // want `net/http.\(\*Client\).Get blocks` `while transaction tx \(begun at fixes.go:99\) is open.*\(SIO007\)$`
 	_, _ = resp, err
 }
 

@@ -34,18 +34,18 @@ func Direct(w http.ResponseWriter, r *http.Request) {
 	_, _ = tx.Exec("DELETE") // want `database/sql.\(\*Tx\).Exec blocks`
 	var st *sql.Stmt
 	_ = st.QueryRow(1)           // want `database/sql.\(\*Stmt\).QueryRow blocks`
-	_ = exec.Command("ls").Run() // want `os/exec.Command starts a process the request cannot cancel; use exec.CommandContext`
-	time.Sleep(time.Second)      // want `^time.Sleep waits with no way to cancel it; .* \(SIO005\)$`
+	_ = exec.Command("ls").Run() // want `os/exec.Command starts a process the request cannot cancel; use exec.CommandContext` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
+	time.Sleep(time.Second)      // want `^time.Sleep waits with no way to cancel it; .* \(SIO005\)$` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
 	var wg sync.WaitGroup
-	wg.Wait() // want `sync.\(\*WaitGroup\).Wait waits`
+	wg.Wait() // want `sync.\(\*WaitGroup\).Wait waits` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
 	cond := sync.NewCond(&sync.Mutex{})
-	cond.Wait() // want `sync.\(\*Cond\).Wait waits`
+	cond.Wait() // want `sync.\(\*Cond\).Wait waits` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
 	ch := make(chan int)
-	ch <- 1        // want `channel send waits with no ctx.Done\(\) escape`
-	<-ch           // want `channel receive waits`
-	for range ch { // want `range over channel waits`
+	ch <- 1        // want `channel send waits with no ctx.Done\(\) escape` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
+	<-ch           // want `channel receive waits` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
+	for range ch { // want `range over channel waits` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
 	}
-	select { // want `select has no ctx.Done\(\) case and no default`
+	select { // want `select has no ctx.Done\(\) case and no default` `while transaction tx \(begun at direct.go:33\) is open.*\(SIO007\)$`
 	case v := <-ch:
 		_ = v
 	case <-time.After(time.Second):

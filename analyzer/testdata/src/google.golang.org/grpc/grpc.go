@@ -17,3 +17,6 @@ func NewServer(opts ...any) *Server { return &Server{} }
 type ServiceRegistrar interface{ RegisterService(desc any, impl any) }
 
 func (s *Server) RegisterService(desc any, impl any) {}
+
+// CallOption configures a client call.
+type CallOption interface{}

@@ -22,6 +22,9 @@ func (db *DB) Create(v any) *DB                        { return db }
 func (db *DB) Count(n *int64) *DB                      { return db }
 func (db *DB) Scan(dest any) *DB                       { return db }
 func (db *DB) Transaction(fc func(tx *DB) error) error { return fc(db) }
+func (db *DB) Begin() *DB                              { return db }
+func (db *DB) Commit() *DB                             { return db }
+func (db *DB) Rollback() *DB                           { return db }
 
 // Association reduces gorm's: its methods query through the stored DB, so
 // gorm's own source is a chain rooted at a field.

@@ -1,0 +1,16 @@
+package analyzer
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestTxAcrossIO covers SIO007: database/sql, sqlx, gorm (Transaction
+// literal and Begin/Commit) and pgx transactions and pooled connections
+// held open across a remote call, directly and through helpers in the
+// same and another package; and the transaction's own queries, calls
+// before Begin or after Commit, and goroutines, which are not.
+func TestTxAcrossIO(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "txio", "txio/notify")
+}

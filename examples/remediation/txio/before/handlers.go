@@ -1,0 +1,64 @@
+package before
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// Payments is the client of a remote payment service.
+type Payments struct {
+	Client *http.Client
+	URL    string
+}
+
+// Charge asks the payment service to charge an order.
+func (p *Payments) Charge(ctx context.Context, orderID string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.URL+"/charge?order="+url.QueryEscape(orderID), nil)
+	if err != nil {
+		return fmt.Errorf("charge %s: %w", orderID, err)
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("charge %s: %w", orderID, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("charge %s: %s", orderID, resp.Status)
+	}
+	return nil
+}
+
+// Orders serves the order endpoints.
+type Orders struct {
+	DB       *sql.DB
+	Payments *Payments
+}
+
+// Pay marks an order paid and charges it inside one transaction, so the
+// transaction's connection waits for the payment service.
+func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	tx, err := o.DB.BeginTx(ctx, nil)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if err := o.Payments.Charge(ctx, id); err != nil { // syncio: SIO007
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	if err := tx.Commit(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
