@@ -47,7 +47,7 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	defer tx.Rollback()
+	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
 	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
