@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -161,6 +162,9 @@ func TestWalkthrough(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, "tools/pprofwalk/run.sh"), out)
 	cmd.Env = append(os.Environ(), "PPROFWALK_BIN="+t.TempDir())
+	// On timeout, SIGTERM lets the script's EXIT trap stop the API and the
+	// load generator; SIGKILL (after WaitDelay) would orphan them.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 10 * time.Second
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
