@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -154,7 +155,8 @@ var targetLabels = map[string]bool{"job": true, "instance": true}
 
 // checkExpr reports queries that use a series or label the exposition does
 // not serve, or that are not balanced. It is no PromQL parser: `promtool check
-// rules` is the full check, and it is not available offline here.
+// rules` is the full check, which TestAlertRulesPromtool runs when promtool
+// is installed; dashboards have no such tool.
 func (e exposition) checkExpr(t *testing.T, where, expr string) []string {
 	t.Helper()
 	if !balanced(expr) {
@@ -390,6 +392,31 @@ func checkDashboard(t *testing.T, exp exposition, file string, required []string
 	for _, m := range required {
 		if !used[m] && !used[m+"_bucket"] && !used[m+"_count"] {
 			t.Errorf("no panel charts %s", m)
+		}
+	}
+}
+
+// TestAlertRulesPromtool runs `promtool check rules` on every rule file and
+// `promtool test rules` on the unit tests of go-service-alerts.yml, which
+// feed synthetic series and check which alerts fire. promtool is not a
+// dependency of the module: set PROMTOOL or put it on PATH, e.g. with
+// `go install github.com/prometheus/prometheus/cmd/promtool@v0.316.0`.
+func TestAlertRulesPromtool(t *testing.T) {
+	promtool := os.Getenv("PROMTOOL")
+	if promtool == "" {
+		var err error
+		if promtool, err = exec.LookPath("promtool"); err != nil {
+			t.Skip("promtool not found; set PROMTOOL or put it on PATH")
+		}
+	}
+	for _, args := range [][]string{
+		{"check", "rules", "syncio-alerts.yml", "go-service-alerts.yml"},
+		{"test", "rules", "go-service-alerts.test.yml"},
+	} {
+		cmd := exec.Command(promtool, args...)
+		cmd.Dir = monitoringDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
 }
