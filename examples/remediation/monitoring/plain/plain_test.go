@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -240,18 +241,28 @@ func TestStackOutboundHTTP(t *testing.T) {
 	if strings.Contains(caller, "runtime_pollWait") || strings.Contains(caller, "internal/poll.(*FD).Read") {
 		t.Errorf("caller has the network read on its own stack:\n%s", caller)
 	}
+	// The caller's connection is the receiver of its roundTrip frame; its
+	// readLoop goroutine has the same receiver. Other tests' idle
+	// connections may still have readLoops of their own.
+	m := regexp.MustCompile(`net/http\.\(\*persistConn\)\.roundTrip\((0x[0-9a-f]+)`).FindStringSubmatch(caller)
+	if m == nil {
+		t.Fatalf("no persistConn in the caller's stack:\n%s", caller)
+	}
 	readers := 0
 	for _, g := range all {
-		if containsAll(g, "net/http.(*persistConn).readLoop", "internal/poll.runtime_pollWait") {
+		if strings.Contains(g, "net/http.(*persistConn).readLoop("+m[1]+")") {
 			readers++
 			t.Logf("reader:\n%s", g)
+			if !strings.Contains(g, "internal/poll.runtime_pollWait") {
+				t.Errorf("the connection's readLoop is not in runtime_pollWait:\n%s", g)
+			}
 			if strings.Contains(g, "fetchSlow") {
 				t.Errorf("readLoop goroutine has the caller's frames:\n%s", g)
 			}
 		}
 	}
 	if readers != 1 {
-		t.Errorf("%d readLoop goroutines in runtime_pollWait, want 1", readers)
+		t.Errorf("%d readLoop goroutines for the caller's connection, want 1", readers)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
