@@ -176,8 +176,8 @@ func goroutines() []string {
 	}
 }
 
-// stackOf waits until exactly one goroutine has every frame in frames and
-// returns its stack, with the rest.
+// stackOf waits until exactly one goroutine has every string in frames (a
+// frame, or a state such as "[select") and returns its stack, with the rest.
 func stackOf(t *testing.T, frames ...string) (string, []string) {
 	t.Helper()
 	var match string
@@ -233,7 +233,8 @@ func TestStackOutboundHTTP(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- fetchSlow(ctx, client, slow.URL) }()
 
-	caller, all := stackOf(t, "plain_test.fetchSlow", "net/http.(*persistConn).roundTrip")
+	// Wait for the select: on the way there the caller passes through locks.
+	caller, all := stackOf(t, "[select", "plain_test.fetchSlow", "net/http.(*persistConn).roundTrip")
 	t.Logf("caller:\n%s", caller)
 	if !strings.Contains(caller, "[select") {
 		t.Errorf("caller is not in a select:\n%s", caller)
@@ -282,7 +283,8 @@ func TestStackSQLPoolWait(t *testing.T) {
 	go func() { _, err := db.QueryContext(ctx, "SELECT 1"); errs <- err }()
 	stackOf(t, "plain_test.blockingConn.QueryContext")
 	go func() { _, err := db.QueryContext(ctx, "SELECT 2"); errs <- err }()
-	waiter, _ := stackOf(t, "database/sql.(*DB).conn", "database/sql.(*DB).QueryContext")
+	// Wait for the select: on the way there the waiter takes db.mu.
+	waiter, _ := stackOf(t, "[select", "database/sql.(*DB).conn", "database/sql.(*DB).QueryContext")
 	t.Logf("pool waiter:\n%s", waiter)
 	if !strings.Contains(waiter, "[select") || strings.Contains(waiter, "blockingConn.QueryContext") {
 		t.Errorf("pool waiter is not in a select, or is in the driver:\n%s", waiter)
