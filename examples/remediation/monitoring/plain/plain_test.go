@@ -91,7 +91,7 @@ func TestInstrument(t *testing.T) {
 	app := plain.Instrument(reg, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		entered <- struct{}{}
 		<-release
-		io.WriteString(w, "ok")
+		_, _ = io.WriteString(w, "ok")
 	}), db, "app")
 	srv := httptest.NewServer(app)
 	defer srv.Close()
@@ -127,8 +127,8 @@ func TestInstrument(t *testing.T) {
 	}
 	waitFor(t, func() bool { return db.Stats().WaitCount == 1 })
 	cancel()
-	<-errs
-	<-errs
+	// The queries end with the cancelled context: their errors are expected.
+	_, _ = <-errs, <-errs
 
 	got := scrape(t, metrics.URL)
 	for name, want := range map[string]float64{
@@ -290,8 +290,8 @@ func TestStackSQLPoolWait(t *testing.T) {
 		t.Errorf("pool waiter is not in a select, or is in the driver:\n%s", waiter)
 	}
 	cancel()
-	<-errs
-	<-errs
+	// The queries end with the cancelled context: their errors are expected.
+	_, _ = <-errs, <-errs
 }
 
 // TestStackBlockingRead checks the file I/O case: a read that the netpoller
@@ -311,7 +311,7 @@ func TestStackBlockingRead(t *testing.T) {
 		files = append(files, r, w)
 		go func() {
 			buf := make([]byte, 1)
-			r.Read(buf)
+			_, _ = r.Read(buf)
 		}()
 	}
 	defer func() {
@@ -348,6 +348,8 @@ func TestStackBlockingRead(t *testing.T) {
 	}
 	// Writing a byte ends each read.
 	for i := 1; i < len(files); i += 2 {
-		files[i].Write([]byte{0})
+		if _, err := files[i].Write([]byte{0}); err != nil {
+			t.Error(err)
+		}
 	}
 }
