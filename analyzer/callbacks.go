@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -43,18 +44,11 @@ func (*adapterFact) AFact()           {}
 func (f *adapterFact) String() string { return "adapter" + intsString(f.Params) }
 
 func intsString(xs []int) string {
-	s := "("
+	parts := make([]string, len(xs))
 	for i, x := range xs {
-		if i > 0 {
-			s += ","
-		}
-		if x < 0 {
-			s += "-"
-			x = -x
-		}
-		s += itoa(x)
+		parts[i] = strconv.Itoa(x)
 	}
-	return s + ")"
+	return "(" + strings.Join(parts, ",") + ")"
 }
 
 // callbacks is what the pre-pass learns about the package's functions

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -93,7 +94,7 @@ type pendingCall struct {
 type pendingFact struct{ Calls []pendingCall }
 
 func (*pendingFact) AFact()           {}
-func (f *pendingFact) String() string { return "pending(" + itoa(len(f.Calls)) + ")" }
+func (f *pendingFact) String() string { return "pending(" + strconv.Itoa(len(f.Calls)) + ")" }
 
 // conv is one concrete type converted to one interface.
 type conv struct {
@@ -123,23 +124,12 @@ func (c *conv) method(name string) *blocksFact {
 type convFact struct{ Convs []conv }
 
 func (*convFact) AFact()           {}
-func (f *convFact) String() string { return "convs(" + itoa(len(f.Convs)) + ")" }
+func (f *convFact) String() string { return "convs(" + strconv.Itoa(len(f.Convs)) + ")" }
 
 type joinedFact struct{ Keys []string }
 
 func (*joinedFact) AFact()           {}
-func (f *joinedFact) String() string { return "joined(" + itoa(len(f.Keys)) + ")" }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
-}
+func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Keys)) + ")" }
 
 // maxDyn bounds the interface calls one function summary carries, and
 // maxDispatchDepth how many interface hops a join follows (handler →
