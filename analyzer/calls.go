@@ -40,23 +40,31 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 
 // applyConfig is resolveAt for one path.
 func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
+	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.suppressed(s, it, rule) })
+}
+
+// applyRules drops the rules of f that are off or suppressed (a lockable
+// operation still counts as I/O under a lock), and adds the lock and the
+// transaction held where f is reached; dispatch (applyPending) applies the
+// same to what it carried from the handler's call.
+func (r *runner) applyRules(f *finding, lock, tx string, suppressed func(rule string) bool) *finding {
 	g := *f
-	if g.rule != "" && (!r.cfg.enabled(g.rule) || r.suppressed(s, it, g.rule)) {
+	if g.rule != "" && (!r.cfg.enabled(g.rule) || suppressed(g.rule)) {
 		if !lockable[g.rule] {
 			return nil
 		}
 		g.rule = ""
 	}
-	if it.lock != "" && g.lock == "" && lockable[f.rule] {
-		g.lock = it.lock
+	if lock != "" && g.lock == "" && lockable[f.rule] {
+		g.lock = lock
 	}
-	if g.lock != "" && (!r.cfg.enabled("SIO003") || r.suppressed(s, it, "SIO003")) {
+	if g.lock != "" && (!r.cfg.enabled("SIO003") || suppressed("SIO003")) {
 		g.lock = ""
 	}
-	if it.tx != "" && g.tx == "" && f.remote() {
-		g.tx = it.tx
+	if tx != "" && g.tx == "" && f.remote() {
+		g.tx = tx
 	}
-	if g.tx != "" && (!r.cfg.enabled("SIO007") || r.suppressed(s, it, "SIO007")) {
+	if g.tx != "" && (!r.cfg.enabled("SIO007") || suppressed("SIO007")) {
 		g.tx = ""
 	}
 	return &g

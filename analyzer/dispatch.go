@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,13 +71,9 @@ func mergeRules(a, b []string) []string {
 	if len(b) == 0 {
 		return a
 	}
-	out := append([]string(nil), a...)
+	out := slices.Clone(a)
 	for _, r := range b {
-		found := false
-		for _, x := range out {
-			found = found || x == r
-		}
-		if !found {
+		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
@@ -656,31 +653,11 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 // applyPending applies the configuration and the suppressions recorded on
 // the way to a dispatched finding.
 func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
-	g := *f
-	ignored := func(rule string) bool {
-		for _, x := range pc.Dyn.Ignore {
-			if x == rule {
-				return true
-			}
-		}
-		return false
-	}
-	if g.rule != "" && (!r.cfg.enabled(g.rule) || ignored(g.rule)) {
-		if !lockable[g.rule] {
-			return nil
-		}
-		g.rule = ""
-	}
-	if pc.Dyn.Lock != "" && g.lock == "" && lockable[f.rule] {
-		g.lock = pc.Dyn.Lock
-	}
-	if g.lock != "" && (!r.cfg.enabled("SIO003") || ignored("SIO003")) {
-		g.lock = ""
-	}
-	if g.rule == "" && g.lock == "" {
+	g := r.applyRules(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
+	if g == nil || (g.rule == "" && g.lock == "") {
 		return nil
 	}
-	return &g
+	return g
 }
 
 // dispatch returns the paths behind one interface call: one per bound
