@@ -81,10 +81,6 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 			pos  token.Pos
 		}
 		var unlocks []unlockAt
-		type stmtList struct {
-			stmts []ast.Stmt
-			end   token.Pos // where the block or clause ends
-		}
 		var lists []stmtList
 		// released are the gaps after Unlock statements, per receiver.
 		released := map[string][]span{}
@@ -99,12 +95,10 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 				if recv, _, un := lockOp(info, n); un {
 					unlocks = append(unlocks, unlockAt{recv, n.Pos()})
 				}
-			case *ast.BlockStmt:
-				lists = append(lists, stmtList{n.List, n.Rbrace})
-			case *ast.CaseClause:
-				lists = append(lists, stmtList{n.Body, n.End()})
-			case *ast.CommClause:
-				lists = append(lists, stmtList{n.Body, n.End()})
+			default:
+				if l, ok := stmtListOf(n); ok {
+					lists = append(lists, l)
+				}
 			}
 			return true
 		})
@@ -224,4 +218,24 @@ func inGap(gaps []span, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// stmtList is a block's or a clause's statements, where regions begin and
+// end (lock and transaction regions alike).
+type stmtList struct {
+	stmts []ast.Stmt
+	end   token.Pos // where the block or clause ends
+}
+
+// stmtListOf returns the statement list that n holds, if it holds one.
+func stmtListOf(n ast.Node) (stmtList, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return stmtList{n.List, n.Rbrace}, true
+	case *ast.CaseClause:
+		return stmtList{n.Body, n.End()}, true
+	case *ast.CommClause:
+		return stmtList{n.Body, n.End()}, true
+	}
+	return stmtList{}, false
 }

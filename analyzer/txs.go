@@ -101,10 +101,6 @@ func (r *runner) txRegions(body *ast.BlockStmt) []txRegion {
 	}
 	var walkFunc func(fbody *ast.BlockStmt)
 	walkFunc = func(fbody *ast.BlockStmt) {
-		type stmtList struct {
-			stmts []ast.Stmt
-			end   token.Pos
-		}
 		var lists []stmtList
 		var ends []*ast.CallExpr // non-deferred Commit/Rollback candidates, in order
 		ast.Inspect(fbody, func(n ast.Node) bool {
@@ -128,12 +124,10 @@ func (r *runner) txRegions(body *ast.BlockStmt) []txRegion {
 						}
 					}
 				}
-			case *ast.BlockStmt:
-				lists = append(lists, stmtList{n.List, n.Rbrace})
-			case *ast.CaseClause:
-				lists = append(lists, stmtList{n.Body, n.End()})
-			case *ast.CommClause:
-				lists = append(lists, stmtList{n.Body, n.End()})
+			default:
+				if l, ok := stmtListOf(n); ok {
+					lists = append(lists, l)
+				}
 			}
 			return true
 		})
