@@ -65,7 +65,9 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 }
 
 // RunOutbox charges the orders of the outbox until ctx ends. It runs in
-// its own goroutine, started with the server, off every request path.
+// its own goroutine, started with the server, off every request path. Each
+// tick drains the outbox one order at a time; a failed charge stays in the
+// outbox for the next tick.
 func (o *Orders) RunOutbox(ctx context.Context) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -75,14 +77,21 @@ func (o *Orders) RunOutbox(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		var id string
-		err := o.DB.QueryRowContext(ctx, "SELECT order_id FROM outbox WHERE done = false LIMIT 1").Scan(&id)
-		if err != nil {
-			continue // sql.ErrNoRows: nothing to do
+		for o.chargeNext(ctx) {
 		}
-		if err := o.Payments.Charge(ctx, id); err != nil {
-			continue // retried on the next tick
-		}
-		_, _ = o.DB.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id)
 	}
+}
+
+// chargeNext charges the oldest order of the outbox and marks it done. It
+// reports whether there may be more to do now.
+func (o *Orders) chargeNext(ctx context.Context) bool {
+	var id string
+	if err := o.DB.QueryRowContext(ctx, "SELECT order_id FROM outbox WHERE done = false LIMIT 1").Scan(&id); err != nil {
+		return false // sql.ErrNoRows: nothing to do
+	}
+	if err := o.Payments.Charge(ctx, id); err != nil {
+		return false // retried on the next tick
+	}
+	_, err := o.DB.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id)
+	return err == nil
 }
