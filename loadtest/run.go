@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,7 +31,7 @@ import (
 
 // Config is one load run.
 type Config struct {
-	BaseURL   string // e.g. http://127.0.0.1:8080
+	BaseURL   string // e.g. http://127.0.0.1:8080; may be empty when every scenario has a full URL
 	Profile   schedule.Profile
 	Scenarios []Scenario
 	OutDir    string
@@ -41,6 +44,13 @@ type Config struct {
 	MaxRetryAfter time.Duration
 	// ScrapeInterval is how often /metrics is sampled (0 = never).
 	ScrapeInterval time.Duration
+	// MetricsURL is the Prometheus endpoint sampled ("" = BaseURL/metrics),
+	// and MetricNames the gauges read from it as queue and busy workers.
+	MetricsURL  string
+	MetricNames scrape.Names
+	// NoMetrics says the target has no /metrics: nothing is sampled, and
+	// the drain between scenarios waits BackendLatency plus a second.
+	NoMetrics bool
 	// Drain bounds the wait, between scenarios, for the server's queue
 	// and workers to empty.
 	Drain time.Duration
@@ -82,8 +92,9 @@ func (c *Config) defaults() {
 // file descriptor and port limits for the largest step.
 func (c *Config) Validate() error {
 	var errs []error
-	if c.BaseURL == "" {
-		errs = append(errs, errors.New("no target URL"))
+	relative := func(sc Scenario) bool { return !sc.IsAbsolute() }
+	if c.BaseURL == "" && (len(c.Scenarios) == 0 || slices.ContainsFunc(c.Scenarios, relative)) {
+		errs = append(errs, errors.New("no target URL (a scenario's path needs one)"))
 	}
 	if len(c.Scenarios) == 0 {
 		errs = append(errs, errors.New("no scenarios"))
@@ -107,6 +118,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := reachable(ctx, cfg); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output folder: %w", err)
 	}
@@ -124,13 +138,28 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
 		Storage:               cfg.Storage,
 	}
+	if sum.Target == "" {
+		sum.Target = cfg.Scenarios[0].Target("", 0).URL
+	}
+	if cfg.Scenarios[0].Given {
+		// The demo's backend latency means nothing to another service.
+		sum.BackendLatencyS = 0
+		sum.Pair = &report.Pair{Baseline: cfg.Scenarios[0].Name}
+		if len(cfg.Scenarios) > 1 {
+			sum.Pair.Candidate = cfg.Scenarios[1].Name
+		}
+	}
 
-	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)
+	metricsURL := cfg.MetricsURL
+	if metricsURL == "" {
+		metricsURL = strings.TrimSuffix(cfg.BaseURL, "/") + "/metrics"
+	}
+	scraper := scrape.New(metricsURL, cfg.Log, scrape.WithNames(cfg.MetricNames))
 	defer scraper.Close()
 	scrapeCtx, stopScrape := context.WithCancel(context.Background())
 	var scrapeDone sync.WaitGroup
 	var self rssSampler
-	if cfg.ScrapeInterval > 0 {
+	if cfg.ScrapeInterval > 0 && !cfg.NoMetrics {
 		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
 		scrapeDone.Go(func() { self.run(scrapeCtx, cfg.ScrapeInterval) })
 	}
@@ -331,7 +360,7 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 	prog.draining()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		smp, err := scraper.Once(ctx)
-		if err != nil {
+		if cfg.NoMetrics || err != nil {
 			// No metrics: give in-flight backend calls time to finish.
 			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
 			return
@@ -345,6 +374,42 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		return // cancelled, not timed out: the run is stopping anyway
 	}
 	cfg.Log.Warn("server still busy after the drain timeout; the next scenario starts anyway", "drain", cfg.Drain)
+}
+
+// reachable dials every host the scenarios attack, so that a wrong port
+// or host fails before the first step instead of as a run of errors.
+func reachable(ctx context.Context, cfg Config) error {
+	if ctx.Err() != nil {
+		return nil // cancelled already: Run stops before any scenario
+	}
+	seen := map[string]bool{}
+	for _, sc := range cfg.Scenarios {
+		raw := sc.Target(cfg.BaseURL, 0).URL
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("%s: bad URL %q", sc.Name, raw)
+		}
+		port := u.Port()
+		if port == "" {
+			port = "80"
+			if u.Scheme == "https" {
+				port = "443"
+			}
+		}
+		addr := net.JoinHostPort(u.Hostname(), port)
+		if seen[addr] {
+			continue
+		}
+		seen[addr] = true
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		conn, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("target %s (%s) is unreachable: %w", raw, sc.Name, err)
+		}
+		conn.Close()
+	}
+	return nil
 }
 
 func sleep(ctx context.Context, d time.Duration) {

@@ -22,6 +22,7 @@ import (
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
+	"github.com/syncio/syncio/loadtest/scrape"
 )
 
 func main() {
@@ -64,8 +65,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 type runOpts struct {
-	cfg            loadtest.Config
-	target         string
+	cfg    loadtest.Config
+	target string
+	// given: the scenarios are the user's own endpoints; no API is started.
+	given          bool
 	workers, queue int
 	verbose        bool
 	// apiMode is how the lab runs the API without -target: "child" or
@@ -115,7 +118,16 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
 		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
 		coldLatency = fs.Duration("coldstart-latency", 20*time.Millisecond, "-scenarios coldstart: profile service latency (small, so start-up costs are not lost in it)")
+		targetsFile = fs.String("targets", "", "`file` of your own endpoints in vegeta's http target format (METHOD URL, header lines, @body; blank line between), instead of -endpoint")
+		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request")
+		metricsURL  = fs.String("metrics", "", "Prometheus `URL` to sample for queue length and busy workers (default: the target's /metrics for the demo, none for -endpoint/-targets)")
+		metricQueue = fs.String("metric-queue", scrape.DefaultNames.Queue, "gauge read from -metrics as the queue length (summed over labels)")
+		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers (summed over labels)")
+		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers (summed over labels)")
 	)
+	var endpoints, headers listFlag
+	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
+	fs.Var(&headers, "header", "`'Key: value'` header sent with every -endpoint or -targets request (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
   syncio-load [flags]                  run a load profile and write a results folder
@@ -139,7 +151,7 @@ Flags:
 			fmt.Fprintf(stderr, "  %-32s %-5s %-40s [%s] %s\n", s.Name, s.Method, s.Path, strings.Join(s.Groups, ","), s.About)
 		}
 		fmt.Fprintf(stderr, "  %-32s %-5s %-40s %s\n", "coldstart", "", "", "not a load run: first-request latency of a freshly started in-process API vs warm, for "+strings.Join(loadtest.ColdStartScenarios, ", ")+" (-coldstart-* flags); on its own only")
-		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile quick -scenarios upload -storage-latency 200ms\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
+		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile quick -scenarios upload -storage-latency 200ms\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n  syncio-load -target http://127.0.0.1:8080 -endpoint 'v1=GET /v1/orders' -endpoint 'v2=GET /v2/orders' -metrics http://127.0.0.1:8080/metrics\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		return runOpts{}, err
@@ -199,11 +211,22 @@ Flags:
 			}
 			sel = append(sel, s...)
 		}
+	case len(endpoints) > 0 || *targetsFile != "":
+		if set["scenarios"] {
+			return runOpts{}, errors.New("-scenarios picks the demo's endpoints; with -endpoint or -targets leave it out")
+		}
+		if sel, err = givenScenarios(endpoints, *targetsFile, headers, *body, *target); err != nil {
+			return runOpts{}, err
+		}
 	default:
+		if len(headers) > 0 || *body != "" {
+			return runOpts{}, errors.New("-header and -body apply to -endpoint or -targets")
+		}
 		if sel, err = loadtest.Select(*scenarios); err != nil {
 			return runOpts{}, err
 		}
 	}
+	given := len(sel) > 0 && sel[0].Given
 	var errs []error
 	if *uploadSize < 0 {
 		errs = append(errs, errors.New("-upload-size must not be negative"))
@@ -223,6 +246,9 @@ Flags:
 	if *target != "" && !strings.HasPrefix(*target, "http://") && !strings.HasPrefix(*target, "https://") {
 		errs = append(errs, fmt.Errorf("-target %q must be an http:// or https:// URL", *target))
 	}
+	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
+		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
 	}
@@ -230,12 +256,12 @@ Flags:
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
-	inProcess := *target == "" && (*apiMode == "in-process" || coldstart)
+	inProcess := *target == "" && !given && (*apiMode == "in-process" || coldstart)
 	process := "external"
 	switch {
 	case inProcess:
 		process = "in-process"
-	case *target == "":
+	case *target == "" && !given:
 		process = "child"
 	}
 	// On the command line 0 means none; api.Config reads 0 as its default
@@ -250,6 +276,11 @@ Flags:
 	if bandwidth == 0 {
 		bandwidth = -1
 	}
+	uploadLatency, storage := uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize), &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth}
+	if given {
+		// Your own service: no storage model, and no /metrics unless named.
+		uploadLatency, storage = 0, nil
+	}
 	return runOpts{
 		cfg: loadtest.Config{
 			BaseURL:              *target,
@@ -260,16 +291,20 @@ Flags:
 			Timeout:              *timeout,
 			MaxRetryAfter:        *maxRetry,
 			ScrapeInterval:       *scrapeEvery,
+			NoMetrics:            given && *metricsURL == "",
+			MetricsURL:           *metricsURL,
+			MetricNames:          scrape.Names{Queue: *metricQueue, Busy: *metricBusy, Workers: *metricWork},
 			Drain:                *drain,
 			BackendLatency:       *backend,
 			InProcess:            inProcess,
 			APIProcess:           process,
-			UploadBackendLatency: uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize),
-			Storage:              &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth},
+			UploadBackendLatency: uploadLatency,
+			Storage:              storage,
 			Command:              "syncio-load " + strings.Join(args, " "),
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
+		given:            given,
 		apiMode:          *apiMode,
 		storageLatency:   none(*stLatency),
 		storageJitter:    *stJitter,
@@ -336,7 +371,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	if o.coldstart {
 		return coldstart(ctx, o, stdout, stderr)
 	}
-	if o.target == "" {
+	if o.target == "" && !o.given {
 		// Check limits before starting anything, so a low ulimit fails fast.
 		// The API child holds the server side of every connection (and as
 		// many again to its embedded storage): count it as in-process.

@@ -40,8 +40,39 @@ type Sample struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
-// Parse reads a Prometheus text exposition and extracts a Sample stamped at.
-func Parse(r io.Reader, at time.Time) (Sample, error) {
+// Names are the metrics read as the bounded resource of another service:
+// its queue (waiters), its busy slots and its total slots. For a database
+// pool from client_golang's collectors.NewDBStatsCollector, say, busy is
+// go_sql_in_use_connections and workers go_sql_max_open_connections.
+type Names struct {
+	Queue, Busy, Workers string
+}
+
+// DefaultNames are the demo API's pool gauges.
+var DefaultNames = Names{Queue: MetricQueueLength, Busy: MetricWorkersBusy, Workers: MetricWorkers}
+
+// orDefault fills empty names from DefaultNames.
+func (n Names) orDefault() Names {
+	if n.Queue == "" {
+		n.Queue = DefaultNames.Queue
+	}
+	if n.Busy == "" {
+		n.Busy = DefaultNames.Busy
+	}
+	if n.Workers == "" {
+		n.Workers = DefaultNames.Workers
+	}
+	return n
+}
+
+// Parse reads a Prometheus text exposition and extracts a Sample stamped at,
+// with the demo API's metric names.
+func Parse(r io.Reader, at time.Time) (Sample, error) { return ParseNames(r, at, DefaultNames) }
+
+// ParseNames is Parse reading the queue, busy and worker gauges from names
+// (empty ones fall back to DefaultNames).
+func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
+	names = names.orDefault()
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(r)
 	if err != nil {
@@ -49,9 +80,9 @@ func Parse(r io.Reader, at time.Time) (Sample, error) {
 	}
 	return Sample{
 		Time:        at,
-		Workers:     sum(fams[MetricWorkers]),
-		WorkersBusy: sum(fams[MetricWorkersBusy]),
-		QueueLength: sum(fams[MetricQueueLength]),
+		Workers:     sum(fams[names.Workers]),
+		WorkersBusy: sum(fams[names.Busy]),
+		QueueLength: sum(fams[names.Queue]),
 		Rejected:    sum(fams[MetricRejected]),
 		Goroutines:  sum(fams[MetricGoroutines]),
 		RSSBytes:    sum(fams[MetricRSS]),
@@ -85,20 +116,33 @@ type Scraper struct {
 	url    string
 	client *http.Client
 	log    *slog.Logger
+	names  Names
 
 	mu      sync.Mutex
 	samples []Sample
 	failed  bool
 }
 
+// Option configures a Scraper.
+type Option func(*Scraper)
+
+// WithNames reads the queue, busy and worker figures from names instead of
+// the demo API's pool gauges.
+func WithNames(n Names) Option { return func(s *Scraper) { s.names = n.orDefault() } }
+
 // New returns a Scraper for metricsURL. Its client is separate from the
 // load's, so the scrape never waits for a free load connection.
-func New(metricsURL string, log *slog.Logger) *Scraper {
-	return &Scraper{
+func New(metricsURL string, log *slog.Logger, opts ...Option) *Scraper {
+	s := &Scraper{
 		url:    metricsURL,
 		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1}},
 		log:    log,
+		names:  DefaultNames,
 	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Once takes one sample now.
@@ -116,7 +160,7 @@ func (s *Scraper) Once(ctx context.Context) (Sample, error) {
 	if resp.StatusCode != http.StatusOK {
 		return Sample{}, fmt.Errorf("scraping %s: %s", s.url, resp.Status)
 	}
-	return Parse(resp.Body, at)
+	return ParseNames(resp.Body, at, s.names)
 }
 
 // Run samples every interval until ctx ends. A failing scrape is logged

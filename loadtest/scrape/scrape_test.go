@@ -86,3 +86,34 @@ func TestOnceReportsHTTPErrors(t *testing.T) {
 		t.Errorf("Once on a 404 = %v", err)
 	}
 }
+
+// TestParseNames reads another service's gauges (here database/sql's pool
+// stats, as client_golang's DB stats collector names them) as the queue,
+// busy workers and workers, summed over their labels.
+func TestParseNames(t *testing.T) {
+	const db = `# TYPE go_sql_in_use_connections gauge
+go_sql_in_use_connections{db_name="orders"} 7
+go_sql_in_use_connections{db_name="audit"} 1
+# TYPE go_sql_max_open_connections gauge
+go_sql_max_open_connections{db_name="orders"} 10
+# TYPE app_waiting gauge
+app_waiting 42
+# TYPE syncio_pool_queue_length gauge
+syncio_pool_queue_length 5
+`
+	s, err := ParseNames(strings.NewReader(db), time.Unix(1, 0), Names{Queue: "app_waiting", Busy: "go_sql_in_use_connections", Workers: "go_sql_max_open_connections"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.QueueLength != 42 || s.WorkersBusy != 8 || s.Workers != 10 {
+		t.Errorf("sample = %+v, want queue 42, busy 8, workers 10", s)
+	}
+	// An empty name keeps the demo's.
+	s, err = ParseNames(strings.NewReader(db), time.Unix(1, 0), Names{Busy: "go_sql_in_use_connections"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.QueueLength != 5 || s.WorkersBusy != 8 {
+		t.Errorf("sample = %+v, want the default queue gauge (5) and busy 8", s)
+	}
+}
