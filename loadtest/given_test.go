@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/scrape"
 )
@@ -73,7 +75,14 @@ func TestRunGivenEndpoints(t *testing.T) {
 	srv := slotService(t)
 	dir := t.TempDir()
 	scs := WithRequest(given(t, "held=GET /held", "free=POST "+srv.URL+"/free", "broken=GET /broken"), http.Header{"X-Key": {"k"}}, nil)
+	var mu sync.Mutex
+	var points []dashboard.Point
 	sum, err := Run(context.Background(), Config{
+		Live: func(p dashboard.Point) {
+			mu.Lock()
+			defer mu.Unlock()
+			points = append(points, p)
+		},
 		BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: scs, OutDir: dir,
 		ScrapeInterval: 20 * time.Millisecond, MetricsURL: srv.URL + "/stats",
 		MetricNames: scrape.Names{Busy: "app_slots_in_use", Workers: "app_slots"},
@@ -141,6 +150,32 @@ func TestRunGivenEndpoints(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The live feed: points for every scenario, in run order, the held
+	// endpoint's with the slots it read, the broken one's with errors.
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]int{}
+	var order []string
+	var heldBusy, brokenErrs bool
+	for _, p := range points {
+		if seen[p.Scenario] == 0 {
+			order = append(order, p.Scenario)
+		}
+		seen[p.Scenario]++
+		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength != nil {
+			heldBusy = true
+		}
+		if p.Scenario == "broken" && p.ErrorsPerS > 0 && p.OKPerS == 0 {
+			brokenErrs = true
+		}
+		if p.Users < 0 || p.OKPerS < 0 || p.LatencyP99S < p.LatencyP50S {
+			t.Errorf("point %+v", p)
+		}
+	}
+	if strings.Join(order, ",") != "held,free,broken" || !heldBusy || !brokenErrs {
+		t.Errorf("live points: order %v, held busy %v, broken errors %v (%d points)", order, heldBusy, brokenErrs, len(points))
+	}
+
 	// `report` redraws the same headline from the folder.
 	out := t.TempDir()
 	if err := Report([]string{dir}, out); err != nil {

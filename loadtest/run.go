@@ -23,6 +23,7 @@ import (
 
 	"github.com/syncio/syncio/loadtest/aggregate"
 	"github.com/syncio/syncio/loadtest/closedloop"
+	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
@@ -70,7 +71,10 @@ type Config struct {
 	Server   *report.Server
 	Command  string
 	Progress io.Writer // live progress line; nil for none
-	Log      *slog.Logger
+	// Live, when set, receives one point a second of the running
+	// scenario (the dashboard's feed), from a goroutine of its own.
+	Live func(dashboard.Point)
+	Log  *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -165,6 +169,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	}
 
 	prog := newProgress(cfg)
+	lv := newLive(cfg, scraper)
 	var runErr error
 	for i, sc := range cfg.Scenarios {
 		if err := ctx.Err(); err != nil {
@@ -173,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			runErr = err
 			break
 		}
-		res, err := runScenario(ctx, cfg, sc, i, scraper, prog)
+		res, err := runScenario(ctx, cfg, sc, i, prog, lv)
 		if res != nil {
 			sum.Scenarios = append(sum.Scenarios, *res)
 			sum.ComputeHeadline()
@@ -188,6 +193,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		}
 	}
 	prog.done()
+	lv.close()
 	stopScrape()
 	scrapeDone.Wait()
 
@@ -241,7 +247,7 @@ func progressHeadlines(sum *report.Summary) string {
 // ResultsExt is the extension of the vegeta (gob) result files.
 const ResultsExt = ".bin"
 
-func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *scrape.Scraper, prog *progress) (*report.Scenario, error) {
+func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *progress, lv *live) (*report.Scenario, error) {
 	plan, err := cfg.Profile.Plan(sc.slowSettle())
 	if err != nil {
 		return nil, err
@@ -278,6 +284,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 			}
 			wins.Add(r)
 			prog.count(r)
+			lv.add(r)
 		}
 	})
 
@@ -290,6 +297,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 		closedloop.WithClient(&http.Client{Transport: tr}),
 		closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
 	prog.scenario(sc.Name, n, plan, start)
+	lv.begin(sc.Name)
 
 	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
 	timer := time.NewTimer(time.Hour)
@@ -316,6 +324,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 		}
 		atk.SetUsers(st.Users)
 		prog.step(st)
+		lv.setStep(st.Index, st.Users)
 	}
 	if !interrupted && !wait(plan.Duration()) {
 		interrupted = true
@@ -323,6 +332,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 	atk.Stop()
 	close(results)
 	collected.Wait()
+	lv.end()
 	tr.CloseIdleConnections()
 	if err := bw.Flush(); err != nil && encErr == nil {
 		encErr = fmt.Errorf("writing %s: %w", name, err)

@@ -164,3 +164,20 @@ func TestRunUnreachableEndpoint(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }
+
+func TestDashboardAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var stderr bytes.Buffer
+	start := time.Now()
+	code := run(context.Background(), []string{"-endpoint", "a=GET http://" + ln.Addr().String() + "/a", "-dashboard", ln.Addr().String(), "-quiet", "-out", t.TempDir()}, &bytes.Buffer{}, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "dashboard on "+ln.Addr().String()) || !strings.Contains(stderr.String(), "address already in use") {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v: the address must be checked before the run", time.Since(start))
+	}
+}

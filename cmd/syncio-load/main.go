@@ -19,6 +19,7 @@ import (
 
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
@@ -65,8 +66,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 type runOpts struct {
-	cfg    loadtest.Config
-	target string
+	cfg       loadtest.Config
+	target    string
+	dashboard string // address of the live dashboard; "" for none
 	// given: the scenarios are the user's own endpoints; no API is started.
 	given          bool
 	workers, queue int
@@ -125,6 +127,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers (summed over labels)")
 		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers (summed over labels)")
 	)
+	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
 	var endpoints, headers listFlag
 	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
 	fs.Var(&headers, "header", "`'Key: value'` header sent with every -endpoint or -targets request (repeatable)")
@@ -304,6 +307,7 @@ Flags:
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
+		dashboard:        *dash,
 		given:            given,
 		apiMode:          *apiMode,
 		storageLatency:   none(*stLatency),
@@ -361,6 +365,7 @@ func parseUsers(s string) ([]int, error) {
 }
 
 func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
+	var summary *report.Summary // for the dashboard's last event
 	level := slog.LevelWarn
 	if o.verbose {
 		level = slog.LevelInfo
@@ -370,6 +375,23 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	cfg.Log = log
 	if o.coldstart {
 		return coldstart(ctx, o, stdout, stderr)
+	}
+	if o.dashboard != "" {
+		// Listen before anything starts, so a busy address fails first.
+		dash, err := dashboard.Start(o.dashboard, log)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "syncio-load: live dashboard at %s\n", dash.URL())
+		cfg.Live = dash.Publish
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := dash.Close(sctx); err != nil {
+				log.Warn("dashboard", "err", err)
+			}
+		}()
+		defer func() { dash.Finish(liveSummary(summary)) }()
 	}
 	if o.target == "" && !o.given {
 		// Check limits before starting anything, so a low ulimit fails fast.
@@ -411,6 +433,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s (API %s), results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.APIProcess, cfg.OutDir)
 	sum, err := loadtest.Run(ctx, cfg)
+	summary = sum
 	if sum != nil {
 		if terr := sum.WriteTable(stdout); terr != nil {
 			err = errors.Join(err, terr)
@@ -418,6 +441,24 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
 	}
 	return err
+}
+
+// liveSummary is the dashboard's last event: the summary (nil if the run
+// never started) and its headlines as text.
+func liveSummary(sum *report.Summary) any {
+	if sum == nil {
+		return struct {
+			Text string `json:"text"`
+		}{"The run did not start; see the terminal."}
+	}
+	text := sum.HeadlineText()
+	if sum.HasUploadHeadline() {
+		text += " " + sum.UploadHeadlineText()
+	}
+	return struct {
+		Text string `json:"text"`
+		*report.Summary
+	}{text, sum}
 }
 
 // apiConfig is the started API's configuration for o, on a free

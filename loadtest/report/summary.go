@@ -181,6 +181,9 @@ func (s *Summary) ComputeHeadline() {
 			}
 		}
 		s.Headline = s.pair(p.Baseline, p.Candidate, p.LittlesLawLatencyS)
+		if p.Candidate == "" {
+			s.Headline.Note = "one endpoint only: give a second -endpoint, the candidate, for the ratios"
+		}
 		s.UploadHeadline = UploadHeadline{}
 		return
 	}
