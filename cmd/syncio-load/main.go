@@ -443,22 +443,17 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	return err
 }
 
-// liveSummary is the dashboard's last event: the summary (nil if the run
-// never started) and its headlines as text.
-func liveSummary(sum *report.Summary) any {
+// liveSummary is the dashboard's last event: the headlines as text and
+// the summary (nil if the run never started).
+func liveSummary(sum *report.Summary) dashboard.Final {
 	if sum == nil {
-		return struct {
-			Text string `json:"text"`
-		}{"The run did not start; see the terminal."}
+		return dashboard.Final{Text: "The run did not start; see the terminal."}
 	}
 	text := sum.HeadlineText()
 	if sum.HasUploadHeadline() {
 		text += " " + sum.UploadHeadlineText()
 	}
-	return struct {
-		Text string `json:"text"`
-		*report.Summary
-	}{text, sum}
+	return dashboard.Final{Text: text, Summary: sum}
 }
 
 // apiConfig is the started API's configuration for o, on a free

@@ -85,9 +85,15 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 // Publish sends p to every page.
 func (s *Server) Publish(p Point) { s.send("", p) }
 
-// Finish sends the run's summary (any JSON value) as the stream's last
-// event.
-func (s *Server) Finish(summary any) { s.send(EventSummary, summary) }
+// Final is the stream's last event: the run's verdict as text, and its
+// summary (summary.json's value) for the page's table.
+type Final struct {
+	Text    string `json:"text"`
+	Summary any    `json:"summary,omitempty"`
+}
+
+// Finish sends the run's final event.
+func (s *Server) Finish(f Final) { s.send(EventSummary, f) }
 
 func (s *Server) send(event string, v any) {
 	data, err := json.Marshal(v)

@@ -72,7 +72,7 @@ func TestEventsStream(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		s.Publish(Point{Scenario: "held", Step: 2, Users: 20})
 		s.Publish(Point{Scenario: "free", Step: 2, Users: 20})
-		s.Finish(map[string]any{"text": "Headline at 20 users"})
+		s.Finish(Final{Text: "Headline at 20 users", Summary: map[string]any{"scenarios": []any{}}})
 		_ = s.Close(context.Background())
 	}()
 	evs := readEvents(t, resp.Body, 10)

@@ -109,7 +109,7 @@ func headlineText(title string, h Headline, latencyS float64, latencyName, extra
 		return title + ": " + h.Note
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %d users: %s %.1f OK/s vs %s %.1f OK/s (throughput ratio %.1fx); mean latency %s %.2f s vs %s %.3f s (ratio %.1fx); %s reaches %.3f of the Little's-law limit (%d users / %g s %s) with %d non-OK responses; %s got %d 503s.",
+	fmt.Fprintf(&b, "%s at %d users: %s %.1f OK/s vs %s %.1f OK/s (throughput ratio %.1fx); mean latency %s %.2f s vs %s %.3f s (ratio %.1fx); %s reaches %.3f of the Little's-law limit (%d users / %.3g s %s) with %d non-OK responses; %s got %d 503s.",
 		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, h.ThroughputRatio, n.baseline, h.SyncLatencyMeanS, n.candidate, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
 		n.candidate, h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
 	b.WriteString(extra)

@@ -91,8 +91,11 @@ function draw(chart, points) {
     ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ctx.fillText(fmt((ymax * i) / 4), left - 4, y);
   }
-  ctx.textAlign = "center"; ctx.textBaseline = "top";
-  for (let i = 0; i <= 4; i++) ctx.fillText(fmt((span * i) / 4) + " s", left + (pw * i) / 4, top + ph + 4);
+  ctx.textBaseline = "top";
+  for (let i = 0; i <= 4; i++) {
+    ctx.textAlign = i === 0 ? "left" : i === 4 ? "right" : "center";
+    ctx.fillText(fmt((span * i) / 4) + " s", left + (pw * i) / 4, top + ph + 4);
+  }
   ctx.lineWidth = 2;
   for (const s of spec.series) {
     ctx.strokeStyle = s.color;
@@ -131,10 +134,11 @@ function onPoint(pt) {
   redraw(p);
 }
 
-function onSummary(sum) {
+function onSummary(final) {
+  const sum = final.summary || {};
   dashboard.summary = true;
   document.getElementById("status").textContent = "finished";
-  document.getElementById("headline").textContent = sum.text || "";
+  document.getElementById("headline").textContent = final.text || "";
   const body = document.querySelector("#steps tbody");
   body.replaceChildren();
   for (const sc of sum.scenarios || []) {
