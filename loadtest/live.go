@@ -71,19 +71,26 @@ func (l *live) add(r *vegeta.Result) {
 	l.cur.Add(r)
 }
 
-// end emits the scenario's last part-second and stops emitting until the
-// next begin (the drain between scenarios is not a scenario's time).
+// end emits the scenario's last part-second, unless it is too short for
+// its rates to mean anything, and stops emitting until the next begin (the
+// drain between scenarios is not a scenario's time).
 func (l *live) end() {
 	if l == nil {
 		return
 	}
-	if p, ok := l.take(time.Now()); ok {
+	l.mu.Lock()
+	short := time.Since(l.since) < minPart
+	l.mu.Unlock()
+	if p, ok := l.take(time.Now()); ok && !short {
 		l.emit(p)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.active = false
 }
+
+// minPart is the shortest last part-second end still emits.
+const minPart = 300 * time.Millisecond
 
 func (l *live) loop() {
 	t := time.NewTicker(time.Second)

@@ -236,7 +236,11 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 func progressHeadlines(sum *report.Summary) string {
 	var parts []string
 	if h := sum.Headline; h.ThroughputRatio > 0 {
-		parts = append(parts, fmt.Sprintf("profile %.1fx", h.ThroughputRatio))
+		label := "profile"
+		if p := sum.Pair; p != nil {
+			label = p.Candidate + "/" + p.Baseline
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
 	}
 	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
 		parts = append(parts, fmt.Sprintf("upload %.1fx (API RSS max %.0f MB)", h.ThroughputRatio, h.APIRSSMaxMB))

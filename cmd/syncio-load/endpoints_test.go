@@ -181,3 +181,11 @@ func TestDashboardAddressInUse(t *testing.T) {
 		t.Errorf("took %v: the address must be checked before the run", time.Since(start))
 	}
 }
+
+func TestCommandLineQuotes(t *testing.T) {
+	got := commandLine([]string{"-endpoint", "a=GET /a", "-header", "X-Q: it's", "-users", "1,5"})
+	want := `syncio-load -endpoint 'a=GET /a' -header 'X-Q: it'\''s' -users 1,5`
+	if got != want {
+		t.Errorf("commandLine = %s, want %s", got, want)
+	}
+}

@@ -303,7 +303,7 @@ Flags:
 			APIProcess:           process,
 			UploadBackendLatency: uploadLatency,
 			Storage:              storage,
-			Command:              "syncio-load " + strings.Join(args, " "),
+			Command:              commandLine(args),
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
@@ -321,6 +321,19 @@ Flags:
 		coldReqs:         *coldReqs,
 		coldLatency:      *coldLatency,
 	}, nil
+}
+
+// commandLine is the run's command as a shell would take it back: an
+// argument with spaces or quotes (an -endpoint, a -header) is quoted.
+func commandLine(args []string) string {
+	parts := []string{"syncio-load"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$*?") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
 }
 
 // uploadTime is the storage model's mean time for one upload of size bytes:
