@@ -26,7 +26,7 @@ func TestParseEndpoint(t *testing.T) {
 	if !abs.IsAbsolute() || abs.Target("http://ignored", 0).URL != "https://other:8443/v2/orders" || abs.Name != "v2" {
 		t.Errorf("absolute endpoint = %+v", abs)
 	}
-	for spec, want := range map[string]string{
+	wantErrors(t, "ParseEndpoint", func(spec string) error { _, err := ParseEndpoint(spec); return err }, map[string]string{
 		"GET /slot":               "NAME=METHOD PATH",
 		"=GET /slot":              "NAME=METHOD PATH",
 		"slot=GET":                "NAME=METHOD PATH",
@@ -36,11 +36,7 @@ func TestParseEndpoint(t *testing.T) {
 		"slot=GET slot":           `path "slot"`,
 		"slot=GET ftp://h/x":      `path "ftp://h/x"`,
 		"slot=GET http:///nohost": "path",
-	} {
-		if _, err := ParseEndpoint(spec); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseEndpoint(%q) = %v, want an error with %q", spec, err, want)
-		}
-	}
+	})
 }
 
 func TestReadTargets(t *testing.T) {
@@ -71,17 +67,13 @@ func TestReadTargets(t *testing.T) {
 		t.Errorf("target = %+v", tg)
 	}
 
-	for file, want := range map[string]string{
+	wantErrors(t, "ReadTargets", func(file string) error { _, err := ReadTargets(strings.NewReader(file)); return err }, map[string]string{
 		"":                                 "no targets",
 		"FETCH\n":                          "bad target",
 		"get http://h/x\n":                 "bad method",
 		"GET http://h/x\nnocolon\n":        "bad header",
 		"GET http://h/x\n@/no/such/file\n": "bad body",
-	} {
-		if _, err := ReadTargets(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ReadTargets(%q) = %v, want %q", file, err, want)
-		}
-	}
+	})
 }
 
 func TestWithRequest(t *testing.T) {
@@ -96,5 +88,16 @@ func TestWithRequest(t *testing.T) {
 	}
 	if own.Header.Get("Authorization") != "" {
 		t.Error("WithRequest changed its input's headers")
+	}
+}
+
+// wantErrors checks that fn fails on each input with an error containing
+// the text it maps to.
+func wantErrors(t *testing.T, name string, fn func(string) error, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if err := fn(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s(%q) = %v, want an error with %q", name, in, err, want)
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -83,10 +81,7 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	dir := t.TempDir()
 	args = append(args, "-users", "1,20", "-warmup", "0s", "-settle", "300ms", "-measure", "700ms",
 		"-top-settle", "1s", "-top-measure", "2s", "-scrape", "200ms", "-quiet", "-out", dir)
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
+	_, stderr, _ := runOK(t, args, dir)
 	if !strings.Contains(stderr.String(), "live dashboard at http://127.0.0.1:") {
 		t.Errorf("the dashboard address was not printed: %s", stderr.String())
 	}

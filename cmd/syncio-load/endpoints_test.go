@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/syncio/syncio/loadtest/report"
 )
 
 func TestParseRunEndpoints(t *testing.T) {
@@ -113,17 +111,10 @@ func TestRunEndpointsAgainstAnotherService(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	dir := t.TempDir()
-	var stdout, stderr bytes.Buffer
 	args := []string{"-target", srv.URL, "-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast",
 		"-users", "1,4", "-warmup", "0s", "-settle", "200ms", "-measure", "500ms", "-top-settle", "200ms", "-top-measure", "500ms",
 		"-drain", "1s", "-backend-latency", "10ms", "-quiet", "-out", dir}
-	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	stdout, stderr, raw := runOK(t, args, dir)
 	var keys struct {
 		Headline map[string]any `json:"headline"`
 		Pair     map[string]any `json:"pair"`
