@@ -81,6 +81,8 @@ func TestEndpointUsageErrors(t *testing.T) {
 		{[]string{"-target", "http://h:1", "-endpoint", "a=GET /a", "-scenarios", "upload"}, []string{"-scenarios"}},
 		{[]string{"-header", "X: 1"}, []string{"-header and -body apply to -endpoint"}},
 		{[]string{"-endpoint", "a=GET http://h/a", "-metrics", "h:9/metrics"}, []string{"-metrics", `"h:9/metrics"`}},
+		{[]string{"-endpoint", "a=GET http://h/a", "-metric-busy", "in_use{db=before}"}, []string{"-metric-busy", `"in_use{db=before}"`, `label="value"`}},
+		{[]string{"-endpoint", "a=GET http://h/a", "-metric-queue", "9lives"}, []string{"-metric-queue", `"9lives"`}},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer

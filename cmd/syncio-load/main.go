@@ -123,9 +123,9 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		targetsFile = fs.String("targets", "", "`file` of your own endpoints in vegeta's http target format (METHOD URL, header lines, @body; blank line between), instead of -endpoint")
 		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request")
 		metricsURL  = fs.String("metrics", "", "Prometheus `URL` to sample for queue length and busy workers (default: the target's /metrics for the demo, none for -endpoint/-targets)")
-		metricQueue = fs.String("metric-queue", scrape.DefaultNames.Queue, "gauge read from -metrics as the queue length (summed over labels)")
-		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers (summed over labels)")
-		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers (summed over labels)")
+		metricQueue = fs.String("metric-queue", scrape.DefaultNames.Queue, "gauge read from -metrics as the queue length, summed over its series; NAME{label=\"value\"} picks some")
+		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers, summed over its series; NAME{label=\"value\"} picks some")
+		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
 	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
 	var endpoints, headers listFlag
@@ -248,6 +248,11 @@ Flags:
 	}
 	if *target != "" && !strings.HasPrefix(*target, "http://") && !strings.HasPrefix(*target, "https://") {
 		errs = append(errs, fmt.Errorf("-target %q must be an http:// or https:// URL", *target))
+	}
+	for flagName, v := range map[string]string{"-metric-queue": *metricQueue, "-metric-busy": *metricBusy, "-metric-workers": *metricWork} {
+		if _, err := scrape.ParseSelector(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", flagName, err))
+		}
 	}
 	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))

@@ -117,3 +117,43 @@ syncio_pool_queue_length 5
 		t.Errorf("sample = %+v, want the default queue gauge (5) and busy 8", s)
 	}
 }
+
+// TestSelectorPicksOnePool: with two pools in one exposition (as a
+// service with a database per handler exports them), label matchers pick
+// one; without them the series add up.
+func TestSelectorPicksOnePool(t *testing.T) {
+	const two = `# TYPE go_sql_in_use_connections gauge
+go_sql_in_use_connections{db_name="before"} 10
+go_sql_in_use_connections{db_name="after"} 1
+# TYPE go_sql_max_open_connections gauge
+go_sql_max_open_connections{db_name="before"} 10
+go_sql_max_open_connections{db_name="after"} 10
+`
+	s, err := ParseNames(strings.NewReader(two), time.Unix(1, 0), Names{
+		Busy: `go_sql_in_use_connections{db_name="before"}`, Workers: `go_sql_max_open_connections{ db_name = "after" }`, Queue: "go_sql_in_use_connections"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.WorkersBusy != 10 || s.Workers != 10 || s.QueueLength != 11 {
+		t.Errorf("sample = %+v, want busy 10 (before), workers 10 (after), queue 11 (both)", s)
+	}
+	none, err := ParseNames(strings.NewReader(two), time.Unix(1, 0), Names{Busy: `go_sql_in_use_connections{db_name="other"}`})
+	if err != nil || none.WorkersBusy != 0 {
+		t.Errorf("a matcher no series has: busy %v, %v; want 0", none.WorkersBusy, err)
+	}
+	for in, want := range map[string]string{
+		"":                "want NAME",
+		"9x":              "want NAME",
+		"x{a=\"b\"":       "missing }",
+		"x{a=b}":          "label matcher",
+		"x{=\"b\"}":       "label matcher",
+		"x{a=\"b\"} junk": "missing }",
+	} {
+		if _, err := ParseSelector(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSelector(%q) = %v, want %q", in, err, want)
+		}
+	}
+	if _, err := ParseNames(strings.NewReader(two), time.Unix(1, 0), Names{Busy: "x{"}); err == nil {
+		t.Error("ParseNames took a malformed selector")
+	}
+}
