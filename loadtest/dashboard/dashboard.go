@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -68,7 +69,19 @@ func Start(addr string, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("dashboard assets: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /", http.FileServerFS(static))
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		if st, err := fs.Stat(static, name); err != nil || st.IsDir() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "no such page: /" + name, "code": "not_found"}) // the page is gone if this fails
+			return
+		}
+		http.ServeFileFS(w, r, static, name)
+	})
 	mux.HandleFunc("GET /events", s.events)
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {

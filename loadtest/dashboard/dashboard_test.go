@@ -141,6 +141,11 @@ func TestPageIsSelfContained(t *testing.T) {
 			t.Errorf("%s: %s", ref, a.Status)
 		}
 	}
+	missing := get(t, s.URL()+"nope.js")
+	var e struct{ Error, Code string }
+	if err := json.NewDecoder(missing.Body).Decode(&e); err != nil || missing.StatusCode != http.StatusNotFound || e.Code != "not_found" || !strings.Contains(e.Error, "nope.js") {
+		t.Errorf("missing asset: %s, %+v, %v", missing.Status, e, err)
+	}
 	js := get(t, s.URL()+"dashboard.js")
 	b, _ := io.ReadAll(js.Body)
 	if strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") {
