@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +23,7 @@ import (
 
 	"github.com/syncio/syncio/loadtest/aggregate"
 	"github.com/syncio/syncio/loadtest/closedloop"
+	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
@@ -28,7 +32,7 @@ import (
 
 // Config is one load run.
 type Config struct {
-	BaseURL   string // e.g. http://127.0.0.1:8080
+	BaseURL   string // e.g. http://127.0.0.1:8080; may be empty when every scenario has a full URL
 	Profile   schedule.Profile
 	Scenarios []Scenario
 	OutDir    string
@@ -41,6 +45,13 @@ type Config struct {
 	MaxRetryAfter time.Duration
 	// ScrapeInterval is how often /metrics is sampled (0 = never).
 	ScrapeInterval time.Duration
+	// MetricsURL is the Prometheus endpoint sampled ("" = BaseURL/metrics),
+	// and MetricNames the gauges read from it as queue and busy workers.
+	MetricsURL  string
+	MetricNames scrape.Names
+	// NoMetrics says the target has no /metrics: nothing is sampled, and
+	// the drain between scenarios waits BackendLatency plus a second.
+	NoMetrics bool
 	// Drain bounds the wait, between scenarios, for the server's queue
 	// and workers to empty.
 	Drain time.Duration
@@ -60,7 +71,10 @@ type Config struct {
 	Server   *report.Server
 	Command  string
 	Progress io.Writer // live progress line; nil for none
-	Log      *slog.Logger
+	// Live, when set, receives one point a second of the running
+	// scenario (the dashboard's feed), from a goroutine of its own.
+	Live func(dashboard.Point)
+	Log  *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -82,8 +96,9 @@ func (c *Config) defaults() {
 // file descriptor and port limits for the largest step.
 func (c *Config) Validate() error {
 	var errs []error
-	if c.BaseURL == "" {
-		errs = append(errs, errors.New("no target URL"))
+	relative := func(sc Scenario) bool { return !sc.IsAbsolute() }
+	if c.BaseURL == "" && (len(c.Scenarios) == 0 || slices.ContainsFunc(c.Scenarios, relative)) {
+		errs = append(errs, errors.New("no target URL (a scenario's path needs one)"))
 	}
 	if len(c.Scenarios) == 0 {
 		errs = append(errs, errors.New("no scenarios"))
@@ -107,6 +122,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := reachable(ctx, cfg); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output folder: %w", err)
 	}
@@ -124,18 +142,34 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
 		Storage:               cfg.Storage,
 	}
+	if sum.Target == "" {
+		sum.Target = cfg.Scenarios[0].Target("", 0).URL
+	}
+	if cfg.Scenarios[0].Given {
+		// The demo's backend latency means nothing to another service.
+		sum.BackendLatencyS = 0
+		sum.Pair = &report.Pair{Baseline: cfg.Scenarios[0].Name}
+		if len(cfg.Scenarios) > 1 {
+			sum.Pair.Candidate = cfg.Scenarios[1].Name
+		}
+	}
 
-	scraper := scrape.New(strings.TrimSuffix(cfg.BaseURL, "/")+"/metrics", cfg.Log)
+	metricsURL := cfg.MetricsURL
+	if metricsURL == "" {
+		metricsURL = strings.TrimSuffix(cfg.BaseURL, "/") + "/metrics"
+	}
+	scraper := scrape.New(metricsURL, cfg.Log, scrape.WithNames(cfg.MetricNames))
 	defer scraper.Close()
 	scrapeCtx, stopScrape := context.WithCancel(context.Background())
 	var scrapeDone sync.WaitGroup
 	var self rssSampler
-	if cfg.ScrapeInterval > 0 {
+	if cfg.ScrapeInterval > 0 && !cfg.NoMetrics {
 		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
 		scrapeDone.Go(func() { self.run(scrapeCtx, cfg.ScrapeInterval) })
 	}
 
 	prog := newProgress(cfg)
+	lv := newLive(cfg, scraper)
 	var runErr error
 	for i, sc := range cfg.Scenarios {
 		if err := ctx.Err(); err != nil {
@@ -144,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			runErr = err
 			break
 		}
-		res, err := runScenario(ctx, cfg, sc, i, scraper, prog)
+		res, err := runScenario(ctx, cfg, sc, i, prog, lv)
 		if res != nil {
 			sum.Scenarios = append(sum.Scenarios, *res)
 			sum.ComputeHeadline()
@@ -159,6 +193,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		}
 	}
 	prog.done()
+	lv.close()
 	stopScrape()
 	scrapeDone.Wait()
 
@@ -201,7 +236,11 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 func progressHeadlines(sum *report.Summary) string {
 	var parts []string
 	if h := sum.Headline; h.ThroughputRatio > 0 {
-		parts = append(parts, fmt.Sprintf("profile %.1fx", h.ThroughputRatio))
+		label := "profile"
+		if p := sum.Pair; p != nil {
+			label = p.Candidate + "/" + p.Baseline
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
 	}
 	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
 		parts = append(parts, fmt.Sprintf("upload %.1fx (API RSS max %.0f MB)", h.ThroughputRatio, h.APIRSSMaxMB))
@@ -212,7 +251,7 @@ func progressHeadlines(sum *report.Summary) string {
 // ResultsExt is the extension of the vegeta (gob) result files.
 const ResultsExt = ".bin"
 
-func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *scrape.Scraper, prog *progress) (*report.Scenario, error) {
+func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *progress, lv *live) (*report.Scenario, error) {
 	plan, err := cfg.Profile.Plan(sc.slowSettle())
 	if err != nil {
 		return nil, err
@@ -249,6 +288,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 			}
 			wins.Add(r)
 			prog.count(r)
+			lv.add(r)
 		}
 	})
 
@@ -261,6 +301,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 		closedloop.WithClient(&http.Client{Transport: tr}),
 		closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
 	prog.scenario(sc.Name, n, plan, start)
+	lv.begin(sc.Name)
 
 	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
 	timer := time.NewTimer(time.Hour)
@@ -287,6 +328,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 		}
 		atk.SetUsers(st.Users)
 		prog.step(st)
+		lv.setStep(st.Index, st.Users)
 	}
 	if !interrupted && !wait(plan.Duration()) {
 		interrupted = true
@@ -294,6 +336,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, scraper *s
 	atk.Stop()
 	close(results)
 	collected.Wait()
+	lv.end()
 	tr.CloseIdleConnections()
 	if err := bw.Flush(); err != nil && encErr == nil {
 		encErr = fmt.Errorf("writing %s: %w", name, err)
@@ -331,7 +374,7 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 	prog.draining()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		smp, err := scraper.Once(ctx)
-		if err != nil {
+		if cfg.NoMetrics || err != nil {
 			// No metrics: give in-flight backend calls time to finish.
 			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
 			return
@@ -345,6 +388,42 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		return // cancelled, not timed out: the run is stopping anyway
 	}
 	cfg.Log.Warn("server still busy after the drain timeout; the next scenario starts anyway", "drain", cfg.Drain)
+}
+
+// reachable dials every host the scenarios attack, so that a wrong port
+// or host fails before the first step instead of as a run of errors.
+func reachable(ctx context.Context, cfg Config) error {
+	if ctx.Err() != nil {
+		return nil // cancelled already: Run stops before any scenario
+	}
+	seen := map[string]bool{}
+	for _, sc := range cfg.Scenarios {
+		raw := sc.Target(cfg.BaseURL, 0).URL
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("%s: bad URL %q", sc.Name, raw)
+		}
+		port := u.Port()
+		if port == "" {
+			port = "80"
+			if u.Scheme == "https" {
+				port = "443"
+			}
+		}
+		addr := net.JoinHostPort(u.Hostname(), port)
+		if seen[addr] {
+			continue
+		}
+		seen[addr] = true
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		conn, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("target %s (%s) is unreachable: %w", raw, sc.Name, err)
+		}
+		conn.Close()
+	}
+	return nil
 }
 
 func sleep(ctx context.Context, d time.Duration) {

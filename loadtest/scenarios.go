@@ -14,7 +14,7 @@ import (
 type Scenario struct {
 	Name   string
 	Method string
-	Path   string // with any query
+	Path   string // with any query, or a full URL (given endpoints)
 	// Blocking marks variants that hold a worker (or a lock) across the
 	// backend wait; their queue needs longer to settle at the top step.
 	Blocking bool
@@ -31,6 +31,12 @@ type Scenario struct {
 	JSON   string
 	Groups []string
 	About  string
+	// Given marks an endpoint of the user's own service (-endpoint,
+	// -targets): its backend is unknown, so its top step gets the longer
+	// settle, and Header and Body are sent as they are.
+	Given  bool
+	Header http.Header
+	Body   []byte
 }
 
 // Scenarios is the scenario table, in run order: sync before async so the
@@ -66,7 +72,7 @@ var Scenarios = []Scenario{
 
 // slowSettle reports whether the top step needs the blocking scenarios'
 // longer settle.
-func (sc Scenario) slowSettle() bool { return sc.Blocking && !sc.FastBackend }
+func (sc Scenario) slowSettle() bool { return sc.Given || sc.Blocking && !sc.FastBackend }
 
 // loadOrder is the order the order scenarios post: valid, small, fixed.
 const loadOrder = `{"id":"load-test","items":[{"sku":"pen","quantity":2,"priceCents":150},{"sku":"ink","quantity":1,"priceCents":999}]}`
@@ -79,7 +85,12 @@ func (sc Scenario) Target(baseURL string, uploadSize int) closedloop.Target {
 		Method: sc.Method,
 		URL:    strings.TrimSuffix(baseURL, "/") + sc.Path,
 	}
+	if sc.IsAbsolute() {
+		t.URL = sc.Path
+	}
 	switch {
+	case sc.Given:
+		t.Body, t.Header = sc.Body, sc.Header.Clone()
 	case sc.Upload:
 		t.Body = payload(uploadSize)
 		t.Header = http.Header{"Content-Type": {"application/octet-stream"}}

@@ -6,7 +6,11 @@
 // folder with summary.json, steps.csv, vegeta result files, charts, vegeta's
 // HTML plot and summary.md. The default scenarios give two headlines: the
 // profile lookup (sync vs async on a 2 s backend) and the blob upload (on
-// the embedded storage model, -storage-*).
+// the embedded storage model, -storage-*). -endpoint (or -targets, in
+// vegeta's format) replaces the demo's table with your own service's
+// endpoints: no API is started, the first is the headline's baseline and
+// the second its candidate, and -metrics names a Prometheus endpoint to read
+// queue length and busy workers from.
 //
 //	syncio-load [flags]            run a profile (see -h)
 //	syncio-load report [-out DIR] DIR...

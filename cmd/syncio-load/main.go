@@ -19,9 +19,11 @@ import (
 
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
+	"github.com/syncio/syncio/loadtest/scrape"
 )
 
 func main() {
@@ -64,8 +66,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 type runOpts struct {
-	cfg            loadtest.Config
-	target         string
+	cfg       loadtest.Config
+	target    string
+	dashboard string // address of the live dashboard; "" for none
+	// given: the scenarios are the user's own endpoints; no API is started.
+	given          bool
 	workers, queue int
 	verbose        bool
 	// apiMode is how the lab runs the API without -target: "child" or
@@ -115,7 +120,17 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
 		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
 		coldLatency = fs.Duration("coldstart-latency", 20*time.Millisecond, "-scenarios coldstart: profile service latency (small, so start-up costs are not lost in it)")
+		targetsFile = fs.String("targets", "", "`file` of your own endpoints in vegeta's http target format (METHOD URL, header lines, @body; blank line between), instead of -endpoint")
+		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request")
+		metricsURL  = fs.String("metrics", "", "Prometheus `URL` to sample for queue length and busy workers (default: the target's /metrics for the demo, none for -endpoint/-targets)")
+		metricQueue = fs.String("metric-queue", scrape.DefaultNames.Queue, "gauge read from -metrics as the queue length, summed over its series; NAME{label=\"value\"} picks some")
+		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers, summed over its series; NAME{label=\"value\"} picks some")
+		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
+	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
+	var endpoints, headers listFlag
+	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
+	fs.Var(&headers, "header", "`'Key: value'` header sent with every -endpoint or -targets request (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
   syncio-load [flags]                  run a load profile and write a results folder
@@ -139,7 +154,7 @@ Flags:
 			fmt.Fprintf(stderr, "  %-32s %-5s %-40s [%s] %s\n", s.Name, s.Method, s.Path, strings.Join(s.Groups, ","), s.About)
 		}
 		fmt.Fprintf(stderr, "  %-32s %-5s %-40s %s\n", "coldstart", "", "", "not a load run: first-request latency of a freshly started in-process API vs warm, for "+strings.Join(loadtest.ColdStartScenarios, ", ")+" (-coldstart-* flags); on its own only")
-		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile quick -scenarios upload -storage-latency 200ms\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n")
+		fmt.Fprintf(stderr, "\nExamples:\n  syncio-load -profile quick\n  syncio-load -profile quick -scenarios upload -storage-latency 200ms\n  syncio-load -profile full -scenarios profile,upload\n  syncio-load -users 1,50,100 -settle 2s -measure 3s -top-settle 5s -top-measure 5s -warmup 1s\n  syncio-load -target http://127.0.0.1:8080 -out results/machine-a\n  syncio-load -target http://127.0.0.1:8080 -endpoint 'v1=GET /v1/orders' -endpoint 'v2=GET /v2/orders' -metrics http://127.0.0.1:8080/metrics\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		return runOpts{}, err
@@ -199,11 +214,22 @@ Flags:
 			}
 			sel = append(sel, s...)
 		}
+	case len(endpoints) > 0 || *targetsFile != "":
+		if set["scenarios"] {
+			return runOpts{}, errors.New("-scenarios picks the demo's endpoints; with -endpoint or -targets leave it out")
+		}
+		if sel, err = givenScenarios(endpoints, *targetsFile, headers, *body, *target); err != nil {
+			return runOpts{}, err
+		}
 	default:
+		if len(headers) > 0 || *body != "" {
+			return runOpts{}, errors.New("-header and -body apply to -endpoint or -targets")
+		}
 		if sel, err = loadtest.Select(*scenarios); err != nil {
 			return runOpts{}, err
 		}
 	}
+	given := len(sel) > 0 && sel[0].Given
 	var errs []error
 	if *uploadSize < 0 {
 		errs = append(errs, errors.New("-upload-size must not be negative"))
@@ -223,6 +249,14 @@ Flags:
 	if *target != "" && !strings.HasPrefix(*target, "http://") && !strings.HasPrefix(*target, "https://") {
 		errs = append(errs, fmt.Errorf("-target %q must be an http:// or https:// URL", *target))
 	}
+	for flagName, v := range map[string]string{"-metric-queue": *metricQueue, "-metric-busy": *metricBusy, "-metric-workers": *metricWork} {
+		if _, err := scrape.ParseSelector(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", flagName, err))
+		}
+	}
+	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
+		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
 	}
@@ -230,12 +264,12 @@ Flags:
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
-	inProcess := *target == "" && (*apiMode == "in-process" || coldstart)
+	inProcess := *target == "" && !given && (*apiMode == "in-process" || coldstart)
 	process := "external"
 	switch {
 	case inProcess:
 		process = "in-process"
-	case *target == "":
+	case *target == "" && !given:
 		process = "child"
 	}
 	// On the command line 0 means none; api.Config reads 0 as its default
@@ -250,6 +284,11 @@ Flags:
 	if bandwidth == 0 {
 		bandwidth = -1
 	}
+	uploadLatency, storage := uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize), &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth}
+	if given {
+		// Your own service: no storage model, and no /metrics unless named.
+		uploadLatency, storage = 0, nil
+	}
 	return runOpts{
 		cfg: loadtest.Config{
 			BaseURL:              *target,
@@ -260,16 +299,21 @@ Flags:
 			Timeout:              *timeout,
 			MaxRetryAfter:        *maxRetry,
 			ScrapeInterval:       *scrapeEvery,
+			NoMetrics:            given && *metricsURL == "",
+			MetricsURL:           *metricsURL,
+			MetricNames:          scrape.Names{Queue: *metricQueue, Busy: *metricBusy, Workers: *metricWork},
 			Drain:                *drain,
 			BackendLatency:       *backend,
 			InProcess:            inProcess,
 			APIProcess:           process,
-			UploadBackendLatency: uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize),
-			Storage:              &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth},
-			Command:              "syncio-load " + strings.Join(args, " "),
+			UploadBackendLatency: uploadLatency,
+			Storage:              storage,
+			Command:              commandLine(args),
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
+		dashboard:        *dash,
+		given:            given,
 		apiMode:          *apiMode,
 		storageLatency:   none(*stLatency),
 		storageJitter:    *stJitter,
@@ -282,6 +326,19 @@ Flags:
 		coldReqs:         *coldReqs,
 		coldLatency:      *coldLatency,
 	}, nil
+}
+
+// commandLine is the run's command as a shell would take it back: an
+// argument with spaces or quotes (an -endpoint, a -header) is quoted.
+func commandLine(args []string) string {
+	parts := []string{"syncio-load"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$*?") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
 }
 
 // uploadTime is the storage model's mean time for one upload of size bytes:
@@ -326,6 +383,7 @@ func parseUsers(s string) ([]int, error) {
 }
 
 func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
+	var summary *report.Summary // for the dashboard's last event
 	level := slog.LevelWarn
 	if o.verbose {
 		level = slog.LevelInfo
@@ -336,7 +394,24 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	if o.coldstart {
 		return coldstart(ctx, o, stdout, stderr)
 	}
-	if o.target == "" {
+	if o.dashboard != "" {
+		// Listen before anything starts, so a busy address fails first.
+		dash, err := dashboard.Start(o.dashboard, log)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "syncio-load: live dashboard at %s\n", dash.URL())
+		cfg.Live = dash.Publish
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := dash.Close(sctx); err != nil {
+				log.Warn("dashboard", "err", err)
+			}
+		}()
+		defer func() { dash.Finish(liveSummary(summary)) }()
+	}
+	if o.target == "" && !o.given {
 		// Check limits before starting anything, so a low ulimit fails fast.
 		// The API child holds the server side of every connection (and as
 		// many again to its embedded storage): count it as in-process.
@@ -376,6 +451,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s (API %s), results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.APIProcess, cfg.OutDir)
 	sum, err := loadtest.Run(ctx, cfg)
+	summary = sum
 	if sum != nil {
 		if terr := sum.WriteTable(stdout); terr != nil {
 			err = errors.Join(err, terr)
@@ -383,6 +459,19 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
 	}
 	return err
+}
+
+// liveSummary is the dashboard's last event: the headlines as text and
+// the summary (nil if the run never started).
+func liveSummary(sum *report.Summary) dashboard.Final {
+	if sum == nil {
+		return dashboard.Final{Text: "The run did not start; see the terminal."}
+	}
+	text := sum.HeadlineText()
+	if sum.HasUploadHeadline() {
+		text += " " + sum.UploadHeadlineText()
+	}
+	return dashboard.Final{Text: text, Summary: sum}
 }
 
 // apiConfig is the started API's configuration for o, on a free

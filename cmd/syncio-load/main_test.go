@@ -193,19 +193,27 @@ func TestReportSaysWhyItFails(t *testing.T) {
 
 // A short upload run with the API in a child process: summary.json carries
 // the upload headline with every key, and the API's own figures.
-func TestUploadRunInChildProcess(t *testing.T) {
-	dir := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	args := []string{"-scenarios", "upload", "-users", "1,8", "-warmup", "0s", "-settle", "1s", "-measure", "1s",
-		"-top-settle", "1s", "-top-settle-async", "1s", "-top-measure", "2s", "-workers", "2", "-queue", "2",
-		"-storage-latency", "20ms", "-drain", "10s", "-quiet", "-out", dir}
-	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+// runOK runs the command with args, which must succeed, and returns its
+// output and the summary.json it wrote into dir.
+func runOK(t *testing.T, args []string, dir string) (stdout, stderr *bytes.Buffer, summary []byte) {
+	t.Helper()
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	if code := run(context.Background(), args, stdout, stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return stdout, stderr, raw
+}
+
+func TestUploadRunInChildProcess(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-scenarios", "upload", "-users", "1,8", "-warmup", "0s", "-settle", "1s", "-measure", "1s",
+		"-top-settle", "1s", "-top-settle-async", "1s", "-top-measure", "2s", "-workers", "2", "-queue", "2",
+		"-storage-latency", "20ms", "-drain", "10s", "-quiet", "-out", dir}
+	stdout, _, raw := runOK(t, args, dir)
 	var keys struct {
 		Upload map[string]any `json:"upload_headline"`
 	}

@@ -42,6 +42,10 @@ func Merge(dirs []string) (*Summary, error) {
 		if out == nil {
 			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess,
 				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS, Storage: s.Storage}
+			if s.Pair != nil {
+				p := *s.Pair
+				out.Pair = &p
+			}
 		}
 		out.Sources = append(out.Sources, dir)
 		if s.StartedAt.Before(out.StartedAt) {

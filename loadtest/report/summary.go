@@ -37,8 +37,20 @@ type Summary struct {
 	InProcess  bool     `json:"in_process"`
 	APIProcess string   `json:"api_process,omitempty"`
 	Sources    []string `json:"sources,omitempty"` // folders merged by `report`
+	// Pair names the endpoints the headline compares when they are the
+	// user's own (-endpoint, -targets); nil for the demo's table.
+	Pair *Pair `json:"pair,omitempty"`
 	// ColdStart is filled by the cold-start measurement (-scenarios coldstart).
 	ColdStart []ColdStart `json:"cold_start,omitempty"`
+}
+
+// Pair is the headline's pair of given endpoints. Their backend is unknown,
+// so the Little's-law limit is the top step's users over the candidate's
+// own mean latency at the first step, when it was barely loaded.
+type Pair struct {
+	Baseline           string  `json:"baseline"`
+	Candidate          string  `json:"candidate"`
+	LittlesLawLatencyS float64 `json:"littles_law_latency_s"`
 }
 
 // Machine records what else the load generator's machine was doing: a
@@ -158,7 +170,23 @@ const (
 
 // ComputeHeadline fills s.Headline from the top steps of the sync and async
 // profile scenarios, and s.UploadHeadline from the upload pair's.
+// With given endpoints (s.Pair) the headline compares the baseline (the
+// sync side of the keys) with the candidate (the async side) instead.
 func (s *Summary) ComputeHeadline() {
+	if p := s.Pair; p != nil {
+		p.LittlesLawLatencyS = 0
+		for _, sc := range s.Scenarios {
+			if sc.Name == p.Candidate && len(sc.Steps) > 0 {
+				p.LittlesLawLatencyS = sc.Steps[0].LatencyMeanS
+			}
+		}
+		s.Headline = s.pair(p.Baseline, p.Candidate, p.LittlesLawLatencyS)
+		if p.Candidate == "" {
+			s.Headline.Note = "one endpoint only: give a second -endpoint, the candidate, for the ratios"
+		}
+		s.UploadHeadline = UploadHeadline{}
+		return
+	}
 	s.Headline = s.pair(HeadlineSync, HeadlineAsync, s.BackendLatencyS)
 	s.UploadHeadline = UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
 	for _, sc := range s.Scenarios {

@@ -83,8 +83,14 @@ func (s *Summary) rssLabel() string {
 
 // HeadlineText is the one-paragraph verdict on the profile pair.
 func (s *Summary) HeadlineText() string {
-	return headlineText("Headline", s.Headline, s.BackendLatencyS, "backend latency", "")
+	if p := s.Pair; p != nil {
+		return headlineText("Headline", s.Headline, p.LittlesLawLatencyS, p.Candidate+"'s mean latency at the first step", "", sides{p.Baseline, p.Candidate})
+	}
+	return headlineText("Headline", s.Headline, s.BackendLatencyS, "backend latency", "", sides{"sync", "async"})
 }
+
+// sides names the two scenarios of a headline in its text.
+type sides struct{ baseline, candidate string }
 
 // UploadHeadlineText is the one-paragraph verdict on the upload pair.
 func (s *Summary) UploadHeadlineText() string {
@@ -95,17 +101,17 @@ func (s *Summary) UploadHeadlineText() string {
 			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", s.UploadHeadline.APIRSSMaxMB)
 		}
 	}
-	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss)
+	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss, sides{"sync", "async"})
 }
 
-func headlineText(title string, h Headline, latencyS float64, latencyName, extra string) string {
+func headlineText(title string, h Headline, latencyS float64, latencyName, extra string, n sides) string {
 	if h.Note != "" && h.ThroughputRatio == 0 {
 		return title + ": " + h.Note
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %d users: async %.1f OK/s vs sync %.1f OK/s (throughput ratio %.1fx); mean latency sync %.2f s vs async %.3f s (ratio %.1fx); async reaches %.3f of the Little's-law limit (%d users / %g s %s) with %d non-OK responses; sync got %d 503s.",
-		title, h.Users, h.AsyncThroughputRPS, h.SyncThroughputRPS, h.ThroughputRatio, h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
-		h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, h.Sync503)
+	fmt.Fprintf(&b, "%s at %d users: %s %.1f OK/s vs %s %.1f OK/s (throughput ratio %.1fx); mean latency %s %.2f s vs %s %.3f s (ratio %.1fx); %s reaches %.3f of the Little's-law limit (%d users / %.3g s %s) with %d non-OK responses; %s got %d 503s.",
+		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, h.ThroughputRatio, n.baseline, h.SyncLatencyMeanS, n.candidate, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
+		n.candidate, h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
 	b.WriteString(extra)
 	if h.Note != "" {
 		fmt.Fprintf(&b, " Note: %s.", h.Note)
@@ -118,7 +124,11 @@ func headlineText(title string, h Headline, latencyS float64, latencyName, extra
 func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# syncio load results: profile %s\n\n", s.Profile)
-	fmt.Fprintf(&b, "Started %s against %s; backend latency %g s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
+	if p := s.Pair; p != nil {
+		fmt.Fprintf(&b, "Started %s against %s; baseline %s, candidate %s (the headline's sync and async sides).", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, p.Baseline, p.Candidate)
+	} else {
+		fmt.Fprintf(&b, "Started %s against %s; backend latency %g s.", s.StartedAt.Format("2006-01-02 15:04:05 MST"), s.Target, s.BackendLatencyS)
+	}
 	if s.Server != nil {
 		fmt.Fprintf(&b, " Pool: %d workers, queue %d.", s.Server.Workers, s.Server.Queue)
 	}

@@ -6,6 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,8 +43,48 @@ type Sample struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
-// Parse reads a Prometheus text exposition and extracts a Sample stamped at.
-func Parse(r io.Reader, at time.Time) (Sample, error) {
+// Names are the metrics read as the bounded resource of another service:
+// its queue (waiters), its busy slots and its total slots. For a database
+// pool from client_golang's collectors.NewDBStatsCollector, say, busy is
+// go_sql_in_use_connections and workers go_sql_max_open_connections. Each
+// is a selector (see ParseSelector): a name, with label matchers to pick
+// one pool out of several.
+type Names struct {
+	Queue, Busy, Workers string
+}
+
+// DefaultNames are the demo API's pool gauges.
+var DefaultNames = Names{Queue: MetricQueueLength, Busy: MetricWorkersBusy, Workers: MetricWorkers}
+
+// orDefault fills empty names from DefaultNames.
+func (n Names) orDefault() Names {
+	if n.Queue == "" {
+		n.Queue = DefaultNames.Queue
+	}
+	if n.Busy == "" {
+		n.Busy = DefaultNames.Busy
+	}
+	if n.Workers == "" {
+		n.Workers = DefaultNames.Workers
+	}
+	return n
+}
+
+// Parse reads a Prometheus text exposition and extracts a Sample stamped at,
+// with the demo API's metric names.
+func Parse(r io.Reader, at time.Time) (Sample, error) { return ParseNames(r, at, DefaultNames) }
+
+// ParseNames is Parse reading the queue, busy and worker gauges from names
+// (empty ones fall back to DefaultNames).
+func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
+	names = names.orDefault()
+	var sels [3]Selector
+	for i, n := range []string{names.Workers, names.Busy, names.Queue} {
+		var err error
+		if sels[i], err = ParseSelector(n); err != nil {
+			return Sample{}, err
+		}
+	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(r)
 	if err != nil {
@@ -49,24 +92,69 @@ func Parse(r io.Reader, at time.Time) (Sample, error) {
 	}
 	return Sample{
 		Time:        at,
-		Workers:     sum(fams[MetricWorkers]),
-		WorkersBusy: sum(fams[MetricWorkersBusy]),
-		QueueLength: sum(fams[MetricQueueLength]),
-		Rejected:    sum(fams[MetricRejected]),
-		Goroutines:  sum(fams[MetricGoroutines]),
-		RSSBytes:    sum(fams[MetricRSS]),
-		CPUSeconds:  sum(fams[MetricCPU]),
+		Workers:     sels[0].sum(fams),
+		WorkersBusy: sels[1].sum(fams),
+		QueueLength: sels[2].sum(fams),
+		Rejected:    Selector{Name: MetricRejected}.sum(fams),
+		Goroutines:  Selector{Name: MetricGoroutines}.sum(fams),
+		RSSBytes:    Selector{Name: MetricRSS}.sum(fams),
+		CPUSeconds:  Selector{Name: MetricCPU}.sum(fams),
 	}, nil
 }
 
-// sum adds a gauge or counter over all its label sets, which is the pool
-// total should the API ever label its pools.
-func sum(f *dto.MetricFamily) float64 {
+// Selector picks the series of one metric whose labels have the given
+// values; with no labels, every series of the metric.
+type Selector struct {
+	Name   string
+	Labels map[string]string
+}
+
+var metricName = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
+
+// ParseSelector reads a metric name with optional label matchers, as
+// PromQL writes them: go_sql_in_use_connections{db_name="before"}. Only
+// equality is supported, and values may not contain commas.
+func ParseSelector(s string) (Selector, error) {
+	name, rest, braces := strings.Cut(strings.TrimSpace(s), "{")
+	sel := Selector{Name: name}
+	if !metricName.MatchString(name) {
+		return Selector{}, fmt.Errorf("metric %q: want NAME or NAME{label=\"value\",...}", s)
+	}
+	if !braces {
+		return sel, nil
+	}
+	body, ok := strings.CutSuffix(rest, "}")
+	if !ok {
+		return Selector{}, fmt.Errorf("metric %q: missing }", s)
+	}
+	sel.Labels = map[string]string{}
+	for _, m := range strings.Split(body, ",") {
+		if strings.TrimSpace(m) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(m, "=")
+		k = strings.TrimSpace(k)
+		uv, err := strconv.Unquote(strings.TrimSpace(v))
+		if !ok || err != nil || !metricName.MatchString(k) {
+			return Selector{}, fmt.Errorf("metric %q: label matcher %q: want label=\"value\"", s, strings.TrimSpace(m))
+		}
+		sel.Labels[k] = uv
+	}
+	return sel, nil
+}
+
+// sum adds the selected series of a gauge or counter: the pool total
+// should the API ever label its pools, or one pool of several.
+func (sel Selector) sum(fams map[string]*dto.MetricFamily) float64 {
+	f := fams[sel.Name]
 	if f == nil {
 		return 0
 	}
 	var v float64
 	for _, m := range f.GetMetric() {
+		if !sel.matches(m) {
+			continue
+		}
 		switch {
 		case m.GetGauge() != nil:
 			v += m.GetGauge().GetValue()
@@ -79,26 +167,52 @@ func sum(f *dto.MetricFamily) float64 {
 	return v
 }
 
+func (sel Selector) matches(m *dto.Metric) bool {
+	found := 0
+	for _, lp := range m.GetLabel() {
+		if want, ok := sel.Labels[lp.GetName()]; ok {
+			if lp.GetValue() != want {
+				return false
+			}
+			found++
+		}
+	}
+	return found == len(sel.Labels)
+}
+
 // Scraper polls a /metrics URL and keeps every sample in memory (one a
 // second is a few kilobytes per minute).
 type Scraper struct {
 	url    string
 	client *http.Client
 	log    *slog.Logger
+	names  Names
 
 	mu      sync.Mutex
 	samples []Sample
 	failed  bool
 }
 
+// Option configures a Scraper.
+type Option func(*Scraper)
+
+// WithNames reads the queue, busy and worker figures from names instead of
+// the demo API's pool gauges.
+func WithNames(n Names) Option { return func(s *Scraper) { s.names = n.orDefault() } }
+
 // New returns a Scraper for metricsURL. Its client is separate from the
 // load's, so the scrape never waits for a free load connection.
-func New(metricsURL string, log *slog.Logger) *Scraper {
-	return &Scraper{
+func New(metricsURL string, log *slog.Logger, opts ...Option) *Scraper {
+	s := &Scraper{
 		url:    metricsURL,
 		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1}},
 		log:    log,
+		names:  DefaultNames,
 	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Once takes one sample now.
@@ -116,7 +230,7 @@ func (s *Scraper) Once(ctx context.Context) (Sample, error) {
 	if resp.StatusCode != http.StatusOK {
 		return Sample{}, fmt.Errorf("scraping %s: %s", s.url, resp.Status)
 	}
-	return Parse(resp.Body, at)
+	return ParseNames(resp.Body, at, s.names)
 }
 
 // Run samples every interval until ctx ends. A failing scrape is logged

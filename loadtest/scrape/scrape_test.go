@@ -86,3 +86,53 @@ func TestOnceReportsHTTPErrors(t *testing.T) {
 		t.Errorf("Once on a 404 = %v", err)
 	}
 }
+
+// TestParseNames reads another service's gauges as the queue, busy
+// workers and workers: here database/sql's pool stats, as client_golang's
+// DB stats collector names them, with two pools in one exposition (a
+// database per handler version). A plain name sums its series; label
+// matchers pick some; an empty name keeps the demo's.
+func TestParseNames(t *testing.T) {
+	const db = `# TYPE go_sql_in_use_connections gauge
+go_sql_in_use_connections{db_name="before"} 7
+go_sql_in_use_connections{db_name="after"} 1
+# TYPE go_sql_max_open_connections gauge
+go_sql_max_open_connections{db_name="before"} 10
+go_sql_max_open_connections{db_name="after"} 4
+# TYPE app_waiting gauge
+app_waiting 42
+# TYPE syncio_pool_queue_length gauge
+syncio_pool_queue_length 5
+`
+	for _, c := range []struct {
+		names              Names
+		queue, busy, total float64
+	}{
+		{Names{Queue: "app_waiting", Busy: "go_sql_in_use_connections", Workers: "go_sql_max_open_connections"}, 42, 8, 14},
+		{Names{Busy: `go_sql_in_use_connections{db_name="before"}`, Workers: `go_sql_max_open_connections{ db_name = "after" }`}, 5, 7, 4},
+		{Names{Busy: `go_sql_in_use_connections{db_name="other"}`}, 5, 0, 0},
+	} {
+		s, err := ParseNames(strings.NewReader(db), time.Unix(1, 0), c.names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.QueueLength != c.queue || s.WorkersBusy != c.busy || s.Workers != c.total {
+			t.Errorf("%+v: sample %+v, want queue %v, busy %v, workers %v", c.names, s, c.queue, c.busy, c.total)
+		}
+	}
+	for in, want := range map[string]string{
+		"":              "want NAME",
+		"9x":            "want NAME",
+		`x{a="b"`:       "missing }",
+		"x{a=b}":        "label matcher",
+		`x{="b"}`:       "label matcher",
+		`x{a="b"} junk`: "missing }",
+	} {
+		if _, err := ParseSelector(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSelector(%q) = %v, want %q", in, err, want)
+		}
+	}
+	if _, err := ParseNames(strings.NewReader(db), time.Unix(1, 0), Names{Busy: "x{"}); err == nil {
+		t.Error("ParseNames took a malformed selector")
+	}
+}

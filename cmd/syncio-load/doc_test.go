@@ -1,0 +1,105 @@
+package main
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/syncio/syncio/docs/docblock"
+	"github.com/syncio/syncio/examples/loadyourservice/slots"
+	"github.com/syncio/syncio/loadtest/report"
+)
+
+// words splits a shell command of the docs: single quotes, backslash-
+// newline continuations and spaces, which is all the docs' blocks use.
+func words(t *testing.T, cmd string) []string {
+	t.Helper()
+	cmd = strings.ReplaceAll(cmd, "\\\n", " ")
+	var out []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range cmd {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case !quoted && (r == ' ' || r == '\n' || r == '\t'):
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+			inWord = false
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unterminated quote in %q", cmd)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// TestLoadYourServiceDoc runs docs/load-your-service.md's commands: the
+// practice service as the doc starts it (in-process, on a free port, with
+// the defaults the doc's block relies on) and the comparison, verbatim,
+// with a shorter schedule appended (later flags win) so it takes seconds.
+func TestLoadYourServiceDoc(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "load-your-service.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := docblock.All(string(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]string{}
+	for _, b := range blocks {
+		byName[b.Name] = b.Body
+	}
+	svcArgs := words(t, byName["lys-service"])
+	if strings.Join(svcArgs, " ") != "go run ./examples/loadyourservice -addr 127.0.0.1:8090" {
+		t.Fatalf("lys-service block is %q; this test starts that service with its defaults", svcArgs)
+	}
+	srv := httptest.NewServer(slots.New())
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+
+	args := words(t, byName["lys-compare"])
+	if len(args) < 4 || strings.Join(args[:3], " ") != "go run ./cmd/syncio-load" {
+		t.Fatalf("lys-compare block is %q", args)
+	}
+	args = args[3:]
+	for i, a := range args {
+		a = strings.ReplaceAll(a, "127.0.0.1:8090", addr)
+		args[i] = strings.ReplaceAll(a, "127.0.0.1:8089", "127.0.0.1:0")
+	}
+	dir := t.TempDir()
+	args = append(args, "-users", "1,20", "-warmup", "0s", "-settle", "300ms", "-measure", "700ms",
+		"-top-settle", "1s", "-top-measure", "2s", "-scrape", "200ms", "-quiet", "-out", dir)
+	_, stderr, _ := runOK(t, args, dir)
+	if !strings.Contains(stderr.String(), "live dashboard at http://127.0.0.1:") {
+		t.Errorf("the dashboard address was not printed: %s", stderr.String())
+	}
+	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Pair == nil || sum.Pair.Baseline != "held" || sum.Pair.Candidate != "released" {
+		t.Fatalf("pair %+v", sum.Pair)
+	}
+	// What the doc says to read: held plateaus at its four slots (all
+	// busy, read through the -metric-* names), released does not.
+	held := sum.Scenarios[0].Steps
+	top := held[len(held)-1]
+	if top.Workers != 4 || top.WorkersBusyMean < 3 || top.QueueLengthMax == 0 {
+		t.Errorf("held top step: workers %v, busy mean %v, queue max %v; want 4 slots, nearly all busy, a queue", top.Workers, top.WorkersBusyMean, top.QueueLengthMax)
+	}
+	if sum.Headline.ThroughputRatio <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
+		t.Errorf("headline %+v, Little's-law latency %v", sum.Headline, sum.Pair.LittlesLawLatencyS)
+	}
+}

@@ -1,0 +1,212 @@
+package dashboard_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/schedule"
+)
+
+// chromium finds Debian's chromium (or the browser SYNCIO_CHROMIUM names).
+// Without one the test skips, except under CI=true, where it must run.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("SYNCIO_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found; .ci/run installs Debian's chromium package")
+	}
+	t.Skip("chromium not installed (apt-get install chromium); CI runs this test")
+	return ""
+}
+
+// slots is a service whose /held endpoint queues for one of two slots
+// and keeps it across a 100 ms wait, and whose /metrics shows the queue.
+func slots(t *testing.T) *httptest.Server {
+	sem := make(chan struct{}, 2)
+	var queued, busy atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /held", func(w http.ResponseWriter, r *http.Request) {
+		queued.Add(1)
+		sem <- struct{}{}
+		queued.Add(-1)
+		busy.Add(1)
+		time.Sleep(100 * time.Millisecond)
+		busy.Add(-1)
+		<-sem
+	})
+	mux.HandleFunc("GET /free", func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "syncio_pool_queue_length %d\nsyncio_pool_workers_busy %d\nsyncio_pool_workers 2\n", queued.Load(), busy.Load())
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// pageState is window.dashboard, which the page keeps for this test.
+type pageState struct {
+	Points  int  `json:"points"`
+	Updates int  `json:"updates"`
+	Summary bool `json:"summary"`
+}
+
+// TestDashboardInBrowser drives headless Chromium against a short run: the
+// page loads without console errors, its charts are redrawn at least three
+// times, it shows the summary at the end, and a screenshot is not blank.
+func TestDashboardInBrowser(t *testing.T) {
+	exe := chromium(t)
+	svc := slots(t)
+	dash, err := dashboard.Start("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = dash.Close(context.Background()) }()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.DisableGPU, chromedp.WindowSize(1280, 1000))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+
+	// Every console call, uncaught exception and browser log entry (a
+	// failed request, say) of the page; errors and warnings fail the test.
+	var mu sync.Mutex
+	var problems []string
+	messages := chromedp.Console(ctx)
+	var reading sync.WaitGroup
+	reading.Go(func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				mu.Lock()
+				problems = append(problems, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m))
+				mu.Unlock()
+			}
+		}
+	})
+	if err := chromedp.Do(ctx, chromedp.Navigate(dash.URL()), chromedp.WaitVisible("#status")); err != nil {
+		t.Fatal(err)
+	}
+
+	scs := make([]loadtest.Scenario, 0, 2)
+	for _, e := range []string{"held=GET /held", "free=GET /free"} {
+		sc, err := loadtest.ParseEndpoint(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scs = append(scs, sc)
+	}
+	prof := schedule.Profile{Name: "browser", Users: []int{2, 10}, Settle: 200 * time.Millisecond, Measure: time.Second,
+		TopSettleBlocking: 200 * time.Millisecond, TopSettleAsync: 200 * time.Millisecond, TopMeasure: 1500 * time.Millisecond}
+	sum, err := loadtest.Run(context.Background(), loadtest.Config{
+		BaseURL: svc.URL, Profile: prof, Scenarios: scs, OutDir: t.TempDir(),
+		ScrapeInterval: 200 * time.Millisecond, Drain: 5 * time.Second, BackendLatency: 100 * time.Millisecond,
+		Live: dash.Publish,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dash.Finish(dashboard.Final{Text: sum.HeadlineText(), Summary: sum})
+
+	var state pageState
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		state, err = chromedp.Run(ctx, chromedp.Evaluate[pageState](`window.dashboard`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state.Summary || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !state.Summary || state.Points < 3 || state.Updates < 3 {
+		t.Fatalf("page state %+v: want at least 3 points and chart updates, and the summary", state)
+	}
+	headline, err := chromedp.Run(ctx, chromedp.Text("#headline"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#steps tbody tr").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverShown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll(".chart")].filter(c => !c.hidden && c.querySelector("h3").textContent.startsWith("Server")).length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(headline, "free") || !strings.Contains(headline, "held") || rows != 4 {
+		t.Errorf("summary: headline %q, %d step rows (want both endpoints and 4 rows)", headline, rows)
+	}
+	if serverShown != 2 {
+		t.Errorf("%d scenarios show the server chart; /metrics was sampled, want 2", serverShown)
+	}
+
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	// Not blank: the luminance varies, and more than a few colours appear
+	// (the charts' lines, text and panel borders).
+	b := img.Bounds()
+	var n, sum1, sum2 float64
+	colours := map[uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			l := (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(bl)) / 65535
+			n++
+			sum1 += l
+			sum2 += l * l
+			colours[r>>8<<16|g>>8<<8|bl>>8] = true
+		}
+	}
+	mean := sum1 / n
+	variance := sum2/n - mean*mean
+	if variance < 1e-3 || len(colours) < 20 {
+		t.Errorf("screenshot looks blank: luminance variance %.5f, %d colours", variance, len(colours))
+	}
+	if dir := os.Getenv("SYNCIO_SCREENSHOT_DIR"); dir != "" {
+		if err := os.WriteFile(dir+"/dashboard.png", shot, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	cancelTimeout() // ends the console subscription
+	reading.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(problems) > 0 {
+		t.Errorf("browser reported problems:\n%s", strings.Join(problems, "\n"))
+	}
+}

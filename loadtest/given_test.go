@@ -1,0 +1,217 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/report"
+	"github.com/syncio/syncio/loadtest/scrape"
+)
+
+// slotService is a service that is not the demo: /held keeps one of two
+// slots across its 40 ms wait (503 when none is free), /free waits without
+// one, /broken answers 500, and /stats exposes the slots under names of
+// its own.
+func slotService(t *testing.T) *httptest.Server {
+	slots := make(chan struct{}, 2)
+	var busy atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /held", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case slots <- struct{}{}:
+		default:
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		busy.Add(1)
+		time.Sleep(40 * time.Millisecond)
+		busy.Add(-1)
+		<-slots
+	})
+	mux.HandleFunc("POST /free", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Key") != "k" {
+			http.Error(w, "no key", http.StatusForbidden)
+			return
+		}
+		time.Sleep(40 * time.Millisecond)
+	})
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	})
+	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "app_slots_in_use %d\napp_slots 2\n", busy.Load())
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func given(t *testing.T, specs ...string) []Scenario {
+	t.Helper()
+	var out []Scenario
+	for _, s := range specs {
+		sc, err := ParseEndpoint(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+func TestRunGivenEndpoints(t *testing.T) {
+	srv := slotService(t)
+	dir := t.TempDir()
+	scs := WithRequest(given(t, "held=GET /held", "free=POST "+srv.URL+"/free", "broken=GET /broken"), http.Header{"X-Key": {"k"}}, nil)
+	var mu sync.Mutex
+	var points []dashboard.Point
+	sum, err := Run(context.Background(), Config{
+		Live: func(p dashboard.Point) {
+			mu.Lock()
+			defer mu.Unlock()
+			points = append(points, p)
+		},
+		BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: scs, OutDir: dir,
+		ScrapeInterval: 20 * time.Millisecond, MetricsURL: srv.URL + "/stats",
+		MetricNames: scrape.Names{Busy: "app_slots_in_use", Workers: "app_slots"},
+		Drain:       time.Second, BackendLatency: 10 * time.Millisecond, MaxRetryAfter: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Scenarios) != 3 || sum.Pair == nil || sum.Pair.Baseline != "held" || sum.Pair.Candidate != "free" {
+		t.Fatalf("scenarios %d, pair %+v", len(sum.Scenarios), sum.Pair)
+	}
+	held, free, broken := sum.Scenarios[0].Steps, sum.Scenarios[1].Steps, sum.Scenarios[2].Steps
+	top := len(held) - 1
+	// 12 users against two slots: the held endpoint turns most away, the
+	// free one serves everyone (and got the -header, or it would be 403).
+	if held[top].Status503 == 0 || free[top].OK == 0 || free[top].Errors != 0 {
+		t.Errorf("top steps: held %+v, free %+v", held[top], free[top])
+	}
+	if sum.Headline.ThroughputRatio <= 1 || sum.Headline.Users != 12 {
+		t.Errorf("headline %+v: the free endpoint should out-run the held one", sum.Headline)
+	}
+	if want := free[0].LatencyMeanS; sum.Pair.LittlesLawLatencyS != want || want < 0.04 {
+		t.Errorf("Little's-law latency %v, want the candidate's first-step mean %v (>= 40 ms)", sum.Pair.LittlesLawLatencyS, want)
+	}
+	if sum.BackendLatencyS != 0 || sum.Storage != nil {
+		t.Errorf("the demo's backend latency or storage leaked into the summary: %v %+v", sum.BackendLatencyS, sum.Storage)
+	}
+	// The slots were read from the service's own gauge names.
+	var busyMax float64
+	for _, st := range held {
+		busyMax = max(busyMax, st.WorkersBusyMean)
+		if st.Workers != 2 {
+			t.Errorf("held step %d: workers %v, want app_slots = 2", st.Index, st.Workers)
+		}
+	}
+	if busyMax == 0 {
+		t.Error("no busy slots read from app_slots_in_use")
+	}
+	// A target that answers 500 to everything: the run went on and the
+	// report shows the errors.
+	// (After an error a user backs off for a second, so a short step may
+	// see none; the run as a whole must.)
+	var requests, errs int
+	for _, st := range broken {
+		requests += st.Requests
+		errs += st.Errors
+		if st.OK != 0 {
+			t.Errorf("broken step %d: %d OK", st.Index, st.OK)
+		}
+	}
+	if requests == 0 || errs != requests {
+		t.Errorf("broken endpoint: %d errors of %d requests, want all", errs, requests)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"baseline held, candidate free", "| broken | 12 |", "free's mean latency at the first step"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+	for _, f := range []string{"held.bin", "free.bin", "broken.bin", "throughput.png", "steps.csv", "plot.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// The live feed: points for every scenario, in run order, the held
+	// endpoint's with the slots it read, the broken one's with errors.
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]int{}
+	var order []string
+	var heldBusy, brokenErrs bool
+	for _, p := range points {
+		if seen[p.Scenario] == 0 {
+			order = append(order, p.Scenario)
+		}
+		seen[p.Scenario]++
+		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength != nil {
+			heldBusy = true
+		}
+		if p.Scenario == "broken" && p.ErrorsPerS > 0 && p.OKPerS == 0 {
+			brokenErrs = true
+		}
+		if p.Users < 0 || p.OKPerS < 0 || p.LatencyP99S < p.LatencyP50S {
+			t.Errorf("point %+v", p)
+		}
+	}
+	if strings.Join(order, ",") != "held,free,broken" || !heldBusy || !brokenErrs {
+		t.Errorf("live points: order %v, held busy %v, broken errors %v (%d points)", order, heldBusy, brokenErrs, len(points))
+	}
+
+	// `report` redraws the same headline from the folder.
+	out := t.TempDir()
+	if err := Report([]string{dir}, out); err != nil {
+		t.Fatal(err)
+	}
+	again, err := report.ReadJSON(filepath.Join(out, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Pair == nil || again.Pair.Candidate != "free" || again.Headline.ThroughputRatio != sum.Headline.ThroughputRatio {
+		t.Errorf("report: pair %+v, ratio %v, run's %v", again.Pair, again.Headline.ThroughputRatio, sum.Headline.ThroughputRatio)
+	}
+}
+
+func TestRunUnreachableTargetFailsBeforeAnyStep(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	dir := filepath.Join(t.TempDir(), "out")
+	start := time.Now()
+	sum, err := Run(context.Background(), Config{
+		BaseURL: "http://" + addr, Profile: tinyProfile(), Scenarios: given(t, "a=GET /a"), OutDir: dir,
+	})
+	if err == nil || !strings.Contains(err.Error(), "unreachable") || !strings.Contains(err.Error(), addr) {
+		t.Fatalf("err = %v, want unreachable naming %s", err, addr)
+	}
+	if sum != nil {
+		t.Errorf("summary %+v from a run that never started", sum)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("results folder created before the check: %v", err)
+	}
+	if d := time.Since(start); d > tinyProfile().Warmup+5*time.Second {
+		t.Errorf("took %v: the check should come before any step", d)
+	}
+}
