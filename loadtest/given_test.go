@@ -215,3 +215,40 @@ func TestRunUnreachableTargetFailsBeforeAnyStep(t *testing.T) {
 		t.Errorf("took %v: the check should come before any step", d)
 	}
 }
+
+// TestRunWithoutServerMetrics: a service of the user's own with no
+// -metrics gets "–" for the server's columns, not zeros that read as
+// measured, and the load generator's own RSS is still sampled.
+func TestRunWithoutServerMetrics(t *testing.T) {
+	srv := slotService(t)
+	dir := t.TempDir()
+	scs := WithRequest(given(t, "free=POST /free"), http.Header{"X-Key": {"k"}}, nil)
+	sum, err := Run(context.Background(), Config{
+		BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: scs, OutDir: dir, NoMetrics: true,
+		ScrapeInterval: 20 * time.Millisecond, Drain: time.Second, BackendLatency: 10 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.NoServerMetrics {
+		t.Error("NoServerMetrics is false for a run that read no /metrics")
+	}
+	var genRSS float64
+	for _, st := range sum.Scenarios[0].Steps {
+		genRSS = max(genRSS, st.GeneratorRSSBytes)
+	}
+	if genRSS == 0 {
+		t.Error("the load generator's RSS was not sampled")
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| – | – | – | – |") || strings.Contains(string(md), "| 0 | 0.0 | 0 | 0.00 |") {
+		t.Errorf("summary.md shows unknown server figures as numbers:\n%s", md)
+	}
+	back, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil || !back.NoServerMetrics {
+		t.Errorf("summary.json: no_server_metrics lost (%v)", err)
+	}
+}

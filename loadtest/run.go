@@ -163,8 +163,12 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	scrapeCtx, stopScrape := context.WithCancel(context.Background())
 	var scrapeDone sync.WaitGroup
 	var self rssSampler
-	if cfg.ScrapeInterval > 0 && !cfg.NoMetrics {
+	sum.NoServerMetrics = cfg.NoMetrics || cfg.ScrapeInterval <= 0
+	if !sum.NoServerMetrics {
 		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
+	}
+	// The load generator's own RSS is known whatever the target exports.
+	if cfg.ScrapeInterval > 0 {
 		scrapeDone.Go(func() { self.run(scrapeCtx, cfg.ScrapeInterval) })
 	}
 

@@ -41,12 +41,14 @@ func Merge(dirs []string) (*Summary, error) {
 		}
 		if out == nil {
 			out = &Summary{Profile: s.Profile, BackendLatencyS: s.BackendLatencyS, Target: s.Target, StartedAt: s.StartedAt, Command: s.Command, Machine: s.Machine, Server: s.Server, InProcess: s.InProcess,
-				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS, Storage: s.Storage}
+				APIProcess: s.APIProcess, UploadBackendLatencyS: s.UploadBackendLatencyS, Storage: s.Storage, NoServerMetrics: true}
 			if s.Pair != nil {
 				p := *s.Pair
 				out.Pair = &p
 			}
 		}
+		// One folder that read the server's /metrics makes its columns known.
+		out.NoServerMetrics = out.NoServerMetrics && s.NoServerMetrics
 		out.Sources = append(out.Sources, dir)
 		if s.StartedAt.Before(out.StartedAt) {
 			out.StartedAt = s.StartedAt

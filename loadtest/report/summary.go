@@ -40,6 +40,10 @@ type Summary struct {
 	// Pair names the endpoints the headline compares when they are the
 	// user's own (-endpoint, -targets); nil for the demo's table.
 	Pair *Pair `json:"pair,omitempty"`
+	// NoServerMetrics: nothing was read from the target's /metrics (a
+	// service of the user's own without -metrics), so the queue, busy,
+	// RSS, cores and goroutine columns are unknown, not zero.
+	NoServerMetrics bool `json:"no_server_metrics,omitempty"`
 	// ColdStart is filled by the cold-start measurement (-scenarios coldstart).
 	ColdStart []ColdStart `json:"cold_start,omitempty"`
 }

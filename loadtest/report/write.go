@@ -52,10 +52,11 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.0f\t%.2f\t%.0f\t%.0f\t\n",
+			srv := s.serverCells(st)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n",
 				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6, st.ServerCPUCores, st.ServerGoroutines, st.GeneratorRSSBytes/1e6)
+				srv.queueMax, srv.busyMean, srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -70,6 +71,25 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// serverFigures are a step's figures read from the server's /metrics, as
+// table cells.
+type serverFigures struct{ queueMax, busyMean, rssMB, cores, goroutines string }
+
+// serverCells formats st's server figures, or "–" for each when nothing was
+// read from the server: a 0 there would read as measured.
+func (s *Summary) serverCells(st Step) serverFigures {
+	if s.NoServerMetrics {
+		return serverFigures{"–", "–", "–", "–", "–"}
+	}
+	return serverFigures{
+		queueMax:   fmt.Sprintf("%.0f", st.QueueLengthMax),
+		busyMean:   fmt.Sprintf("%.1f", st.WorkersBusyMean),
+		rssMB:      fmt.Sprintf("%.0f", st.ServerRSSBytes/1e6),
+		cores:      fmt.Sprintf("%.2f", st.ServerCPUCores),
+		goroutines: fmt.Sprintf("%.0f", st.ServerGoroutines),
+	}
 }
 
 // rssLabel names the RSS column: the API's own unless it shared the load
@@ -173,10 +193,11 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.1f | %.0f | %.2f | %.0f |\n",
+			srv := s.serverCells(st)
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %.0f |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
-				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, st.QueueLengthMax, st.WorkersBusyMean, st.ServerRSSBytes/1e6,
-				st.ServerCPUCores, st.GeneratorRSSBytes/1e6)
+				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, srv.rssMB,
+				srv.cores, st.GeneratorRSSBytes/1e6)
 		}
 	}
 	var cpu []string
