@@ -58,6 +58,9 @@ start_api() {
 	local dir=$1
 	shift
 	mkdir -p "$dir"
+	# The log exists before the API starts: the child opens its redirection
+	# only when it runs, and a busy machine lets the loop below read first.
+	: >"$dir/api.log"
 	"$bin/syncio-api" -addr 127.0.0.1:0 -pprof -workers 8 -queue 64 -shutdown-timeout 2s "$@" 2>"$dir/api.log" &
 	api_pid=$!
 	pids+=("$api_pid")
