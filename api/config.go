@@ -79,6 +79,12 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 
+	// BlockwatchRate is the sampling rate, in Hz, of the run-time blocking
+	// watcher served at GET /debug/syncio/blocking (0 = default,
+	// blockwatch.DefaultRate; negative = no watcher: no route labels, no
+	// sampling, no endpoint).
+	BlockwatchRate int
+
 	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
 	// profiles expose internals and cost CPU).
 	Pprof bool
