@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -132,6 +134,22 @@ func TestBlockwatchVerdict(t *testing.T) {
 	if rep.BlockedHoldingWorkerS <= 0 || rep.BlockedHoldingWorkerS >= rep.BlockedS || rep.BlockedS > rep.RequestS {
 		t.Errorf("totals: blocked holding a worker %.3f, blocked %.3f, request %.3f; want 0 < holding < blocked <= request",
 			rep.BlockedHoldingWorkerS, rep.BlockedS, rep.RequestS)
+	}
+
+	// The running totals on /metrics, for scrapers: at least what the
+	// report said a moment ago (the counters only grow).
+	resp, err = http.Get(s.URL() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	m := regexp.MustCompile(`(?m)^syncio_blockwatch_blocked_holding_worker_seconds_total (\S+)$`).FindSubmatch(metrics)
+	if m == nil {
+		t.Fatal("/metrics lacks syncio_blockwatch_blocked_holding_worker_seconds_total")
+	}
+	if v, err := strconv.ParseFloat(string(m[1]), 64); err != nil || v < rep.BlockedHoldingWorkerS {
+		t.Errorf("metric %s, want at least the report's %v", m[1], rep.BlockedHoldingWorkerS)
 	}
 
 	// The pprof form of the same aggregate.

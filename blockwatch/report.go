@@ -63,6 +63,30 @@ type Site struct {
 	Frames        []Frame            `json:"frames"`
 }
 
+// Totals are a Report's running sums, without the sites: cheap enough to
+// read on every metrics scrape.
+type Totals struct {
+	RequestS, BlockedS, BlockedHoldingWorkerS float64
+}
+
+// Totals returns the running sums so far.
+func (w *Watcher) Totals() Totals {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := Totals{RequestS: w.request}
+	for _, a := range w.sites {
+		t.BlockedS += a.seconds
+		if w.holdsWorker(a.holding) {
+			t.BlockedHoldingWorkerS += a.seconds
+		}
+	}
+	return t
+}
+
+func (w *Watcher) holdsWorker(holding string) bool {
+	return holding != "" && slices.Contains(names(holding), w.worker)
+}
+
 // Report returns the aggregate so far.
 func (w *Watcher) Report() Report {
 	w.mu.Lock()
@@ -85,7 +109,7 @@ func (w *Watcher) Report() Report {
 			Blocking:      a.frames[a.at].Func,
 			Kind:          a.kind,
 			Holding:       a.holding,
-			HoldingWorker: a.holding != "" && slices.Contains(names(a.holding), w.worker),
+			HoldingWorker: w.holdsWorker(a.holding),
 			BlockedS:      a.seconds,
 			Routes:        maps.Clone(a.routes),
 			Frames:        slices.Clone(a.frames),
