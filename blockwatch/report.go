@@ -25,8 +25,8 @@ func (f Frame) String() string { return fmt.Sprintf("%s %s:%d", f.Func, f.File, 
 // goroutine-seconds: two requests blocked for one second make 2.
 type Report struct {
 	Module  string  `json:"module"`
-	RateHz  float64 `json:"rate_hz"` // configured
-	Samples int64   `json:"samples"`
+	RateHz  float64 `json:"rate_hz"` // configured; the budget may lower it
+	Samples int64   `json:"samples"` // Samples/WatchedS is the rate achieved
 	// WatchedS is the wall time the samples cover, and SamplingS the part
 	// of it spent taking them (the watcher's own cost, on one goroutine).
 	WatchedS  float64 `json:"watched_s"`

@@ -17,9 +17,14 @@ import (
 )
 
 // DefaultRate is the default sampling rate in Hz: enough samples for a
-// step of a load run (a few hundred in 10 s), at a cost measured in
-// docs/remediation.md.
+// step of a load run (a few hundred in 10 s) while the process is small.
 const DefaultRate = 20
+
+// DefaultBudget is the default share of one core that sampling may take.
+// A sample costs about 3 µs per goroutine (the runtime formats a key per
+// goroutine for the profile: BenchmarkSample), so at thousands of
+// goroutines the rate falls below DefaultRate to stay within it.
+const DefaultBudget = 0.01
 
 // Option configures a Watcher.
 type Option func(*Watcher)
@@ -27,6 +32,18 @@ type Option func(*Watcher)
 // WithRate sets the sampling rate in Hz (clamped to 1..1000).
 func WithRate(hz int) Option {
 	return func(w *Watcher) { w.interval = time.Second / time.Duration(min(max(hz, 1), 1000)) }
+}
+
+// WithBudget caps the share of one core's time that sampling takes
+// (0 < f <= 1): after a sample that took d, the next waits at least d/f.
+// Samples are weighted by the time since the previous one, so a lower rate
+// makes the figures coarser, not biased.
+func WithBudget(f float64) Option {
+	return func(w *Watcher) {
+		if f > 0 && f <= 1 {
+			w.budget = f
+		}
+	}
 }
 
 // WithModule sets the import-path prefix of the service's own code: a
@@ -58,6 +75,7 @@ func WithLogger(l *slog.Logger) Option {
 // block. Its methods are safe for concurrent use.
 type Watcher struct {
 	interval time.Duration
+	budget   float64
 	module   string
 	worker   string
 	ignore   []string
@@ -88,7 +106,7 @@ type agg struct {
 
 // New returns a Watcher; call Run to sample.
 func New(opts ...Option) *Watcher {
-	w := &Watcher{interval: time.Second / DefaultRate, worker: "pool", log: slog.Default(), sites: map[string]*agg{}}
+	w := &Watcher{interval: time.Second / DefaultRate, budget: DefaultBudget, worker: "pool", log: slog.Default(), sites: map[string]*agg{}}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		w.module = bi.Main.Path
 	}
@@ -98,17 +116,18 @@ func New(opts ...Option) *Watcher {
 	return w
 }
 
-// Run samples at the configured rate until ctx ends. A failed sample is
-// logged and counted (Report.Errors), and sampling goes on.
+// Run samples at the configured rate, or slower when sampling would take
+// more than the budget, until ctx ends. A failed sample is logged and
+// counted (Report.Errors), and sampling goes on.
 func (w *Watcher) Run(ctx context.Context) {
-	t := time.NewTicker(w.interval)
-	defer t.Stop()
 	last := time.Now()
 	w.mu.Lock()
 	if w.started.IsZero() {
 		w.started = last
 	}
 	w.mu.Unlock()
+	t := time.NewTimer(w.interval)
+	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -116,7 +135,7 @@ func (w *Watcher) Run(ctx context.Context) {
 		case <-t.C:
 		}
 		// Each sample stands for the time since the previous one, so a
-		// slow sample (thousands of goroutines) does not shrink the totals.
+		// slow or late sample does not shrink the totals.
 		now := time.Now()
 		if err := w.sample(now.Sub(last)); err != nil {
 			w.mu.Lock()
@@ -125,6 +144,8 @@ func (w *Watcher) Run(ctx context.Context) {
 			w.log.Warn("blockwatch: sample failed", "err", err)
 		}
 		last = now
+		cost := time.Since(now)
+		t.Reset(max(w.interval, time.Duration(float64(cost)/w.budget)) - cost)
 	}
 }
 

@@ -380,3 +380,39 @@ func TestInheritedLabelsOutsideOwnCodeDoNotCount(t *testing.T) {
 		}
 	}
 }
+
+// TestRunKeepsToItsBudget: asked for 1000 Hz with many goroutines, Run
+// slows down so that sampling takes at most its budget of the time, and
+// still weights its samples by the time they stand for.
+func TestRunKeepsToItsBudget(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 2000 {
+		go Do(context.Background(), "/many", func(context.Context) { receiver(stop) })
+	}
+	w := New(WithModule(module), WithRate(1000), WithBudget(0.05))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	for deadline := time.Now().Add(30 * time.Second); w.Report().Samples < 5; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d samples in 30 s", w.Report().Samples)
+		}
+	}
+	cancel()
+	<-done
+	r := w.Report()
+	// The first sample comes after the configured interval, before the
+	// watcher knows what a sample costs: the budget holds for the rest.
+	if rest := r.SamplingS * float64(r.Samples-1) / float64(r.Samples); rest > 0.05*1.5*r.WatchedS {
+		t.Errorf("sampling took %.3fs of %.3fs (%d samples), well over the 5%% budget beyond the first sample (each wait follows the previous sample's cost, so it is not exact)", r.SamplingS, r.WatchedS, r.Samples)
+	}
+	// Every sample saw the 2000 goroutines for the time it stood for.
+	var many float64
+	for _, s := range r.Sites {
+		many += s.Routes["/many"]
+	}
+	if many < 2000*r.WatchedS*0.99 || many > 2000*r.WatchedS*1.01 {
+		t.Errorf("blocked on /many %.1f goroutine-seconds over %.3fs watched, want 2000 × that", many, r.WatchedS)
+	}
+}
