@@ -11,12 +11,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/blockwatch"
+	"github.com/syncio/syncio/loadtest/closedloop"
 )
 
 // TestConfirmOnTheDemo is issue 14's join, end to end: the demo API under
@@ -142,26 +145,27 @@ func loadDemo(t *testing.T) []byte {
 		"POST /api/sync/upload?size=4096", "POST /api/sync/upload?size=4096&client=per-request",
 		"POST /api/async/upload?size=4096", "POST /api/async/upload?size=4096&client=per-request",
 	}
-	var wg sync.WaitGroup
-	deadline := time.Now().Add(2 * time.Second)
+	// The lab's closed-loop users, three per target, for two seconds.
+	var failed atomic.Int64
+	var attacks []*closedloop.Attack
 	for _, target := range targets {
 		method, path, _ := strings.Cut(target, " ")
-		for range 3 {
-			wg.Go(func() {
-				for time.Now().Before(deadline) {
-					req, _ := http.NewRequest(method, srv.URL()+path, nil)
-					resp, err := http.DefaultClient.Do(req)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					_, _ = io.Copy(io.Discard, resp.Body)
-					_ = resp.Body.Close()
+		a := closedloop.New(context.Background(), closedloop.Target{Attack: target, Method: method, URL: srv.URL() + path},
+			func(r *vegeta.Result) {
+				if r.Code >= 300 || r.Error != "" {
+					failed.Add(1)
 				}
 			})
-		}
+		a.SetUsers(3)
+		attacks = append(attacks, a)
 	}
-	wg.Wait()
+	time.Sleep(2 * time.Second)
+	for _, a := range attacks {
+		a.Stop()
+	}
+	if n := failed.Load(); n > 0 {
+		t.Errorf("%d requests failed under the load", n)
+	}
 	resp, err := http.Get(srv.URL() + "/debug/syncio/blocking")
 	if err != nil {
 		t.Fatal(err)
