@@ -73,14 +73,7 @@ type Totals struct {
 func (w *Watcher) Totals() Totals {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	t := Totals{RequestS: w.request}
-	for _, a := range w.sites {
-		t.BlockedS += a.seconds
-		if w.holdsWorker(a.holding) {
-			t.BlockedHoldingWorkerS += a.seconds
-		}
-	}
-	return t
+	return Totals{RequestS: w.request, BlockedS: w.blocked, BlockedHoldingWorkerS: w.blockedWorker}
 }
 
 func (w *Watcher) holdsWorker(holding string) bool {
@@ -100,7 +93,10 @@ func (w *Watcher) Report() Report {
 		Errors:    w.errors,
 		RequestS:  w.request,
 		IgnoredS:  w.ignored,
-		Sites:     []Site{},
+
+		BlockedS:              w.blocked,
+		BlockedHoldingWorkerS: w.blockedWorker,
+		Sites:                 []Site{},
 	}
 	for _, a := range w.sites {
 		s := Site{
@@ -119,10 +115,6 @@ func (w *Watcher) Report() Report {
 		}
 		for _, f := range a.frames {
 			s.Stack = append(s.Stack, f.String())
-		}
-		r.BlockedS += a.seconds
-		if s.HoldingWorker {
-			r.BlockedHoldingWorkerS += a.seconds
 		}
 		r.Sites = append(r.Sites, s)
 	}

@@ -88,9 +88,13 @@ type Watcher struct {
 	samples  int64
 	sampling time.Duration // time spent taking samples
 	request  float64       // request goroutine-seconds
-	ignored  float64
-	errors   int64
-	buf      bytes.Buffer // reused profile buffer, only touched by sample
+	// blocked and blockedWorker are the sites' totals, kept as they grow
+	// so that the counters built on them never step back (a sum over the
+	// map in its random order could differ in the last bits).
+	blocked, blockedWorker float64
+	ignored                float64
+	errors                 int64
+	buf                    bytes.Buffer // reused profile buffer, only touched by sample
 }
 
 // agg is one site's aggregate: a distinct stack, wait kind and holding set.
@@ -196,6 +200,10 @@ func (w *Watcher) sample(weight time.Duration) error {
 		}
 		a.seconds += n
 		a.routes[routes[0]] += n
+		w.blocked += n
+		if w.holdsWorker(holding) {
+			w.blockedWorker += n
+		}
 	}
 	w.samples++
 	w.watched += weight
