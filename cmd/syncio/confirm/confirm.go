@@ -131,8 +131,12 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "confirm: %d of %d findings seen blocking under load (%d samples at %g Hz, %.1f s of request time, %.1f s blocked, %.1f s of it holding a worker)\n",
-		seen, len(r.Verdicts), r.Report.Samples, r.Report.RateHz, r.Report.RequestS, r.Report.BlockedS, r.Report.BlockedHoldingWorkerS)
+	achieved := 0.0
+	if r.Report.WatchedS > 0 {
+		achieved = float64(r.Report.Samples) / r.Report.WatchedS
+	}
+	fmt.Fprintf(&b, "confirm: %d of %d findings seen blocking under load (%d samples over %.0f s, %.1f Hz; %.1f s of request time, %.1f s blocked, %.1f s of it holding a worker)\n",
+		seen, len(r.Verdicts), r.Report.Samples, r.Report.WatchedS, achieved, r.Report.RequestS, r.Report.BlockedS, r.Report.BlockedHoldingWorkerS)
 	for i, f := range findings {
 		v := r.Verdicts[i]
 		pos := f.Pos

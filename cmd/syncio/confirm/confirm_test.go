@@ -27,7 +27,7 @@ func TestJoin(t *testing.T) {
 		return blockwatch.Frame{Func: "example.com/svc/api.h", File: "example.com/svc/api/h.go", Line: line}
 	}
 	rep := blockwatch.Report{
-		Samples: 10, RateHz: 10, RequestS: 10,
+		Samples: 10, RateHz: 10, WatchedS: 2, RequestS: 10,
 		Sites: []blockwatch.Site{
 			site("store.get", blockwatch.Network, "pool", 4,
 				blockwatch.Frame{Func: "example.com/svc/store.get", File: "example.com/svc/store/s.go", Line: 30}, handlers(12)),
@@ -72,7 +72,7 @@ func TestJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
-		"confirm: 3 of 4 findings seen blocking under load (10 samples at 10 Hz, 10.0 s of request time, 0.0 s blocked, 0.0 s of it holding a worker)",
+		"confirm: 3 of 4 findings seen blocking under load (10 samples over 2 s, 5.0 Hz; 10.0 s of request time, 0.0 s blocked, 0.0 s of it holding a worker)",
 		"api/h.go:12:2: SIO001 confirmed: blocked 40.0% of request time (4.00 s, 4.00 s holding a worker), most at store.get (network)",
 		"api/h.go:50:2: SIO005 not seen under load",
 		"uncovered: other.h blocked in runtime.sleep (sleep, holding pool) for 5.0% of request time (0.50 s) at example.com/svc/other/h.go:12, on /r; no finding covers it",
