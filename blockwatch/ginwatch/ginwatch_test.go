@@ -16,7 +16,7 @@ func TestMiddlewareLabelsRouteAndHold(t *testing.T) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.Use(ginwatch.Middleware())
-	type seen struct{ route, holding, after string }
+	type seen struct{ route, holding string }
 	var got seen
 	r.GET("/users/:id", func(c *gin.Context) {
 		got.route, _ = pprof.Label(c.Request.Context(), blockwatch.RouteLabel)
