@@ -82,6 +82,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.BlockwatchRate >= 0 {
 		a.watcher = blockwatch.New(
 			blockwatch.WithRate(cmp.Or(cfg.BlockwatchRate, blockwatch.DefaultRate)),
+			blockwatch.WithBudget(cmp.Or(cfg.BlockwatchBudget, blockwatch.DefaultBudget)),
 			blockwatch.WithWorker(workerResource),
 			// Queueing for a worker is the pool's declared wait, not I/O:
 			// it shows in syncio_pool_queue_wait_seconds instead.

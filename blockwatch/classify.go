@@ -70,6 +70,14 @@ func classify(fs []Frame) (kind Kind, at int, blocked bool) {
 	default:
 		return "", 0, false
 	}
+	for _, f := range fs {
+		if f.Func == "runtime.gcParkAssist" || f.Func == "runtime.gcAssistAlloc" {
+			// Parked until the collector has done the marking this
+			// allocation owes: the goroutine pays for GC, it does not wait
+			// on anything the code asked for.
+			return "", 0, false
+		}
+	}
 	for i, f := range fs {
 		for _, c := range networkCallers {
 			if f.Func == c {

@@ -309,6 +309,7 @@ func TestClassify(t *testing.T) {
 		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "app.h"), Sync, 3, true},
 		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
 		{fs("app.compute", "app.h"), "", 0, false}, // running
+		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.gcParkAssist", "runtime.gcAssistAlloc", "runtime.mallocgc", "app.h"), "", 0, false},
 		{nil, "", 0, false},
 	}
 	for _, c := range cases {

@@ -69,7 +69,9 @@ func TestConfirmOnTheDemo(t *testing.T) {
 	uncovered := regexp.MustCompile(`(?m)^uncovered: .*$`).FindAllString(text, -1)
 	async := 0
 	for _, u := range uncovered {
-		if strings.Contains(u, "holding pool") {
+		// A wait of a kind the watcher does not recognise ("other") is the
+		// runtime's business, not a blocking call a finding could name.
+		if strings.Contains(u, "holding pool") && !strings.Contains(u, "(other, ") {
 			t.Errorf("a site blocked holding a worker that no finding covers: %s", u)
 		}
 		if strings.Contains(u, "/api/async/") {
@@ -129,6 +131,7 @@ func loadDemo(t *testing.T) []byte {
 	cfg.ProfileLatency = 100 * time.Millisecond
 	cfg.StorageLatency, cfg.StorageBandwidth = 20*time.Millisecond, -1
 	cfg.BlockwatchRate = 50
+	cfg.BlockwatchBudget = 0.5 // many samples from a short load, under -race on a busy machine too
 	srv, err := api.Start(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
