@@ -16,6 +16,8 @@
 //
 // Sampling reads the runtime's goroutine profile (the proto form, which
 // keeps pprof labels) rather than runtime.Stack(all): the profile stops the
-// world only briefly and records each distinct stack once, where a full
-// stack dump stops it for the whole formatted text of every goroutine.
+// world only briefly and records each distinct stack once, and at 8,000
+// goroutines it took about half the time of a full stack dump, which stops
+// the world throughout and has no labels (BenchmarkSample,
+// BenchmarkStackAll). Sampling keeps to a CPU budget (WithBudget).
 package blockwatch

@@ -21,10 +21,10 @@ import (
 const DefaultRate = 20
 
 // DefaultBudget is the default share of one core that sampling may take.
-// A sample costs a couple of milliseconds plus about 2 µs per goroutine
-// (the runtime formats a key per goroutine for the profile:
-// BenchmarkSample), so the rate falls below DefaultRate to stay within it:
-// to about 5 Hz with hundreds of goroutines, under 1 Hz with thousands.
+// A sample takes under a millisecond with a few hundred goroutines and
+// about 9 ms with 8,000 (BenchmarkSample; the runtime formats a key per
+// goroutine), so the rate falls below DefaultRate to stay within it: to
+// about 5 Hz with hundreds of goroutines, about 1 Hz with thousands.
 const DefaultBudget = 0.01
 
 // Option configures a Watcher.
