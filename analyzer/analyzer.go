@@ -372,7 +372,7 @@ func entryPoint(fn *types.Func) bool {
 }
 
 func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
-	return funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule)
+	return !r.cfg.ReportIgnored && (funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule))
 }
 
 // report emits the diagnostics for a root's item: one per rule of the
@@ -555,7 +555,7 @@ func (r *runner) reportStale(decls []*fnSummary) {
 		}
 	}
 	for _, ig := range r.dirs.all {
-		if ig.used || ig.bad {
+		if ig.used || ig.bad || r.cfg.ReportIgnored {
 			continue
 		}
 		judgeable := true

@@ -48,6 +48,11 @@ type Config struct {
 	// "*pkg/path.Name", matching every function and func literal whose
 	// first parameter has type T.
 	Roots []string
+	// ReportIgnored reports the findings that //syncio:ignore comments
+	// hide, and no stale ignores (every ignore would be unused). It is for
+	// joining with what was seen at run time (syncio -confirm): a
+	// suppressed antipattern still blocks under load.
+	ReportIgnored bool
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
@@ -67,7 +72,7 @@ func DefaultConfig() Config {
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
-	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests}
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored}
 	for k, v := range c.Rules {
 		n.Rules[k] = v
 	}
@@ -335,6 +340,8 @@ func splitList(s string) []string {
 func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to enable (default: every rule that is not opt-in)")
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
+	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
+		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
 		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",

@@ -96,3 +96,13 @@ func TestFlagsShareParsing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReportIgnored: -report-ignored reports what //syncio:ignore hides (for
+// syncio -confirm), and no ignore is then stale.
+func TestReportIgnored(t *testing.T) {
+	a := New(DefaultConfig())
+	if err := a.Flags.Set("report-ignored", "true"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), a, "reportignored")
+}

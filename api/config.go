@@ -79,6 +79,16 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 
+	// BlockwatchRate is the sampling rate, in Hz, of the run-time blocking
+	// watcher served at GET /debug/syncio/blocking (0 = default,
+	// blockwatch.DefaultRate; negative = no watcher: no route labels, no
+	// sampling, no endpoint).
+	BlockwatchRate int
+	// BlockwatchBudget is the most of one core's time sampling may take
+	// (0 = default, blockwatch.DefaultBudget); the rate drops to keep to it.
+	// Tests raise it to get many samples from a short load.
+	BlockwatchBudget float64
+
 	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
 	// profiles expose internals and cost CPU).
 	Pprof bool

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/syncio/syncio/api/pool"
+	"github.com/syncio/syncio/blockwatch/ginwatch"
 )
 
 // ginMode is set once: gin keeps its mode in a package global, and writing
@@ -31,6 +32,10 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 		abortError(c, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed")
 	})
 	r.Use(a.observe(reg), a.recoverJSON)
+	if a.watcher != nil {
+		r.Use(ginwatch.Middleware())
+		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))
+	}
 
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", a.ready)
@@ -83,6 +88,10 @@ func (a *app) admit(c *gin.Context) {
 	}
 	// Deferred so a panicking handler still gives its worker back.
 	defer a.pool.Release()
+	// The request's labels say it holds a worker until it gives it back
+	// (pool.WithYield drops the label while Await or Offload wait).
+	release := ginwatch.Hold(c, workerResource)
+	defer release()
 	c.Next()
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -15,9 +16,17 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/syncio/syncio/api/pool"
+	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/fakes/blobserver"
 	"github.com/syncio/syncio/fakes/profile"
 )
+
+// workerResource is the name a request holding a pool worker carries in
+// its blockwatch labels.
+const workerResource = "pool"
+
+// poolPackage is api/pool's import path, whose waits the watcher ignores.
+var poolPackage = reflect.TypeFor[pool.Pool]().PkgPath()
 
 // app holds what the handlers share.
 type app struct {
@@ -27,6 +36,7 @@ type app struct {
 	profiles *profiles
 	store    *store
 	orders   *orderWorkflows
+	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 }
 
 // Server is a running demo API.
@@ -37,6 +47,7 @@ type Server struct {
 	blobs    *blobserver.Server // embedded storage, or nil
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
+	unwatch  context.CancelFunc // stops the watcher's sampling
 
 	stopOnce sync.Once
 	stopErr  error
@@ -60,11 +71,26 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	a := &app{
-		cfg:  cfg,
-		log:  log,
-		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg)),
+		cfg: cfg,
+		log: log,
+		// Await and Offload hand the worker back while they wait; the
+		// watcher must see those waits as holding nothing.
+		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg),
+			pool.WithYield(func(ctx context.Context) func() { return blockwatch.Drop(ctx, workerResource) })),
 	}
-	s := &Server{app: a, served: make(chan error, 1)}
+	s := &Server{app: a, served: make(chan error, 1), unwatch: func() {}}
+	if cfg.BlockwatchRate >= 0 {
+		a.watcher = blockwatch.New(
+			blockwatch.WithRate(cmp.Or(cfg.BlockwatchRate, blockwatch.DefaultRate)),
+			blockwatch.WithBudget(cmp.Or(cfg.BlockwatchBudget, blockwatch.DefaultBudget)),
+			blockwatch.WithWorker(workerResource),
+			// Queueing for a worker is the pool's declared wait, not I/O:
+			// it shows in syncio_pool_queue_wait_seconds instead.
+			blockwatch.WithIgnore(poolPackage+"."),
+			blockwatch.WithLogger(log.With("component", "blockwatch")),
+		)
+		registerBlockwatch(reg, a.watcher)
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -133,9 +159,15 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	s.url = "http://" + ln.Addr().String()
+	if a.watcher != nil {
+		var wctx context.Context
+		wctx, s.unwatch = context.WithCancel(context.Background())
+		go a.watcher.Run(wctx)
+	}
 	go func() { s.served <- s.http.Serve(ln) }()
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
-		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof)
+		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof,
+		"blockwatch", a.watcher != nil)
 	if s.blobs != nil {
 		log.Info("embedded storage model", "latency", max(cfg.StorageLatency, 0), "jitter", max(cfg.StorageJitter, 0),
 			"bandwidth_bytes_per_s", max(cfg.StorageBandwidth, 0))
@@ -164,6 +196,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 func (s *Server) shutdown(ctx context.Context) error {
+	defer s.unwatch()
 	err := s.http.Shutdown(ctx)
 	if err != nil {
 		_ = s.http.Close()
@@ -192,4 +225,24 @@ func (s *Server) closeBackends() {
 			s.app.log.Warn("closing embedded blob server", "err", err)
 		}
 	}
+}
+
+// registerBlockwatch exposes the watcher's running totals on /metrics, so
+// that a scraper (the load lab) gets them per time window without reading
+// the whole report.
+func registerBlockwatch(reg prometheus.Registerer, w *blockwatch.Watcher) {
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "syncio_blockwatch_request_seconds_total",
+			Help: "Request goroutine-seconds seen by the blocking watcher, running or not.",
+		}, func() float64 { return w.Totals().RequestS }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "syncio_blockwatch_blocked_seconds_total",
+			Help: "Request goroutine-seconds parked in I/O, sleeps, channel or lock waits (the pool's own queue excluded).",
+		}, func() float64 { return w.Totals().BlockedS }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "syncio_blockwatch_blocked_holding_worker_seconds_total",
+			Help: "The part of syncio_blockwatch_blocked_seconds_total spent holding a pool worker; its rate is the mean number of workers blocked.",
+		}, func() float64 { return w.Totals().BlockedHoldingWorkerS }),
+	)
 }

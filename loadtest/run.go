@@ -211,6 +211,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st.QueueLengthMax, st.WorkersBusyMean, st.Rejected = srv.QueueLengthMax, srv.WorkersBusyMean, srv.RejectedDelta
 			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
 			st.ServerCPUCores = srv.CPUCores
+			st.BlockedHoldingWorker = srv.BlockedHoldingWorkerMean
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
 		}
 		// The whole scenario, ramp and settling included: memory peaks

@@ -31,6 +31,7 @@ type Option func(*options)
 type options struct {
 	reg     prometheus.Registerer
 	buckets []float64
+	yield   func(context.Context) func()
 }
 
 // WithRegisterer registers the pool's metrics (syncio_pool_*) with reg.
@@ -45,6 +46,15 @@ func WithRegisterer(reg prometheus.Registerer) Option {
 // because a saturated synchronous endpoint can queue for a minute.
 func WithQueueWaitBuckets(b []float64) Option {
 	return func(o *options) { o.buckets = b }
+}
+
+// WithYield sets a hook for the moments a caller gives its worker back to
+// wait: Await calls it (with Await's context) before io and Offload before
+// it waits for fn's worker, and runs the function it returns once the caller
+// holds a worker again. A run-time watcher (blockwatch.Drop) uses it to count
+// those waits as holding no worker; the pool itself knows nothing of it.
+func WithYield(f func(ctx context.Context) (resume func())) Option {
+	return func(o *options) { o.yield = f }
 }
 
 // waiter is one goroutine blocked in Acquire or in Await's re-acquire.
@@ -67,7 +77,8 @@ type Pool struct {
 	conts    list.List // of *waiter, continuations from Await
 	rejected uint64
 
-	m metrics
+	yield func(context.Context) func()
+	m     metrics
 }
 
 // New returns a pool with the given number of workers (at least 1) and
@@ -83,7 +94,10 @@ func New(workers, queue int, opts ...Option) *Pool {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	p := &Pool{workers: workers, capacity: queue, m: newMetrics(o.buckets)}
+	p := &Pool{workers: workers, capacity: queue, yield: o.yield, m: newMetrics(o.buckets)}
+	if p.yield == nil {
+		p.yield = func(context.Context) func() { return func() {} }
+	}
 	p.m.workers.Set(float64(workers))
 	if o.reg != nil {
 		p.m.register(o.reg)
@@ -191,8 +205,11 @@ func (p *Pool) releaseLocked() {
 // nobody wants.
 func (p *Pool) Await(ctx context.Context, io func(context.Context) error) (err error) {
 	p.Release()
+	resume := p.yield(ctx)
 	defer func() {
-		if rerr := p.reacquire(ctx); rerr != nil && err == nil {
+		rerr := p.reacquire(ctx)
+		resume()
+		if rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
@@ -259,7 +276,10 @@ func (p *Pool) Do(ctx context.Context, fn func(context.Context) error) error {
 // Await.
 func (p *Pool) Offload(ctx context.Context, fn func(context.Context) error) error {
 	p.Release()
-	if err := p.reacquire(ctx); err != nil {
+	resume := p.yield(ctx)
+	err := p.reacquire(ctx)
+	resume()
+	if err != nil {
 		return fmt.Errorf("pool: offloaded call never started: %w", err)
 	}
 	return fn(ctx)

@@ -3,6 +3,8 @@ package pool
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -638,5 +640,38 @@ func TestOffloadSaturatedPoolCompletes(t *testing.T) {
 	}
 	if s := p.Stats(); s.Busy != 0 || s.Queued != 0 || s.Continuations != 0 {
 		t.Fatalf("final stats = %+v, want an idle pool", s)
+	}
+}
+
+// TestYieldBracketsTheWorkerlessWait checks WithYield's contract: the hook
+// runs once the caller's worker is back in the pool, and its resume once the
+// caller holds one again, for Await (around io, even when io panics) and
+// Offload (around the wait for fn's worker, before fn).
+func TestYieldBracketsTheWorkerlessWait(t *testing.T) {
+	type key struct{}
+	var p *Pool
+	var events []string
+	p = New(1, 0, WithYield(func(ctx context.Context) func() {
+		events = append(events, fmt.Sprintf("yield %v busy=%d", ctx.Value(key{}), p.Stats().Busy))
+		return func() { events = append(events, fmt.Sprintf("resume busy=%d", p.Stats().Busy)) }
+	}))
+	ctx := context.WithValue(context.Background(), key{}, "req")
+	if err := p.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Await(ctx, func(context.Context) error { events = append(events, "io"); return nil })
+	_ = p.Offload(ctx, func(context.Context) error { events = append(events, "fn"); return nil })
+	func() {
+		defer func() { _ = recover() }()
+		_ = p.Await(ctx, func(context.Context) error { panic("io failed") })
+	}()
+	p.Release()
+	want := []string{
+		"yield req busy=0", "io", "resume busy=1",
+		"yield req busy=0", "resume busy=1", "fn",
+		"yield req busy=0", "resume busy=1",
+	}
+	if !slices.Equal(events, want) {
+		t.Errorf("events\n%q\nwant\n%q", events, want)
 	}
 }

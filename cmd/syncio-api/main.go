@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/blockwatch"
 )
 
 func main() {
@@ -74,6 +75,8 @@ Flags:
 	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
+	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
+	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -86,6 +89,13 @@ Flags:
 		fmt.Fprintf(stderr, "syncio-api: unexpected arguments: %v\n", fs.Args())
 		fs.Usage()
 		return 2
+	}
+	if cfg.BlockwatchRate < 1 || cfg.BlockwatchRate > 1000 {
+		fmt.Fprintf(stderr, "syncio-api: -blockwatch-hz %d: want 1 to 1000\n", cfg.BlockwatchRate)
+		return 2
+	}
+	if !*watch {
+		cfg.BlockwatchRate = -1
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {

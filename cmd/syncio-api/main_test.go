@@ -39,7 +39,7 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
-		"-max-upload", "-pprof", "-upstream-timeout", "-shutdown-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
+		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-upstream-timeout", "-shutdown-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
 		if !strings.Contains(help, flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}
@@ -67,6 +67,16 @@ func TestBadFlagsExit2(t *testing.T) {
 		var out syncBuffer
 		if code := run(args, &out); code != 2 {
 			t.Errorf("%v: exit code %d, want 2", args, code)
+		}
+	}
+}
+
+func TestBadBlockwatchRateNamesFlagAndValue(t *testing.T) {
+	for _, v := range []string{"0", "1001"} {
+		var out syncBuffer
+		if code := run([]string{"-blockwatch-hz", v}, &out); code != 2 ||
+			!strings.Contains(out.String(), "-blockwatch-hz "+v+": want 1 to 1000") {
+			t.Errorf("-blockwatch-hz %s: exit %d, output %q; want 2 naming the flag and value", v, code, out.String())
 		}
 	}
 }

@@ -79,6 +79,8 @@ type runOpts struct {
 	// The embedded storage model, as api.Config reads it (negative = none).
 	storageLatency, storageJitter time.Duration
 	storageBandwidth              int64
+	// blockwatch runs the started API's blocking watcher.
+	blockwatch bool
 	// coldstart selects the cold-start measurement instead of a load run.
 	coldstart            bool
 	coldTrials, coldReqs int
@@ -113,6 +115,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		scrapeEvery = fs.Duration("scrape", time.Second, "/metrics sampling interval (0 disables it)")
 		drain       = fs.Duration("drain", 2*time.Minute, "longest wait between scenarios for the server's queue and busy workers to empty")
 		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the started API's (child or in-process), and the basis of the Little's-law efficiency")
+		blockwatch  = fs.Bool("blockwatch", true, "started API (child or in-process): run its blocking watcher (GET /debug/syncio/blocking, and the blocked+worker column); false measures the API without it")
 		workers     = fs.Int("workers", 100, "started API (child or in-process): pool workers")
 		queue       = fs.Int("queue", 3000, "started API (child or in-process): admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
 		verbose     = fs.Bool("v", false, "log the started API (child or in-process) and the runner at info level")
@@ -318,6 +321,7 @@ Flags:
 		storageLatency:   none(*stLatency),
 		storageJitter:    *stJitter,
 		storageBandwidth: bandwidth,
+		blockwatch:       *blockwatch,
 		workers:          *workers,
 		queue:            *queue,
 		verbose:          *verbose,
@@ -486,6 +490,9 @@ func apiConfig(o runOpts, latency time.Duration) api.Config {
 	acfg.ProfileLatency = latency
 	acfg.MaxUploadBytes = max(acfg.MaxUploadBytes, int64(o.cfg.UploadSize))
 	acfg.StorageLatency, acfg.StorageJitter, acfg.StorageBandwidth = o.storageLatency, o.storageJitter, o.storageBandwidth
+	if !o.blockwatch {
+		acfg.BlockwatchRate = -1 // the API reads 0 as "default rate"; negative means no watcher
+	}
 	return acfg
 }
 

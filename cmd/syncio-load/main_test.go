@@ -50,6 +50,12 @@ func TestParseRunDefaults(t *testing.T) {
 	if o.cfg.UploadBackendLatency != 50*time.Millisecond+65104*time.Nanosecond || o.storageLatency != 50*time.Millisecond {
 		t.Errorf("upload backend latency %v, storage latency %v", o.cfg.UploadBackendLatency, o.storageLatency)
 	}
+	if acfg := apiConfig(o, time.Second); acfg.BlockwatchRate < 0 {
+		t.Errorf("the started API runs without its watcher by default")
+	}
+	if o, err := parseRun([]string{"-blockwatch=false"}, &bytes.Buffer{}); err != nil || apiConfig(o, time.Second).BlockwatchRate >= 0 {
+		t.Errorf("-blockwatch=false: the started API still watches (%v)", err)
+	}
 	o, err = parseRun([]string{"-storage-latency", "0", "-storage-bandwidth", "0", "-api", "in-process"}, &bytes.Buffer{})
 	if err != nil || o.storageLatency >= 0 || o.storageBandwidth >= 0 || !o.cfg.InProcess || o.cfg.UploadBackendLatency != 0 {
 		t.Errorf("instant storage in-process: %+v %v", o, err)
@@ -243,6 +249,14 @@ func TestUploadRunInChildProcess(t *testing.T) {
 	for _, sc := range sum.Scenarios {
 		if sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {
 			t.Errorf("%s: API RSS %g, generator RSS %g, %v..%v", sc.Name, sc.APIRSSMaxBytes, sc.GeneratorRSSMaxBytes, sc.StartedAt, sc.EndedAt)
+		}
+	}
+	for _, sc := range sum.Scenarios {
+		top := sc.Steps[len(sc.Steps)-1]
+		// The sync upload holds its worker through the storage call; the
+		// async one gives it back.
+		if b := top.BlockedHoldingWorker; b == nil || (sc.Name == "sync-upload") != (*b > 0.2) {
+			t.Errorf("%s at %d users: blocked holding a worker %v; want > 0.2 for sync only", sc.Name, top.Users, b)
 		}
 	}
 	if !strings.Contains(stdout.String(), "Upload headline at 8 users") || !strings.Contains(stdout.String(), "API RSS MB") {

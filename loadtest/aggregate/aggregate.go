@@ -128,6 +128,11 @@ type Server struct {
 	// CPUCores is the API process's CPU seconds per second between the
 	// first and last samples (0 with fewer than two).
 	CPUCores float64
+	// BlockedHoldingWorkerMean is the mean number of request goroutines
+	// parked in I/O while holding a worker, from the blocking watcher's
+	// counter between the first and last samples; nil when the API has no
+	// watcher.
+	BlockedHoldingWorkerMean *float64
 }
 
 // ServerStats summarises the samples taken in [from, to]. The rejected
@@ -161,6 +166,10 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		out.RejectedDelta = last.Rejected - first.Rejected
 		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
 			out.CPUCores = (last.CPUSeconds - first.CPUSeconds) / secs
+			if first.Blockwatch && last.Blockwatch {
+				mean := (last.BlockedHoldingWorkerS - first.BlockedHoldingWorkerS) / secs
+				out.BlockedHoldingWorkerMean = &mean
+			}
 		}
 	}
 	return out

@@ -143,3 +143,17 @@ func TestServerStats(t *testing.T) {
 		t.Errorf("no samples in window: %+v", none)
 	}
 }
+
+func TestServerStatsBlockedHoldingWorker(t *testing.T) {
+	smp := func(sec int, watched bool, blocked float64) scrape.Sample {
+		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), Blockwatch: watched, BlockedHoldingWorkerS: blocked}
+	}
+	// 100 workers blocked throughout: the counter grows 100 goroutine-seconds a second.
+	got := ServerStats([]scrape.Sample{smp(0, true, 0), smp(2, true, 200), smp(4, true, 400)}, t0.Add(time.Second), t0.Add(4*time.Second))
+	if got.BlockedHoldingWorkerMean == nil || *got.BlockedHoldingWorkerMean != 100 {
+		t.Errorf("blocked holding a worker = %v, want 100 goroutines on average", got.BlockedHoldingWorkerMean)
+	}
+	if none := ServerStats([]scrape.Sample{smp(0, false, 0), smp(2, false, 0)}, t0, t0.Add(4*time.Second)); none.BlockedHoldingWorkerMean != nil {
+		t.Errorf("an API without its watcher gave %v, want none (not 0)", *none.BlockedHoldingWorkerMean)
+	}
+}

@@ -135,8 +135,11 @@ func requireKeys(t *testing.T, what string, m map[string]json.RawMessage, keys .
 }
 
 func TestWriteCSVAndTable(t *testing.T) {
+	blocked := step(4000, 50, 60, 1000, 900)
+	hundred := 100.0
+	blocked.BlockedHoldingWorker = &hundred
 	s := &Summary{BackendLatencyS: 2, Scenarios: []Scenario{
-		{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 50, 60, 1000, 900)}},
+		{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(1, 0.5, 2, 10, 10), blocked}},
 		{Name: "async-profile", Path: "/api/async/profile", Steps: []Step{step(1, 0.5, 2, 10, 10), step(4000, 1980, 2.02, 39600, 39600)}},
 	}}
 	s.ComputeHeadline()
@@ -160,6 +163,9 @@ func TestWriteCSVAndTable(t *testing.T) {
 	if err := s.WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
+	if got := rows[1][len(rows[1])-1]; got != "" {
+		t.Errorf("blocked_holding_worker_mean of a step without a watcher = %q, want empty", got)
+	}
 	if !strings.Contains(buf.String(), "throughput ratio 39.6x") {
 		t.Errorf("table lacks the headline ratio:\n%s", buf.String())
 	}
@@ -167,7 +173,8 @@ func TestWriteCSVAndTable(t *testing.T) {
 	if err := s.WriteMarkdown(&buf, []string{"throughput.png"}); err != nil {
 		t.Fatal(err)
 	}
-	if md := buf.String(); !strings.Contains(md, "![throughput](throughput.png)") || strings.Count(md, "| sync-profile |") != 2 {
+	if md := buf.String(); !strings.Contains(md, "![throughput](throughput.png)") || strings.Count(md, "| sync-profile |") != 2 ||
+		!strings.Contains(md, "| busy mean | blocked+worker |") || !strings.Contains(md, " | 100.0 | ") || !strings.Contains(md, " | – | ") {
 		t.Errorf("markdown:\n%s", md)
 	}
 }

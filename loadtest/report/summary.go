@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -139,6 +140,19 @@ type Step struct {
 	StepStart         time.Time `json:"step_start"`
 	WindowStart       time.Time `json:"window_start"`
 	WindowEnd         time.Time `json:"window_end"`
+	// BlockedHoldingWorker is the mean number of request goroutines the
+	// API's blocking watcher saw parked in I/O while holding a worker
+	// (absent when the API has no watcher).
+	BlockedHoldingWorker *float64 `json:"blocked_holding_worker_mean,omitempty"`
+}
+
+// blockedCol formats BlockedHoldingWorker for the tables: "–" when absent,
+// as the other server columns read when nothing was read.
+func (st Step) blockedCol() string {
+	if st.BlockedHoldingWorker == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*st.BlockedHoldingWorker, 'f', 1, 64)
 }
 
 // Headline compares sync and async profile at the top step.

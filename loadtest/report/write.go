@@ -15,7 +15,7 @@ var csvHeader = []string{
 	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
-	"server_cpu_cores", "generator_rss_bytes",
+	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean",
 }
 
 // WriteCSV writes steps.csv.
@@ -32,7 +32,10 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
 				f(st.QueueLengthMax), f(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
-				f(st.ServerCPUCores), f(st.GeneratorRSSBytes),
+				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "",
+			}
+			if st.BlockedHoldingWorker != nil {
+				row[len(row)-1] = f(*st.BlockedHoldingWorker)
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -49,14 +52,14 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n",
 				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				srv.queueMax, srv.busyMean, srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6)
+				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -188,15 +191,16 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	case s.APIProcess == "child":
 		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
+	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | %s | API cores | gen RSS MB |\n", s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %.0f |\n",
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
-				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, srv.rssMB,
+				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
 				srv.cores, st.GeneratorRSSBytes/1e6)
 		}
 	}

@@ -26,6 +26,10 @@ const (
 	MetricGoroutines  = "go_goroutines"
 	MetricRSS         = "process_resident_memory_bytes"
 	MetricCPU         = "process_cpu_seconds_total"
+	// MetricBlockedHoldingWorker is the blocking watcher's goroutine-seconds
+	// parked in I/O while holding a worker; absent when the API runs
+	// without its watcher.
+	MetricBlockedHoldingWorker = "syncio_blockwatch_blocked_holding_worker_seconds_total"
 )
 
 // Sample is one scrape of /metrics. Missing metrics read as zero.
@@ -41,6 +45,10 @@ type Sample struct {
 	// process collector): its own, whether or not it shares a machine or a
 	// process with the load generator.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Blockwatch says whether the API exposes its blocking watcher's
+	// totals, and BlockedHoldingWorkerS is that counter.
+	Blockwatch            bool    `json:"blockwatch,omitempty"`
+	BlockedHoldingWorkerS float64 `json:"blocked_holding_worker_s,omitempty"`
 }
 
 // Names are the metrics read as the bounded resource of another service:
@@ -99,6 +107,9 @@ func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
 		Goroutines:  Selector{Name: MetricGoroutines}.sum(fams),
 		RSSBytes:    Selector{Name: MetricRSS}.sum(fams),
 		CPUSeconds:  Selector{Name: MetricCPU}.sum(fams),
+
+		Blockwatch:            fams[MetricBlockedHoldingWorker] != nil,
+		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.sum(fams),
 	}, nil
 }
 

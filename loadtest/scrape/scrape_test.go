@@ -43,6 +43,11 @@ func TestParse(t *testing.T) {
 	if s != want {
 		t.Errorf("Parse = %+v, want %+v", s, want)
 	}
+	watched, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 1)+
+		"# TYPE syncio_blockwatch_blocked_holding_worker_seconds_total counter\nsyncio_blockwatch_blocked_holding_worker_seconds_total 42.5\n"), at)
+	if err != nil || !watched.Blockwatch || watched.BlockedHoldingWorkerS != 42.5 {
+		t.Errorf("with the watcher's counter: %+v, %v", watched, err)
+	}
 	if _, err := Parse(strings.NewReader("not { metrics"), at); err == nil {
 		t.Error("garbage parsed without error")
 	}

@@ -18,6 +18,8 @@ import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/syncio/syncio/blockwatch"
+	"github.com/syncio/syncio/cmd/syncio/confirm"
 	"github.com/syncio/syncio/cmd/syncio/sarifreport"
 )
 
@@ -100,6 +102,8 @@ type options struct {
 	context      int
 	includeTests bool
 	sarif        string
+	confirm      string
+	report       blockwatch.Report // read from confirm before the analysis
 	// handed to singlechecker
 	fix, diff                            bool
 	debug, cpuprofile, memprofile, trace string
@@ -132,6 +136,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
+	fs.StringVar(&o.confirm, "confirm", "", "join the findings with a run-time blocking report (`file`: the JSON of /debug/syncio/blocking after a load): confirm each finding with its share of request time, or not seen, and list blocking sites no finding covers")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
 	fs.StringVar(&o.debug, "debug", "", `debug flags, any subset of "fpstv" (as singlechecker)`)
@@ -158,6 +163,7 @@ func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
   %[1]s [flags] packages                 report findings (exit 3 when there are any)
   %[1]s -sarif out.sarif ./...           also write SARIF 2.1.0 for code scanning
   %[1]s -exit-zero ./...                 report findings, exit 0 (report, don't block)
+  %[1]s -confirm blocking.json ./...     join with what a load saw blocking (blockwatch)
   %[1]s -fix [-diff] packages            apply (or show) the suggested fixes
   go vet -vettool="$(command -v %[1]s || echo /%[1]s-not-installed)" ./...
                                           run as a go vet tool (fails if %[1]s is missing)
@@ -192,6 +198,16 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return ExitUsage, false
+	}
+	if o.confirm != "" {
+		// Read before the analysis, which takes a while, so that a wrong
+		// file is a usage error at once.
+		rep, err := confirm.Load(o.confirm)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: -confirm %s: %v\n", cfg.Analyzer.Name, o.confirm, err)
+			return ExitUsage, false
+		}
+		o.report = rep
 	}
 	return analyze(cfg, o, fs.Args()), false
 }
@@ -261,8 +277,19 @@ func analyze(cfg Config, o options, patterns []string) int {
 		}
 	}
 
+	var joined *confirm.Result
+	if o.confirm != "" {
+		sf := sarifFindings(found)
+		res := confirm.Join(dir, sf, o.report)
+		joined = &res
+		if err := res.Print(stderr, sf, func(p string) string { return shortPath(dir, p) }); err != nil {
+			fmt.Fprintf(stderr, "%s: writing confirmation: %v\n", name, err)
+			code = ExitError
+		}
+	}
+
 	if o.sarif != "" {
-		if err := writeSARIF(cfg, o.sarif, dir, found, problems); err != nil {
+		if err := writeSARIF(cfg, o.sarif, dir, found, problems, joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			code = ExitError
 		}
@@ -500,10 +527,24 @@ func shortPath(dir, path string) string {
 	return path
 }
 
-func writeSARIF(cfg Config, path, dir string, found []finding, problems []string) error {
-	run := sarifreport.Run{SrcRoot: dir, Problems: problems}
+func sarifFindings(found []finding) []sarifreport.Finding {
+	out := make([]sarifreport.Finding, 0, len(found))
 	for _, f := range found {
-		run.Findings = append(run.Findings, sarifreport.FromDiagnostic(f.fset, f.diag))
+		out = append(out, sarifreport.FromDiagnostic(f.fset, f.diag))
+	}
+	return out
+}
+
+// writeSARIF writes the findings, with the run-time verdicts of joined
+// (nil without -confirm) as properties and its uncovered sites as notes.
+func writeSARIF(cfg Config, path, dir string, found []finding, problems []string, joined *confirm.Result) error {
+	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Findings: sarifFindings(found)}
+	if joined != nil {
+		props, notes := joined.SARIF(func(p string) string { return shortPath(dir, p) })
+		for i := range run.Findings {
+			run.Findings[i].Properties = props[i]
+		}
+		run.Notes = notes
 	}
 	tool := sarifreport.Tool{
 		Name:           cfg.Analyzer.Name,

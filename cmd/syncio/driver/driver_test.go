@@ -247,6 +247,13 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+func TestConfirmBadReportIsUsageError(t *testing.T) {
+	r := run(t, "-confirm", "no-such-blocking.json", "./good")
+	if r.code != driver.ExitUsage || !strings.Contains(r.stderr, "-confirm no-such-blocking.json: read blocking report") {
+		t.Errorf("missing -confirm file: exit %d, stderr %q; want 2 naming the flag and file", r.code, r.stderr)
+	}
+}
+
 func TestNoSuchPackage(t *testing.T) {
 	r := run(t, "./nosuchdir")
 	if r.code != driver.ExitError {

@@ -40,6 +40,25 @@ type Finding struct {
 	Pos     token.Position
 	End     token.Position // may be invalid when the analyzer gave no end
 	Chain   []Hop
+	// Properties, when set, become the result's property bag (syncio
+	// -confirm puts a finding's run-time verdict there).
+	Properties map[string]any
+}
+
+// Note is a result of level "note" under NoteRule: something seen at run
+// time that no finding covers.
+type Note struct {
+	Message    string
+	File       string
+	Line       int
+	Properties map[string]any
+}
+
+// NoteRule is the rule that notes are results of.
+var NoteRule = Rule{
+	ID:    "blocked-at-run-time",
+	Name:  "blocked-at-run-time",
+	Short: "A request goroutine was seen blocked here under load (syncio -confirm), and no finding covers it",
 }
 
 // ruleSuffix matches the rule ID that syncio messages end with; it is only
@@ -85,6 +104,8 @@ type Run struct {
 	// against, normally the working directory. It must be absolute.
 	SrcRoot  string
 	Findings []Finding
+	// Notes are added after the findings, under NoteRule.
+	Notes []Note
 	// Problems are errors that made the run incomplete (packages that did
 	// not load or type-check). They become tool execution notifications and
 	// mark the invocation as unsuccessful.
@@ -125,7 +146,7 @@ func Build(tool Tool, run Run) (*sarif.Report, error) {
 	}
 	b.run.WithTool(sarif.NewTool().WithDriver(driver))
 	for _, r := range tool.Rules {
-		b.addRule(r)
+		b.addRule(r, sarif.LevelWarning)
 	}
 	b.run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{
 		SrcRoot: *sarif.NewArtifactLocation().WithURI(dirURI(b.root)),
@@ -142,11 +163,26 @@ func Build(tool Tool, run Run) (*sarif.Report, error) {
 		if b.run.GetRuleIndex(id) < 0 {
 			// Unknown IDs still need a driver rule, or the result's ruleId
 			// would not resolve and code scanning rejects the log.
-			b.addRule(Rule{ID: id, Name: id, Short: id})
+			b.addRule(Rule{ID: id, Name: id, Short: id}, sarif.LevelWarning)
 		}
 		if err := b.addResult(id, f); err != nil {
 			return nil, err
 		}
+	}
+
+	if len(run.Notes) > 0 && b.run.GetRuleIndex(NoteRule.ID) < 0 {
+		b.addRule(NoteRule, sarif.LevelNote)
+	}
+	for _, n := range run.Notes {
+		loc, err := b.location(token.Position{Filename: n.File, Line: n.Line}, token.Position{})
+		if err != nil {
+			return nil, err
+		}
+		res := b.run.CreateResultForRule(NoteRule.ID).
+			WithLevel(sarif.LevelNote).
+			WithMessage(sarif.NewTextMessage(n.Message)).
+			AddLocation(loc)
+		withProperties(res, n.Properties)
 	}
 
 	inv := sarif.NewInvocation().WithExecutionSuccessful(len(run.Problems) == 0)
@@ -211,7 +247,7 @@ func (b *builder) column(file string, line, col int) int {
 	return units + 1
 }
 
-func (b *builder) addRule(r Rule) {
+func (b *builder) addRule(r Rule, level string) {
 	rule := b.run.AddRule(r.ID)
 	if r.Name != "" {
 		rule.WithName(r.Name)
@@ -227,7 +263,7 @@ func (b *builder) addRule(r Rule) {
 	if r.HelpURI != "" {
 		rule.WithHelpURI(r.HelpURI)
 	}
-	rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarif.LevelWarning))
+	rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(level))
 }
 
 func (b *builder) addResult(ruleID string, f Finding) error {
@@ -239,6 +275,7 @@ func (b *builder) addResult(ruleID string, f Finding) error {
 		WithLevel(sarif.LevelWarning).
 		WithMessage(sarif.NewTextMessage(f.Message)).
 		AddLocation(loc)
+	withProperties(res, f.Properties)
 	if len(f.Chain) == 0 {
 		return nil
 	}
@@ -262,6 +299,17 @@ func (b *builder) addResult(ruleID string, f Finding) error {
 		WithMessage(sarif.NewTextMessage("call chain from the request handler to the blocking operation")).
 		AddThreadFlow(flow))
 	return nil
+}
+
+func withProperties(res *sarif.Result, props map[string]any) {
+	if len(props) == 0 {
+		return
+	}
+	bag := sarif.NewPropertyBag()
+	for k, v := range props {
+		bag.Add(k, v)
+	}
+	res.WithProperties(bag)
 }
 
 // location builds a SARIF location for a source range. Positions without a

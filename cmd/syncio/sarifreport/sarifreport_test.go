@@ -55,8 +55,9 @@ type sarifLog struct {
 			Message   struct {
 				Text *string `json:"text"`
 			} `json:"message"`
-			Locations []sarifLocation `json:"locations"`
-			CodeFlows []struct {
+			Locations  []sarifLocation `json:"locations"`
+			Properties map[string]any  `json:"properties"`
+			CodeFlows  []struct {
 				ThreadFlows []struct {
 					Locations []struct {
 						Location sarifLocation `json:"location"`
@@ -338,6 +339,42 @@ func TestBuildEmptyRunAndProblems(t *testing.T) {
 	if len(inv.Notifications) != 1 || inv.Notifications[0].Level != "error" ||
 		!strings.Contains(inv.Notifications[0].Message.Text, "undefined: nope") {
 		t.Errorf("notifications = %+v", inv.Notifications)
+	}
+}
+
+// TestPropertiesAndNotes: syncio -confirm's additions, a finding's property
+// bag and a note (under NoteRule, level note) per uncovered site, are valid
+// SARIF.
+func TestPropertiesAndNotes(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "h.go")
+	if err := os.WriteFile(file, []byte("package h\n\nfunc h() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tool := sarifreport.Tool{Name: "syncio", Rules: testRules}
+	log := writeAndParse(t, tool, sarifreport.Run{
+		SrcRoot: root,
+		Findings: []sarifreport.Finding{{RuleID: "SIO001", Message: "m (SIO001)",
+			Pos:        token.Position{Filename: file, Line: 3, Column: 1},
+			Properties: map[string]any{"syncio/confirmed": true, "syncio/requestShare": 0.25}}},
+		Notes: []sarifreport.Note{{Message: "seen blocked", File: file, Line: 3,
+			Properties: map[string]any{"syncio/holdingWorker": true}}},
+	})
+	run := log.Runs[0]
+	if len(run.Results) != 2 {
+		t.Fatalf("%d results, want the finding and the note", len(run.Results))
+	}
+	f, n := run.Results[0], run.Results[1]
+	if f.Properties["syncio/confirmed"] != true || f.Properties["syncio/requestShare"] != 0.25 {
+		t.Errorf("finding properties %v", f.Properties)
+	}
+	if *n.RuleID != sarifreport.NoteRule.ID || n.Level != "note" || n.Properties["syncio/holdingWorker"] != true ||
+		*n.Locations[0].PhysicalLocation.Region.StartLine != 3 {
+		t.Errorf("note: rule %s level %s properties %v", *n.RuleID, n.Level, n.Properties)
+	}
+	rules := run.Tool.Driver.Rules
+	if last := rules[len(rules)-1]; *last.ID != sarifreport.NoteRule.ID || *n.RuleIndex != len(rules)-1 {
+		t.Errorf("note rule not in the driver's rules at the note's index")
 	}
 }
 

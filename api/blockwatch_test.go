@@ -1,0 +1,187 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/syncio/syncio/blockwatch"
+)
+
+// TestBlockwatchVerdict drives the demo with a short concurrent load on the
+// sync, async and wrapped routes and checks the watcher's verdict: the sync
+// and wrapped routes block while holding a worker, the async ones while
+// holding nothing, each at the site and on the wait the code says.
+func TestBlockwatchVerdict(t *testing.T) {
+	cfg := testConfig()
+	cfg.Workers, cfg.Queue = 8, 500
+	cfg.ProfileLatency = 100 * time.Millisecond
+	cfg.StorageLatency = 20 * time.Millisecond
+	cfg.BlockwatchRate = 50
+	cfg.BlockwatchBudget = 0.5 // many samples from a short load, under -race on a busy machine too
+	s := startServer(t, cfg)
+
+	routes := map[string]string{ // route → method and path
+		"/api/sync/profile":    "GET /api/sync/profile",
+		"/api/async/profile":   "GET /api/async/profile",
+		"/api/wrapped/profile": "GET /api/wrapped/profile",
+		"/api/sync/upload":     "POST /api/sync/upload?size=4096",
+		"/api/async/upload":    "POST /api/async/upload?size=4096",
+	}
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for _, target := range routes {
+		method, path, _ := strings.Cut(target, " ")
+		for range 6 {
+			wg.Go(func() {
+				for time.Now().Before(deadline) {
+					req, _ := http.NewRequest(method, s.URL()+path, nil)
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					_ = resp.Body.Close()
+					if resp.StatusCode >= 300 {
+						t.Errorf("%s: %d", target, resp.StatusCode)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+
+	resp, err := http.Get(s.URL() + "/debug/syncio/blocking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep blockwatch.Report
+	err = json.NewDecoder(resp.Body).Decode(&rep)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET /debug/syncio/blocking: %d %v", resp.StatusCode, err)
+	}
+
+	// Per route: blocked seconds holding a worker and not, and the site
+	// and kind that hold most of it.
+	type tally struct {
+		holding, free float64
+		top           map[bool]blockwatch.Site
+	}
+	by := map[string]*tally{}
+	for _, site := range rep.Sites {
+		for route, secs := range site.Routes {
+			tl := by[route]
+			if tl == nil {
+				tl = &tally{top: map[bool]blockwatch.Site{}}
+				by[route] = tl
+			}
+			if site.HoldingWorker {
+				tl.holding += secs
+			} else {
+				tl.free += secs
+			}
+			if top, ok := tl.top[site.HoldingWorker]; !ok || secs > top.Routes[route] {
+				tl.top[site.HoldingWorker] = site
+			}
+		}
+	}
+	cases := []struct {
+		route   string
+		worker  bool
+		site    string
+		kind    blockwatch.Kind
+		through string // a frame the blocking stack passes through
+	}{
+		{"/api/sync/profile", true, "profile.(*Service).GetUserProfile", blockwatch.Sleep, "api.(*app).syncProfile"},
+		{"/api/wrapped/profile", true, "profile.(*Service).GetUserProfile", blockwatch.Sleep, "pool.(*Pool).Offload"},
+		{"/api/async/profile", false, "profile.(*Future).Wait", blockwatch.Channel, "pool.(*Pool).Await"},
+		{"/api/sync/upload", true, "api.(*app).syncUpload", blockwatch.Network, "azblob.(*Client).UploadBuffer"},
+		{"/api/async/upload", false, "api.(*app).asyncUpload.func1", blockwatch.Network, "pool.(*Pool).Await"},
+	}
+	for _, c := range cases {
+		tl := by[c.route]
+		if tl == nil {
+			t.Errorf("%s: never seen blocked", c.route)
+			continue
+		}
+		main, other := tl.holding, tl.free
+		if !c.worker {
+			main, other = other, main
+		}
+		// The other state is a response write or a hand-over, not a wait:
+		// at most a few percent.
+		if main <= 0 || other > 0.05*main {
+			t.Errorf("%s: blocked %.3fs holding a worker, %.3fs holding nothing; want it all %s",
+				c.route, tl.holding, tl.free, map[bool]string{true: "holding a worker", false: "holding nothing"}[c.worker])
+		}
+		top := tl.top[c.worker]
+		if top.Site != c.site || top.Kind != c.kind || !strings.Contains(strings.Join(top.Stack, "\n"), c.through) {
+			t.Errorf("%s: most blocked at %s (%s), want %s (%s) through %s; stack:\n%s",
+				c.route, top.Site, top.Kind, c.site, c.kind, c.through, strings.Join(top.Stack, "\n"))
+		}
+	}
+	if rep.BlockedHoldingWorkerS <= 0 || rep.BlockedHoldingWorkerS >= rep.BlockedS || rep.BlockedS > rep.RequestS {
+		t.Errorf("totals: blocked holding a worker %.3f, blocked %.3f, request %.3f; want 0 < holding < blocked <= request",
+			rep.BlockedHoldingWorkerS, rep.BlockedS, rep.RequestS)
+	}
+
+	// The running totals on /metrics, for scrapers: at least what the
+	// report said a moment ago (the counters only grow).
+	resp, err = http.Get(s.URL() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	m := regexp.MustCompile(`(?m)^syncio_blockwatch_blocked_holding_worker_seconds_total (\S+)$`).FindSubmatch(metrics)
+	if m == nil {
+		t.Fatal("/metrics lacks syncio_blockwatch_blocked_holding_worker_seconds_total")
+	}
+	if v, err := strconv.ParseFloat(string(m[1]), 64); err != nil || v < rep.BlockedHoldingWorkerS {
+		t.Errorf("metric %s, want at least the report's %v", m[1], rep.BlockedHoldingWorkerS)
+	}
+
+	// The pprof form of the same aggregate.
+	resp, err = http.Get(s.URL() + "/debug/syncio/blocking?format=pprof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	p, err := profile.Parse(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("pprof form: %v", err)
+	}
+	if err := p.CheckValid(); err != nil || len(p.Sample) == 0 {
+		t.Fatalf("pprof form: %v, %d samples", err, len(p.Sample))
+	}
+}
+
+func TestBlockwatchOff(t *testing.T) {
+	cfg := testConfig()
+	cfg.BlockwatchRate = -1
+	s := startServer(t, cfg)
+	resp, err := http.Get(s.URL() + "/debug/syncio/blocking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("with the watcher off, /debug/syncio/blocking = %d, want 404", resp.StatusCode)
+	}
+	if s.app.watcher != nil {
+		t.Error("watcher built with a negative rate")
+	}
+}

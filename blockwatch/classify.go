@@ -1,0 +1,103 @@
+package blockwatch
+
+import "strings"
+
+// Kind is what a parked goroutine waits on.
+type Kind string
+
+// The wait kinds, from the frames of a goroutine's stack.
+const (
+	Network Kind = "network" // netpoller wait, or an HTTP round trip
+	Syscall Kind = "syscall" // in a system call (file I/O, cgo-like waits)
+	Sleep   Kind = "sleep"   // time.Sleep
+	Channel Kind = "channel" // channel send/receive, select
+	Lock    Kind = "lock"    // sync.Mutex / RWMutex
+	Sync    Kind = "sync"    // WaitGroup, Cond, other runtime semaphores
+	Other   Kind = "other"   // parked in something not recognised
+)
+
+// kindFrames maps the function that identifies a wait to its kind. The
+// HTTP client entries come first in matching (see classify): a round trip
+// parks in a select, and must count as network, not channel.
+var kindFrames = map[string]Kind{
+	"internal/poll.runtime_pollWait": Network,
+
+	"time.Sleep": Sleep,
+
+	"runtime.chanrecv":  Channel,
+	"runtime.chanrecv1": Channel,
+	"runtime.chanrecv2": Channel,
+	"runtime.chansend":  Channel,
+	"runtime.chansend1": Channel,
+	"runtime.selectgo":  Channel,
+	"runtime.block":     Channel, // select {}
+
+	"sync.(*Mutex).Lock":                    Lock,
+	"sync.(*RWMutex).Lock":                  Lock,
+	"sync.(*RWMutex).RLock":                 Lock,
+	"internal/sync.runtime_SemacquireMutex": Lock,
+	"sync.runtime_SemacquireRWMutex":        Lock,
+	"sync.runtime_SemacquireRWMutexR":       Lock,
+
+	"sync.(*WaitGroup).Wait":           Sync,
+	"sync.runtime_SemacquireWaitGroup": Sync,
+	"sync.(*Cond).Wait":                Sync,
+	"sync.runtime_notifyListWait":      Sync,
+	"sync.runtime_Semacquire":          Sync,
+}
+
+// networkCallers are frames above the park that make any wait a network
+// wait: the HTTP client waits for its response on channels.
+var networkCallers = []string{
+	"net/http.(*persistConn).roundTrip",
+	"net/http.(*Transport).roundTrip",
+	"net/http2.(*ClientConn).RoundTrip",
+	"golang.org/x/net/http2.(*ClientConn).RoundTrip",
+}
+
+// classify says whether the goroutine with stack fs (innermost first) is
+// parked, on what, and at which frame. A running or runnable goroutine is
+// not blocked.
+func classify(fs []Frame) (kind Kind, at int, blocked bool) {
+	if len(fs) == 0 {
+		return "", 0, false
+	}
+	leaf := fs[0].Func
+	switch {
+	case leaf == "runtime.gopark" || leaf == "runtime.goparkunlock":
+	case isSyscall(leaf):
+		return Syscall, 0, true
+	default:
+		return "", 0, false
+	}
+	for _, f := range fs {
+		if f.Func == "runtime.gcParkAssist" || f.Func == "runtime.gcAssistAlloc" {
+			// Parked until the collector has done the marking this
+			// allocation owes: the goroutine pays for GC, it does not wait
+			// on anything the code asked for.
+			return "", 0, false
+		}
+	}
+	for i, f := range fs {
+		for _, c := range networkCallers {
+			if f.Func == c {
+				return Network, i, true
+			}
+		}
+	}
+	for i, f := range fs {
+		if k, ok := kindFrames[f.Func]; ok {
+			return k, i, true
+		}
+		if isSyscall(f.Func) {
+			return Syscall, i, true
+		}
+	}
+	return Other, 0, true
+}
+
+func isSyscall(fn string) bool {
+	return strings.HasPrefix(fn, "syscall.Syscall") || strings.HasPrefix(fn, "syscall.RawSyscall") ||
+		strings.HasPrefix(fn, "internal/runtime/syscall.Syscall") || fn == "syscall.syscall" ||
+		strings.HasPrefix(fn, "runtime.cgocall")
+}

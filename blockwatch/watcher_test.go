@@ -1,0 +1,422 @@
+package blockwatch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+const module = "github.com/syncio/syncio"
+
+// The functions below park in a known way; each test looks for its site by
+// name, so they must not be inlined into their callers.
+
+//go:noinline
+func sleeper(d time.Duration) { time.Sleep(d) }
+
+//go:noinline
+func receiver(ch chan struct{}) { <-ch }
+
+//go:noinline
+func locker(mu *sync.Mutex) {
+	mu.Lock()
+	mu.Unlock() //nolint:staticcheck // SA2001: waiting for the lock is the point, not what it guards
+}
+
+//go:noinline
+func reader(c net.Conn) { _, _ = c.Read(make([]byte, 1)) }
+
+// find returns the sites of r whose function is fn.
+func find(r Report, fn string) []Site {
+	var out []Site
+	for _, s := range r.Sites {
+		if s.Func == module+"/blockwatch."+fn {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// eventually samples w until cond holds for a fresh watcher's report, so
+// that goroutines started by the test have parked.
+func eventually(t *testing.T, cond func(Report) bool) *Watcher {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		w := New(WithModule(module))
+		if err := w.sample(100 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if r := w.Report(); cond(r) {
+			return w
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met; last report: %+v", w.Report())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+var run int
+
+func TestSamplerAttributesEachWaitToItsSite(t *testing.T) {
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	mu.Lock()
+	server, client := net.Pipe()
+	tcp := listenPair(t)
+	var wg sync.WaitGroup
+	start := func(route string, hold bool, f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Do(context.Background(), route, func(ctx context.Context) {
+				if hold {
+					_, release := Hold(ctx, "pool")
+					defer release()
+				}
+				f()
+			})
+		}()
+	}
+	// The sleeper outlives the test (-count=N runs it again in the same
+	// process), so routes are unique per run and checked by route.
+	run++
+	route := func(r string) string { return fmt.Sprintf("%s#%d", r, run) }
+	start(route("/sleep"), true, func() { sleeper(time.Hour) })
+	start(route("/chan"), false, func() { receiver(stop) })
+	start(route("/lock"), true, func() { locker(&mu) })
+	start(route("/net"), false, func() { reader(tcp) })
+	// Not a request: blocked, but unlabelled, so never counted.
+	go receiver(stop)
+
+	w := eventually(t, func(r Report) bool {
+		return len(find(r, "sleeper")) == 1 && len(find(r, "receiver")) == 1 &&
+			len(find(r, "locker")) == 1 && len(find(r, "reader")) == 1 &&
+			find(r, "reader")[0].Kind == Network // not caught in the read syscall before it parks
+	})
+	for range 2 {
+		if err := w.sample(100 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := w.Report()
+	cases := []struct {
+		fn, route string
+		kind      Kind
+		blocking  string
+		worker    bool
+	}{
+		{"sleeper", "/sleep", Sleep, "time.Sleep", true},
+		{"receiver", "/chan", Channel, "runtime.chanrecv", false},
+		{"locker", "/lock", Lock, "", true},
+		{"reader", "/net", Network, "internal/poll.runtime_pollWait", false},
+	}
+	for _, c := range cases {
+		got := find(r, c.fn)
+		if len(got) != 1 {
+			t.Errorf("%s: %d sites, want 1 (the unlabelled goroutine must not count): %+v", c.fn, len(got), got)
+			continue
+		}
+		s := got[0]
+		if s.Kind != c.kind || s.HoldingWorker != c.worker || (c.blocking != "" && s.Blocking != c.blocking) {
+			t.Errorf("%s: kind %s, blocking %s, holding_worker %v; want %s, %s, %v", c.fn, s.Kind, s.Blocking, s.HoldingWorker, c.kind, c.blocking, c.worker)
+		}
+		if s.Site != "blockwatch."+c.fn {
+			t.Errorf("%s: site %q, want %q", c.fn, s.Site, "blockwatch."+c.fn)
+		}
+		// Three samples of 100 ms each, one goroutine.
+		if got := s.Routes[route(c.route)]; got < 0.299 || got > 0.301 {
+			t.Errorf("%s: blocked_s %v, routes %v; want 0.3 all on %s", c.fn, s.BlockedS, s.Routes, c.route)
+		}
+		if !strings.HasPrefix(s.Stack[0], "runtime.gopark ") {
+			t.Errorf("%s: stack starts %q, want the park", c.fn, s.Stack[0])
+		}
+	}
+	if r.BlockedHoldingWorkerS < 0.599 || r.BlockedHoldingWorkerS > r.BlockedS {
+		t.Errorf("blocked holding a worker %v of %v, want at least 0.6 (sleeper and locker)", r.BlockedHoldingWorkerS, r.BlockedS)
+	}
+	close(stop)
+	mu.Unlock()
+	_ = server.Close()
+	_ = client.Close()
+}
+
+// listenPair returns the server end of a loopback TCP connection whose
+// client never writes, so reading from it parks in the netpoller.
+func listenPair(t *testing.T) net.Conn {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close(); _ = s.Close() })
+	return s
+}
+
+func TestDropAndRetakeRelabel(t *testing.T) {
+	phase := make(chan struct{})
+	next := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Do(context.Background(), "/await", func(ctx context.Context) {
+			ctx, release := Hold(ctx, "pool")
+			defer release()
+			retake := Drop(ctx, "pool")
+			receiver(phase) // waits holding nothing
+			retake()
+			receiver(next) // waits holding the worker again
+		})
+		receiver(next) // after Do: not a request any more
+	}()
+	check := func(wantHolding string) {
+		t.Helper()
+		eventually(t, func(r Report) bool {
+			s := find(r, "receiver")
+			return len(s) == 1 && s[0].Holding == wantHolding && s[0].HoldingWorker == (wantHolding != "")
+		})
+	}
+	check("")
+	phase <- struct{}{}
+	check("pool")
+	next <- struct{}{}
+	eventually(t, func(r Report) bool { return len(find(r, "receiver")) == 0 })
+	next <- struct{}{}
+	<-done
+}
+
+func TestHoldOutsideRequestDoesNothing(t *testing.T) {
+	ctx, release := Hold(context.Background(), "pool")
+	defer release()
+	if ctx != context.Background() {
+		t.Error("Hold outside a labelled request returned a new context")
+	}
+}
+
+func TestLabelMiddlewareAndServe(t *testing.T) {
+	unblock := make(chan struct{})
+	h := Label("GET /slow", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		receiver(unblock)
+	}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			resp, err := http.Get(srv.URL)
+			if err == nil {
+				_ = resp.Body.Close()
+			}
+			errs <- err
+		}()
+	}
+	w := eventually(t, func(r Report) bool {
+		s := find(r, "receiver")
+		return len(s) == 1 && s[0].BlockedS > 0.299 // three requests × 100 ms
+	})
+	r := w.Report()
+	s := find(r, "receiver")[0]
+	if s.Routes["GET /slow"] != s.BlockedS || s.HoldingWorker {
+		t.Errorf("routes %v holding_worker %v, want all on GET /slow, holding nothing", s.Routes, s.HoldingWorker)
+	}
+	if !strings.Contains(strings.Join(s.Stack, "\n"), "net/http.(*conn).serve") {
+		t.Errorf("stack does not reach the server goroutine:\n%s", strings.Join(s.Stack, "\n"))
+	}
+
+	rec := httptest.NewRecorder()
+	w.ServeHTTP(rec, httptest.NewRequest("GET", "/debug/syncio/blocking", nil))
+	var got Report
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != 200 {
+		t.Fatalf("JSON: %d %v", rec.Code, err)
+	}
+	if len(find(got, "receiver")) != 1 {
+		t.Errorf("served JSON lacks the receiver site: %s", rec.Body)
+	}
+
+	rec = httptest.NewRecorder()
+	w.ServeHTTP(rec, httptest.NewRequest("GET", "/debug/syncio/blocking?format=pprof", nil))
+	p, err := profile.Parse(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		t.Fatalf("pprof form does not parse: %v", err)
+	}
+	if err := p.CheckValid(); err != nil {
+		t.Fatalf("pprof form invalid: %v", err)
+	}
+	var total int64
+	for _, smp := range p.Sample {
+		if smp.Location[0].Line[0].Function.Name == "runtime.gopark" && smp.Label["route"][0] == "GET /slow" {
+			total += smp.Value[0]
+		}
+	}
+	if want := int64(s.BlockedS * 1e9); total != want {
+		t.Errorf("pprof blocked ns on GET /slow = %d, want %d", total, want)
+	}
+
+	rec = httptest.NewRecorder()
+	w.ServeHTTP(rec, httptest.NewRequest("GET", "/debug/syncio/blocking?format=xml", nil))
+	body, _ := io.ReadAll(rec.Body)
+	if rec.Code != 400 || !strings.Contains(string(body), `"code":"bad_format"`) || !strings.Contains(string(body), `format \"xml\"`) {
+		t.Errorf("bad format: %d %s", rec.Code, body)
+	}
+
+	close(unblock)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	fs := func(names ...string) []Frame {
+		var out []Frame
+		for _, n := range names {
+			out = append(out, Frame{Func: n})
+		}
+		return out
+	}
+	cases := []struct {
+		stack   []Frame
+		kind    Kind
+		at      int
+		blocked bool
+	}{
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*persistConn).roundTrip", "net/http.(*Client).Do", "app.h"), Network, 2, true},
+		{fs("runtime.gopark", "runtime.selectgo", "app.h"), Channel, 1, true},
+		{fs("syscall.Syscall6", "os.(*File).Read", "app.h"), Syscall, 0, true},
+		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "app.h"), Sync, 3, true},
+		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
+		{fs("app.compute", "app.h"), "", 0, false}, // running
+		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.gcParkAssist", "runtime.gcAssistAlloc", "runtime.mallocgc", "app.h"), "", 0, false},
+		{nil, "", 0, false},
+	}
+	for _, c := range cases {
+		k, at, b := classify(c.stack)
+		if k != c.kind || at != c.at || b != c.blocked {
+			t.Errorf("classify(%v) = %s, %d, %v; want %s, %d, %v", c.stack, k, at, b, c.kind, c.at, c.blocked)
+		}
+	}
+}
+
+func TestShortName(t *testing.T) {
+	for in, want := range map[string]string{
+		"github.com/syncio/syncio/fakes/profile.(*Service).GetUserProfile": "profile.(*Service).GetUserProfile",
+		"github.com/syncio/syncio/api.(*app).asyncProfile.func1":           "api.(*app).asyncProfile.func1",
+		"time.Sleep": "time.Sleep",
+		"example.com/m.F[go.shape.struct { a/b.T }]": "m.F[go.shape.struct { a/b.T }]",
+	} {
+		if got := shortName(in); got != want {
+			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIgnoredSitesAreCountedApart(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go Do(context.Background(), "/q", func(context.Context) { receiver(stop) })
+	eventually(t, func(r Report) bool { return len(find(r, "receiver")) == 1 })
+	w := New(WithModule(module), WithIgnore(module+"/blockwatch.receiver"))
+	if err := w.sample(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := w.Report()
+	if len(find(r, "receiver")) != 0 || r.IgnoredS < 1 {
+		t.Errorf("ignored site reported (%v) or not counted apart (ignored_s %v)", find(r, "receiver"), r.IgnoredS)
+	}
+}
+
+// TestInheritedLabelsOutsideOwnCodeDoNotCount: an HTTP client dialling from
+// a labelled request starts connection loops that inherit the request's
+// labels and outlive it; they are not the request, and must not count.
+func TestInheritedLabelsOutsideOwnCodeDoNotCount(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{}}
+	defer client.CloseIdleConnections()
+	Do(context.Background(), "/dialler", func(ctx context.Context) {
+		_, release := Hold(ctx, "pool")
+		defer release()
+		resp, err := client.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	})
+	// The idle connection's loops are parked now, labelled /dialler.
+	time.Sleep(50 * time.Millisecond)
+	var buf bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&buf, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"syncio.route":"/dialler"`) {
+		t.Fatal("no goroutine kept the request's labels: the case this test guards is gone")
+	}
+	w := New(WithModule(module))
+	if err := w.sample(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range w.Report().Sites {
+		if _, ok := s.Routes["/dialler"]; ok {
+			t.Errorf("connection loop counted as the request: %s at %s", s.Site, s.Blocking)
+		}
+	}
+}
+
+// TestRunKeepsToItsBudget: asked for 1000 Hz with many goroutines, Run
+// slows down so that sampling takes at most its budget of the time, and
+// still weights its samples by the time they stand for.
+func TestRunKeepsToItsBudget(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 2000 {
+		go Do(context.Background(), "/many", func(context.Context) { receiver(stop) })
+	}
+	w := New(WithModule(module), WithRate(1000), WithBudget(0.05))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	for deadline := time.Now().Add(30 * time.Second); w.Report().Samples < 5; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d samples in 30 s", w.Report().Samples)
+		}
+	}
+	cancel()
+	<-done
+	r := w.Report()
+	// The first sample comes after the configured interval, before the
+	// watcher knows what a sample costs: the budget holds for the rest.
+	if rest := r.SamplingS * float64(r.Samples-1) / float64(r.Samples); rest > 0.05*1.5*r.WatchedS {
+		t.Errorf("sampling took %.3fs of %.3fs (%d samples), well over the 5%% budget beyond the first sample (each wait follows the previous sample's cost, so it is not exact)", r.SamplingS, r.WatchedS, r.Samples)
+	}
+	// Every sample saw the 2000 goroutines for the time it stood for.
+	var many float64
+	for _, s := range r.Sites {
+		many += s.Routes["/many"]
+	}
+	if many < 2000*r.WatchedS*0.99 || many > 2000*r.WatchedS*1.01 {
+		t.Errorf("blocked on /many %.1f goroutine-seconds over %.3fs watched, want 2000 × that", many, r.WatchedS)
+	}
+}

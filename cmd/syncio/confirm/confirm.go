@@ -1,0 +1,221 @@
+package confirm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/syncio/syncio/blockwatch"
+	"github.com/syncio/syncio/cmd/syncio/sarifreport"
+)
+
+// Load reads a blockwatch report (the JSON that /debug/syncio/blocking
+// serves) from path.
+func Load(path string) (blockwatch.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return blockwatch.Report{}, fmt.Errorf("read blocking report: %w", err)
+	}
+	var rep blockwatch.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return blockwatch.Report{}, fmt.Errorf("not a blocking report (the JSON of /debug/syncio/blocking): %w", err)
+	}
+	if rep.Sites == nil || rep.Samples == 0 {
+		return blockwatch.Report{}, errors.New("not a blocking report, or one with no samples (the JSON of /debug/syncio/blocking after a load)")
+	}
+	return rep, nil
+}
+
+// Verdict is what the run saw of one finding.
+type Verdict struct {
+	Seen bool
+	// BlockedS is the time goroutines were blocked in stacks through the
+	// finding, HoldingWorkerS the part of it holding a worker; Share is
+	// BlockedS over the report's request time.
+	BlockedS, HoldingWorkerS, Share float64
+	// Sites are the matched sites, most blocked first.
+	Sites []blockwatch.Site
+}
+
+// Result is the join of findings with a report.
+type Result struct {
+	Verdicts  []Verdict         // one per finding, in the findings' order
+	Uncovered []blockwatch.Site // sampled sites no finding covers, most blocked first
+	Report    blockwatch.Report
+}
+
+// Join matches rep's sites to findings. dir is the directory the finding
+// paths are relative to when a stack's paths differ from them (a binary
+// built elsewhere or with -trimpath): a frame matches when its file ends
+// with the finding's path relative to dir.
+func Join(dir string, findings []sarifreport.Finding, rep blockwatch.Report) Result {
+	res := Result{Verdicts: make([]Verdict, len(findings)), Report: rep}
+	covered := make([]bool, len(rep.Sites))
+	for i, f := range findings {
+		v := &res.Verdicts[i]
+		for j, s := range rep.Sites {
+			if !passesThrough(dir, f, s) {
+				continue
+			}
+			covered[j] = true
+			v.Seen = true
+			v.BlockedS += s.BlockedS
+			if s.HoldingWorker {
+				v.HoldingWorkerS += s.BlockedS
+			}
+			v.Sites = append(v.Sites, s)
+		}
+		if rep.RequestS > 0 {
+			v.Share = v.BlockedS / rep.RequestS
+		}
+	}
+	for j, s := range rep.Sites {
+		if !covered[j] {
+			res.Uncovered = append(res.Uncovered, s)
+		}
+	}
+	return res
+}
+
+// lockedAt finds the lock an SIO003 message names: "(locked at file.go:12)".
+var lockedAt = regexp.MustCompile(`\(locked at ([^ :()]+):(\d+)\)`)
+
+// passesThrough says whether one of s's frames is at f's call site, or, for
+// a lock wait, at the Lock call of the lock an SIO003 finding says is held
+// across I/O: waiting for that lock is what the finding costs, and the
+// waiters need not pass through the call that does the I/O.
+func passesThrough(dir string, f sarifreport.Finding, s blockwatch.Site) bool {
+	if s.Kind == blockwatch.Lock && f.RuleID == "SIO003" {
+		if m := lockedAt.FindStringSubmatch(f.Message); m != nil {
+			for _, fr := range s.Frames {
+				if filepath.Base(fr.File) == m[1] && strconv.FormatInt(fr.Line, 10) == m[2] {
+					return true
+				}
+			}
+		}
+	}
+	last := max(f.End.Line, f.Pos.Line)
+	if f.End.Filename != "" && f.End.Filename != f.Pos.Filename {
+		last = f.Pos.Line
+	}
+	rel := f.Pos.Filename
+	if r, err := filepath.Rel(dir, f.Pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
+		rel = r
+	}
+	rel = "/" + filepath.ToSlash(rel)
+	for _, fr := range s.Frames {
+		if int(fr.Line) < f.Pos.Line || int(fr.Line) > last {
+			continue
+		}
+		if fr.File == f.Pos.Filename || strings.HasSuffix("/"+fr.File, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// Print writes the verdicts, one line per finding, and the uncovered
+// sites. short shortens file paths for display.
+func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(string) string) error {
+	seen := 0
+	for _, v := range r.Verdicts {
+		if v.Seen {
+			seen++
+		}
+	}
+	var b strings.Builder
+	achieved := 0.0
+	if r.Report.WatchedS > 0 {
+		achieved = float64(r.Report.Samples) / r.Report.WatchedS
+	}
+	fmt.Fprintf(&b, "confirm: %d of %d findings seen blocking under load (%d samples over %.0f s, %.1f Hz; %.1f s of request time, %.1f s blocked, %.1f s of it holding a worker)\n",
+		seen, len(r.Verdicts), r.Report.Samples, r.Report.WatchedS, achieved, r.Report.RequestS, r.Report.BlockedS, r.Report.BlockedHoldingWorkerS)
+	for i, f := range findings {
+		v := r.Verdicts[i]
+		pos := f.Pos
+		pos.Filename = short(pos.Filename)
+		if !v.Seen {
+			fmt.Fprintf(&b, "%s: %s not seen under load\n", pos, f.RuleID)
+			continue
+		}
+		top := v.Sites[0]
+		fmt.Fprintf(&b, "%s: %s confirmed: blocked %.1f%% of request time (%.2f s, %.2f s holding a worker), most at %s (%s)\n",
+			pos, f.RuleID, 100*v.Share, v.BlockedS, v.HoldingWorkerS, top.Site, top.Kind)
+	}
+	for _, s := range r.Uncovered {
+		fmt.Fprintf(&b, "uncovered: %s\n", Describe(s, r.Report.RequestS, short))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Describe is one line about an uncovered site.
+func Describe(s blockwatch.Site, requestS float64, short func(string) string) string {
+	holding := "holding nothing"
+	if s.Holding != "" {
+		holding = "holding " + s.Holding
+	}
+	routes := make([]string, 0, len(s.Routes))
+	for r := range s.Routes {
+		routes = append(routes, r)
+	}
+	slices.Sort(routes)
+	share := 0.0
+	if requestS > 0 {
+		share = s.BlockedS / requestS
+	}
+	at := ""
+	if f, ok := siteFrame(s); ok {
+		at = fmt.Sprintf(" at %s:%d", short(f.File), f.Line)
+	}
+	return fmt.Sprintf("%s blocked in %s (%s, %s) for %.1f%% of request time (%.2f s)%s, on %s; no finding covers it",
+		s.Site, s.Blocking, s.Kind, holding, 100*share, s.BlockedS, at, strings.Join(routes, ", "))
+}
+
+// siteFrame is the frame of s.Site in its stack.
+func siteFrame(s blockwatch.Site) (blockwatch.Frame, bool) {
+	i := slices.IndexFunc(s.Frames, func(f blockwatch.Frame) bool { return f.Func == s.Func })
+	if i < 0 {
+		return blockwatch.Frame{}, false
+	}
+	return s.Frames[i], true
+}
+
+// SARIF returns the SARIF extras of the join: the properties of each
+// finding (in order) and one note per uncovered site.
+func (r Result) SARIF(short func(string) string) (props []map[string]any, notes []sarifreport.Note) {
+	for _, v := range r.Verdicts {
+		p := map[string]any{"syncio/confirmed": v.Seen}
+		if v.Seen {
+			p["syncio/requestShare"] = v.Share
+			p["syncio/blockedSeconds"] = v.BlockedS
+			p["syncio/blockedHoldingWorkerSeconds"] = v.HoldingWorkerS
+		}
+		props = append(props, p)
+	}
+	for _, s := range r.Uncovered {
+		f, ok := siteFrame(s)
+		if !ok {
+			continue // no source position to put the note at
+		}
+		notes = append(notes, sarifreport.Note{
+			Message: Describe(s, r.Report.RequestS, short),
+			File:    f.File,
+			Line:    int(f.Line),
+			Properties: map[string]any{
+				"syncio/requestShare":   s.Share,
+				"syncio/blockedSeconds": s.BlockedS,
+				"syncio/holdingWorker":  s.HoldingWorker,
+				"syncio/kind":           string(s.Kind),
+			},
+		})
+	}
+	return props, notes
+}
