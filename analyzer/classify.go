@@ -57,6 +57,45 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return ctxInfo{class: ctxRequest}
 	}
+	// sent holds, per channel expression, the first send on it in body: a
+	// later receive on the same channel is the release of a semaphore slot
+	// the function took (sem <- struct{}{}; defer func() { <-sem }()), and
+	// finds the element the send put there.
+	// Sends in other goroutines (or closures that may run in one) put
+	// nothing there for this function, and an unbuffered channel made here
+	// keeps nothing at all.
+	sent := map[string]token.Pos{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			if k := types.ExprString(n.Chan); sent[k] == token.NoPos || n.Pos() < sent[k] {
+				sent[k] = n.Pos()
+			}
+		}
+		return true
+	})
+	unbuffered := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, rhs := range as.Rhs {
+				call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+				id, isID := as.Lhs[i].(*ast.Ident)
+				if ok && isID && len(call.Args) == 1 && isBuiltin(info, call.Fun, "make") {
+					unbuffered[info.ObjectOf(id)] = true
+				}
+			}
+		}
+		return true
+	})
+	releases := func(ch ast.Expr) bool {
+		p, ok := sent[types.ExprString(ch)]
+		if id, isID := ast.Unparen(ch).(*ast.Ident); isID && unbuffered[info.ObjectOf(id)] {
+			return false
+		}
+		return ok && p < ch.Pos()
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
 			for i, rhs := range as.Rhs {
@@ -162,6 +201,9 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		case *ast.UnaryExpr:
 			if !wait || n.Op != token.ARROW || inSelect[n] {
 				break
+			}
+			if releases(n.X) {
+				break // the release of a slot taken above
 			}
 			switch ci := isDone(n.X); ci.class {
 			case ctxUnset:
@@ -432,4 +474,14 @@ func slotSends(sel *ast.SelectStmt, inSelect map[ast.Node]bool) {
 			}
 		}
 	}
+}
+
+// isBuiltin says whether fun names the predeclared function name.
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
 }

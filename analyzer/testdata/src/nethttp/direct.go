@@ -213,3 +213,33 @@ func Slot(w http.ResponseWriter, r *http.Request) {
 	default:
 	}
 }
+
+var sem = make(chan struct{}, 4)
+
+// Semaphore takes a slot (a wait the request cannot cancel) and gives it
+// back: the release finds the element the send put there, so only the
+// take is reported.
+func Semaphore(w http.ResponseWriter, r *http.Request) {
+	sem <- struct{}{} // want `channel send waits`
+	defer func() { <-sem }()
+	_, _ = w.Write(nil)
+}
+
+// SemaphoreSelect takes its slot in a select on the request's context,
+// and gives it back.
+func SemaphoreSelect(w http.ResponseWriter, r *http.Request) {
+	select {
+	case sem <- struct{}{}:
+	case <-r.Context().Done():
+		return
+	}
+	defer func() { <-sem }()
+	_, _ = w.Write(nil)
+}
+
+// Reply receives on a channel it never sent on: a wait.
+func Reply(w http.ResponseWriter, r *http.Request) {
+	reply := make(chan int, 1)
+	go func() { reply <- 1 }()
+	<-reply // want `channel receive waits`
+}
