@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -52,6 +53,15 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 		sum := md5.Sum(data)
 		return order.Blob{Name: name, Size: int64(len(data)), MD5: hex.EncodeToString(sum[:])}, nil
 	}
+	// Deleting a receipt that is not there succeeds: the compensation may
+	// run for an upload that never stored anything.
+	del := func(ctx context.Context, name string) error {
+		_, err := a.store.client.DeleteBlob(ctx, a.cfg.Container, name, nil)
+		if err != nil && !bloberror.HasCode(err, bloberror.BlobNotFound) {
+			return fmt.Errorf("delete receipt %s: %w", name, err)
+		}
+		return nil
+	}
 	conv := func(p profile.Profile) order.Profile {
 		return order.Profile{FirstName: p.FirstName, LastName: p.LastName}
 	}
@@ -62,6 +72,7 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 			return conv(p), err
 		},
 		Upload: upload,
+		Delete: del,
 	}, activity.WithTracking(named{"order-async", m}, activity.ProfileHealth))
 	// The sync workflow's activities are Code activities: each call runs on
 	// the request's worker and keeps it, and the profile call is the blocking
@@ -72,6 +83,7 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 			return conv(p), err
 		},
 		Upload: upload,
+		Delete: del,
 	}, activity.WithTracking(named{"order-sync", m}, activity.ProfileHealth))
 	return &orderWorkflows{sync: sync, async: async}, nil
 }
