@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -48,7 +49,9 @@ func newDurable(ctx context.Context, hostPort string, wf *activity.Workflow[orde
 	if err != nil {
 		return nil, fmt.Errorf("temporal at %s: %w", hostPort, err)
 	}
-	w := worker.New(c, temporal.TaskQueue, worker.Options{})
+	// On shutdown, running activities get a few seconds to finish rather
+	// than being cancelled; what is left resumes on the next worker.
+	w := worker.New(c, temporal.TaskQueue, worker.Options{WorkerStopTimeout: 5 * time.Second})
 	temporal.Register(w, wf)
 	if err := w.Start(); err != nil {
 		c.Close()
