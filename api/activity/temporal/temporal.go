@@ -134,6 +134,7 @@ func (h host) Parallel(branches []func(activity.Host) error) error {
 }
 
 func (h host) Detached() activity.Host {
-	ctx, _ := workflow.NewDisconnectedContext(h.ctx) //nolint:govet // lives as long as the workflow; nothing to release early
+	// Lives as long as the workflow: there is nothing to release early.
+	ctx, _ := workflow.NewDisconnectedContext(h.ctx)
 	return host{ctx: ctx}
 }
