@@ -145,11 +145,11 @@ func (a *app) orderStatus(c *gin.Context) {
 	var conf order.Confirmation
 	var runErr error
 	err := a.pool.Await(c.Request.Context(), func(ctx context.Context) error {
-		d, err := a.durable.client.DescribeWorkflowExecution(ctx, id, "")
+		d, err := a.durable.client.DescribeWorkflow(ctx, id, "")
 		if err != nil {
 			return err
 		}
-		status = d.GetWorkflowExecutionInfo().GetStatus()
+		status = d.RawResponse.GetWorkflowExecutionInfo().GetStatus()
 		if status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 			runErr = a.durable.client.GetWorkflow(ctx, id, "").Get(ctx, &conf)
 		}

@@ -199,11 +199,11 @@ func TestCrashBetweenProfileAndUpload(t *testing.T) {
 	// the only activity left, held inside the first worker.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		d, err := srv.Client().DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+		d, err := srv.Client().DescribeWorkflow(ctx, run.GetID(), run.GetRunID())
 		if err != nil {
 			t.Fatal(err)
 		}
-		pending := d.GetPendingActivities()
+		pending := d.RawResponse.GetPendingActivities()
 		_, holdErr := os.Stat(filepath.Join(dir, holdingFile))
 		if holdErr == nil && countLines(t, dir, "profile") == 1 && len(pending) == 1 &&
 			pending[0].GetActivityType().GetName() == "Order/Parallel/UploadReceipt" {
@@ -227,12 +227,12 @@ func TestCrashBetweenProfileAndUpload(t *testing.T) {
 
 	// Exactly once: one completed run, the profile not asked again, one
 	// upload finished, one PUT stored, no compensation.
-	d, err := srv.Client().DescribeWorkflowExecution(ctx, run.GetID(), "")
+	d, err := srv.Client().DescribeWorkflow(ctx, run.GetID(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := d.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED || d.GetWorkflowExecutionInfo().GetExecution().GetRunId() != run.GetRunID() {
-		t.Errorf("workflow status %v, run %s; want completed, run %s", st, d.GetWorkflowExecutionInfo().GetExecution().GetRunId(), run.GetRunID())
+	if st := d.RawResponse.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED || d.RawResponse.GetWorkflowExecutionInfo().GetExecution().GetRunId() != run.GetRunID() {
+		t.Errorf("workflow status %v, run %s; want completed, run %s", st, d.RawResponse.GetWorkflowExecutionInfo().GetExecution().GetRunId(), run.GetRunID())
 	}
 	name := order.ReceiptName(o)
 	if got := countLines(t, dir, "profile"); got != 1 {
