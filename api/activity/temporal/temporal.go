@@ -35,16 +35,22 @@ type config struct {
 // A running activity heartbeats three times per timeout: a worker that dies
 // is noticed after one timeout, not after the whole attempt's, and a
 // cancelled activity (a failed Parallel sibling) learns of it at its next
-// heartbeat, since Temporal delivers cancellation only there.
+// heartbeat, since Temporal delivers cancellation only there. 0 turns
+// heartbeats off.
 func WithHeartbeat(d time.Duration) Option {
 	return func(c *config) { c.heartbeat = d }
 }
 
 // WithActivityTimeout bounds each attempt of an activity (Temporal's
 // start-to-close timeout, 30 s by default). A worker that dies mid-attempt
-// is noticed when it runs out, and the attempt is retried elsewhere.
+// is noticed when it runs out, and the attempt is retried elsewhere. A
+// non-positive d keeps the default: Temporal needs a bound.
 func WithActivityTimeout(d time.Duration) Option {
-	return func(c *config) { c.timeout = d }
+	return func(c *config) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
 }
 
 // WithRetry sets the activities' retry policy (by default 5 attempts,
@@ -71,11 +77,15 @@ func Register[I, O any](r Registry, wf *activity.Workflow[I, O], opts ...Option)
 	for _, o := range opts {
 		o(&cfg)
 	}
-	ao := workflow.ActivityOptions{StartToCloseTimeout: cfg.timeout, HeartbeatTimeout: cfg.heartbeat, RetryPolicy: cfg.retry}
+	ao := workflow.ActivityOptions{StartToCloseTimeout: cfg.timeout, HeartbeatTimeout: max(cfg.heartbeat, 0), RetryPolicy: cfg.retry}
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in I) (O, error) {
 		return wf.RunOn(host{ctx: workflow.WithActivityOptions(ctx, ao)}, in)
 	}, workflow.RegisterOptions{Name: wf.Name()})
-	for _, l := range wf.Leaves(heartbeating(cfg.heartbeat / 3)) {
+	var around activity.Around
+	if cfg.heartbeat > 0 {
+		around = heartbeating(cfg.heartbeat / 3)
+	}
+	for _, l := range wf.Leaves(around) {
 		r.RegisterActivityWithOptions(l.Func, sdkactivity.RegisterOptions{Name: l.Path})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdkactivity "go.temporal.io/sdk/activity"
 	sdktemporal "go.temporal.io/sdk/temporal"
@@ -91,6 +92,21 @@ func TestOrderOnTestsuite(t *testing.T) {
 	}
 	if onTemporal.profiles != 1 || onTemporal.uploads != 1 || len(onTemporal.deletes) != 0 {
 		t.Errorf("services: %d profiles, %d uploads, deletes %q; want 1, 1, none", onTemporal.profiles, onTemporal.uploads, onTemporal.deletes)
+	}
+}
+
+// TestOptionsWithoutHeartbeat: heartbeats off and a non-positive timeout
+// (which keeps the default) still run the order.
+func TestOptionsWithoutHeartbeat(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	c := &calls{}
+	wf := order.New(order.ModeAsync, c.services())
+	temporal.Register(env, wf, temporal.WithHeartbeat(0), temporal.WithActivityTimeout(-time.Second))
+	env.ExecuteWorkflow(wf.Name(), testOrder("T4"))
+	var got order.Confirmation
+	if err := env.GetWorkflowResult(&got); err != nil || got.Status != "confirmed" || c.uploads != 1 {
+		t.Errorf("confirmation %+v, %v; %d uploads", got, err, c.uploads)
 	}
 }
 
