@@ -16,17 +16,28 @@ import (
 	"github.com/syncio/syncio/api/pool"
 )
 
+// startOnTemporal starts a dev server and the API on it, with the profile
+// service behind a gate and orders answered 202 after wait; adjust may
+// change the rest of the configuration.
+func startOnTemporal(t *testing.T, wait time.Duration, adjust func(*Config)) (*Server, *gate) {
+	t.Helper()
+	ts := temporaltest.Start(t)
+	g, profileURL := newGate(t)
+	cfg := testConfig()
+	cfg.ProfileURL = profileURL
+	cfg.Temporal, cfg.TemporalWait = ts.HostPort, wait
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	return startServer(t, cfg), g
+}
+
 // TestTemporalOrder serves POST /api/async/order through a real Temporal
 // dev server: orders hold no pool worker while they run, answer 201 with
 // the receipt, or 202 with a status URL that later reports the result.
 func TestTemporalOrder(t *testing.T) {
 	const n = 4
-	ts := temporaltest.Start(t)
-	g, profileURL := newGate(t)
-	cfg := testConfig()
-	cfg.Workers, cfg.Queue, cfg.ProfileURL = 1, 2*n, profileURL
-	cfg.Temporal, cfg.TemporalWait = ts.HostPort, 2*time.Second
-	s := startServer(t, cfg)
+	s, g := startOnTemporal(t, 2*time.Second, func(cfg *Config) { cfg.Workers, cfg.Queue = 1, 2*n })
 
 	results := make(chan response, n)
 	for i := 0; i < n; i++ {
@@ -65,12 +76,7 @@ func TestTemporalOrder(t *testing.T) {
 // TestTemporalOrderAccepted: an order still running after TemporalWait is
 // answered 202 with a status URL, which reports running, then completed.
 func TestTemporalOrderAccepted(t *testing.T) {
-	ts := temporaltest.Start(t)
-	g, profileURL := newGate(t)
-	cfg := testConfig()
-	cfg.ProfileURL = profileURL
-	cfg.Temporal, cfg.TemporalWait = ts.HostPort, 200*time.Millisecond
-	s := startServer(t, cfg)
+	s, g := startOnTemporal(t, 200*time.Millisecond, nil)
 
 	r, err := postOrder(context.Background(), s, "async", orderBody("slow-1"))
 	if err != nil || r.status != http.StatusAccepted {

@@ -20,23 +20,7 @@ import (
 // the load lab builds it, to the real API started in-process with tiny
 // latencies: each must succeed, so no scenario measures only errors.
 func TestScenarioTargetsAgainstRealAPI(t *testing.T) {
-	cfg := api.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Workers, cfg.Queue = 2, 8
-	cfg.ProfileLatency = time.Millisecond
-	srv, err := api.Start(context.Background(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Error(err)
-		}
-	})
-	client := &http.Client{Transport: &http.Transport{}}
-	t.Cleanup(client.CloseIdleConnections)
+	srv, client := startAPI(t, "")
 	for _, sc := range Scenarios {
 		if sc.Temporal {
 			continue // TestTemporalScenarioRunsOnTemporal
@@ -50,24 +34,7 @@ func TestScenarioTargetsAgainstRealAPI(t *testing.T) {
 // there, not in-process runs.
 func TestTemporalScenarioRunsOnTemporal(t *testing.T) {
 	ts := temporaltest.Start(t)
-	cfg := api.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Workers, cfg.Queue = 2, 8
-	cfg.ProfileLatency = time.Millisecond
-	cfg.Temporal = ts.HostPort
-	srv, err := api.Start(context.Background(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Error(err)
-		}
-	})
-	client := &http.Client{Transport: &http.Transport{}}
-	t.Cleanup(client.CloseIdleConnections)
+	srv, client := startAPI(t, ts.HostPort)
 	n := 0
 	for _, sc := range Scenarios {
 		if sc.Temporal {
@@ -93,6 +60,31 @@ func TestTemporalScenarioRunsOnTemporal(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// startAPI starts the real API in-process with tiny latencies, on Temporal
+// when temporal is set, and a client for it; both end with the test.
+func startAPI(t *testing.T, temporal string) (*api.Server, *http.Client) {
+	t.Helper()
+	cfg := api.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Workers, cfg.Queue = 2, 8
+	cfg.ProfileLatency = time.Millisecond
+	cfg.Temporal = temporal
+	srv, err := api.Start(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	client := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(client.CloseIdleConnections)
+	return srv, client
 }
 
 // checkScenario sends one request of sc, as the lab builds it, to baseURL:

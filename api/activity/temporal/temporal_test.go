@@ -59,15 +59,22 @@ func (c *calls) services() order.Services {
 	}
 }
 
+// runOrder runs the order template over c's services on a fresh test
+// environment, registered with opts, and returns the finished environment.
+func runOrder(c *calls, id string, opts ...temporal.Option) *testsuite.TestWorkflowEnvironment {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	wf := order.New(order.ModeAsync, c.services())
+	temporal.Register(env, wf, opts...)
+	env.ExecuteWorkflow(wf.Name(), testOrder(id))
+	return env
+}
+
 // TestOrderOnTestsuite runs the order template on the SDK's test
 // environment and checks it confirms exactly what the in-process run does.
 func TestOrderOnTestsuite(t *testing.T) {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
 	onTemporal := &calls{}
-	wf := order.New(order.ModeAsync, onTemporal.services())
-	temporal.Register(env, wf)
-	env.ExecuteWorkflow(wf.Name(), testOrder("T1"))
+	env := runOrder(onTemporal, "T1")
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("workflow did not complete")
 	}
@@ -98,12 +105,8 @@ func TestOrderOnTestsuite(t *testing.T) {
 // TestOptionsWithoutHeartbeat: heartbeats off and a non-positive timeout
 // (which keeps the default) still run the order.
 func TestOptionsWithoutHeartbeat(t *testing.T) {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
 	c := &calls{}
-	wf := order.New(order.ModeAsync, c.services())
-	temporal.Register(env, wf, temporal.WithHeartbeat(0), temporal.WithActivityTimeout(-time.Second))
-	env.ExecuteWorkflow(wf.Name(), testOrder("T4"))
+	env := runOrder(c, "T4", temporal.WithHeartbeat(0), temporal.WithActivityTimeout(-time.Second))
 	var got order.Confirmation
 	if err := env.GetWorkflowResult(&got); err != nil || got.Status != "confirmed" || c.uploads != 1 {
 		t.Errorf("confirmation %+v, %v; %d uploads", got, err, c.uploads)
@@ -114,12 +117,8 @@ func TestOptionsWithoutHeartbeat(t *testing.T) {
 // Temporal retries it up to the policy's limit, the workflow faults with
 // the activity's path and the compensation deletes the receipt once.
 func TestUploadFailsForGoodCompensates(t *testing.T) {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
 	c := &calls{uploadErr: errors.New("storage down")}
-	wf := order.New(order.ModeAsync, c.services())
-	temporal.Register(env, wf, temporal.WithRetry(&sdktemporal.RetryPolicy{MaximumAttempts: 3}))
-	env.ExecuteWorkflow(wf.Name(), testOrder("T2"))
+	env := runOrder(c, "T2", temporal.WithRetry(&sdktemporal.RetryPolicy{MaximumAttempts: 3}))
 	err := env.GetWorkflowError()
 	if err == nil || !strings.Contains(err.Error(), "Order/Parallel/UploadReceipt") || !strings.Contains(err.Error(), "storage down") {
 		t.Fatalf("workflow error = %v, want the upload's failure with its path", err)
