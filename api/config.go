@@ -89,6 +89,14 @@ type Config struct {
 	// Tests raise it to get many samples from a short load.
 	BlockwatchBudget float64
 
+	// Temporal, when set, is the HOST:PORT of a Temporal frontend: POST
+	// /api/async/order then runs the order workflow there, with a worker in
+	// this process, and GET /api/orders/ID reports on it. TemporalWait is
+	// how long that request waits for the order before answering 202 with a
+	// status URL (default 10 s).
+	Temporal     string
+	TemporalWait time.Duration
+
 	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
 	// profiles expose internals and cost CPU).
 	Pprof bool
@@ -106,6 +114,7 @@ func DefaultConfig() Config {
 		Container:         "uploads",
 		MaxUploadBytes:    32 << 20,
 		UpstreamTimeout:   30 * time.Second,
+		TemporalWait:      10 * time.Second,
 		StorageRetries:    2,
 		StorageConns:      1024,
 		StorageTryTimeout: 15 * time.Second,
@@ -148,6 +157,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UpstreamTimeout <= 0 {
 		c.UpstreamTimeout = d.UpstreamTimeout
+	}
+	if c.TemporalWait <= 0 {
+		c.TemporalWait = d.TemporalWait
 	}
 	switch {
 	case c.StorageRetries == 0:

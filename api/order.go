@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -52,6 +53,15 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 		sum := md5.Sum(data)
 		return order.Blob{Name: name, Size: int64(len(data)), MD5: hex.EncodeToString(sum[:])}, nil
 	}
+	// Deleting a receipt that is not there succeeds: the compensation may
+	// run for an upload that never stored anything.
+	del := func(ctx context.Context, name string) error {
+		_, err := a.store.client.DeleteBlob(ctx, a.cfg.Container, name, nil)
+		if err != nil && !bloberror.HasCode(err, bloberror.BlobNotFound) {
+			return fmt.Errorf("delete receipt %s: %w", name, err)
+		}
+		return nil
+	}
 	conv := func(p profile.Profile) order.Profile {
 		return order.Profile{FirstName: p.FirstName, LastName: p.LastName}
 	}
@@ -62,6 +72,7 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 			return conv(p), err
 		},
 		Upload: upload,
+		Delete: del,
 	}, activity.WithTracking(named{"order-async", m}, activity.ProfileHealth))
 	// The sync workflow's activities are Code activities: each call runs on
 	// the request's worker and keeps it, and the profile call is the blocking
@@ -72,6 +83,7 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 			return conv(p), err
 		},
 		Upload: upload,
+		Delete: del,
 	}, activity.WithTracking(named{"order-sync", m}, activity.ProfileHealth))
 	return &orderWorkflows{sync: sync, async: async}, nil
 }
@@ -80,12 +92,19 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 func (a *app) syncOrder(c *gin.Context) { a.runOrder(c, a.orders.sync) }
 
 // asyncOrder runs the order workflow, whose I/O activities release the
-// request's worker while they wait.
-func (a *app) asyncOrder(c *gin.Context) { a.runOrder(c, a.orders.async) }
+// request's worker while they wait; with Temporal configured, the same
+// workflow runs there instead (durableOrder).
+func (a *app) asyncOrder(c *gin.Context) {
+	if a.durable != nil {
+		a.durableOrder(c)
+		return
+	}
+	a.runOrder(c, a.orders.async)
+}
 
-// runOrder decodes and validates the order first, so a bad one is a 400 and
-// nothing runs, then runs wf on the worker the admission middleware holds.
-func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
+// decodeOrder reads and validates the posted order, answering 413 or 400
+// (and returning false) when it is too big or invalid.
+func decodeOrder(c *gin.Context) (order.Order, bool) {
 	o, err := order.Decode(http.MaxBytesReader(c.Writer, c.Request.Body, maxOrderBytes))
 	var maxErr *http.MaxBytesError
 	switch {
@@ -93,9 +112,19 @@ func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.
 		// As the upload routes answer an oversized body.
 		abortError(c, http.StatusRequestEntityTooLarge, codeTooLarge,
 			fmt.Sprintf("order body exceeds the limit of %d bytes", maxOrderBytes))
-		return
+		return order.Order{}, false
 	case err != nil:
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, err.Error())
+		return order.Order{}, false
+	}
+	return o, true
+}
+
+// runOrder decodes and validates the order first, so a bad one is a 400 and
+// nothing runs, then runs wf on the worker the admission middleware holds.
+func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
+	o, ok := decodeOrder(c)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)

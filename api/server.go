@@ -37,6 +37,7 @@ type app struct {
 	store    *store
 	orders   *orderWorkflows
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
+	durable  *durable            // the order workflow on Temporal, or nil
 }
 
 // Server is a running demo API.
@@ -148,6 +149,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if a.orders, err = a.newOrderWorkflows(reg); err != nil {
 		return fail(err)
 	}
+	if cfg.Temporal != "" {
+		if a.durable, err = newDurable(initCtx, cfg.Temporal, a.orders.async, log); err != nil {
+			return fail(err)
+		}
+	}
 
 	s.http = &http.Server{
 		Handler:           a.newRouter(reg, cfg.Pprof),
@@ -167,7 +173,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	go func() { s.served <- s.http.Serve(ln) }()
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
 		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof,
-		"blockwatch", a.watcher != nil)
+		"blockwatch", a.watcher != nil, "temporal", cfg.Temporal)
 	if s.blobs != nil {
 		log.Info("embedded storage model", "latency", max(cfg.StorageLatency, 0), "jitter", max(cfg.StorageJitter, 0),
 			"bandwidth_bytes_per_s", max(cfg.StorageBandwidth, 0))
@@ -214,6 +220,9 @@ func (s *Server) shutdown(ctx context.Context) error {
 // embedded blob server. Only after the HTTP server has drained: an in-flight
 // upload still needs its storage.
 func (s *Server) closeBackends() {
+	if s.app.durable != nil {
+		s.app.durable.close() // stops the worker first: its activities use storage
+	}
 	if s.app.store != nil {
 		s.app.store.close()
 	}

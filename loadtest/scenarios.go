@@ -28,9 +28,13 @@ type Scenario struct {
 	// JSON, when set, is sent as an application/json body (the order
 	// scenarios). Every request posts the same order, so the API overwrites
 	// one receipt blob instead of filling storage.
-	JSON   string
-	Groups []string
-	About  string
+	JSON string
+	// Temporal marks variants that need the API started with -temporal
+	// (syncio-load -temporal HOST:PORT), where POST /api/async/order runs
+	// the order workflow on Temporal.
+	Temporal bool
+	Groups   []string
+	About    string
 	// Given marks an endpoint of the user's own service (-endpoint,
 	// -targets): its backend is unknown, so its top step gets the longer
 	// settle, and Header and Body are sent as they are.
@@ -68,6 +72,8 @@ var Scenarios = []Scenario{
 		Groups: []string{"order"}, About: "order workflow with blocking activities holding the worker"},
 	{Name: "async-order", Method: http.MethodPost, Path: "/api/async/order", JSON: loadOrder,
 		Groups: []string{"order"}, About: "order workflow whose async activities release the worker during I/O"},
+	{Name: "temporal-order", Method: http.MethodPost, Path: "/api/async/order", JSON: loadOrder, Temporal: true,
+		Groups: []string{"temporal"}, About: "the same order workflow on Temporal, durable (needs -temporal; not with async-order, which it replaces)"},
 }
 
 // slowSettle reports whether the top step needs the blocking scenarios'

@@ -10,17 +10,67 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/workflowservice/v1"
+
 	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
 )
 
 // TestScenarioTargetsAgainstRealAPI sends one request of every scenario, as
 // the load lab builds it, to the real API started in-process with tiny
 // latencies: each must succeed, so no scenario measures only errors.
 func TestScenarioTargetsAgainstRealAPI(t *testing.T) {
+	srv, client := startAPI(t, "")
+	for _, sc := range Scenarios {
+		if sc.Temporal {
+			continue // TestTemporalScenarioRunsOnTemporal
+		}
+		checkScenario(t, client, sc, srv.URL())
+	}
+}
+
+// TestTemporalScenarioRunsOnTemporal: the Temporal scenarios succeed
+// against the API started with Temporal, and their orders are workflows
+// there, not in-process runs.
+func TestTemporalScenarioRunsOnTemporal(t *testing.T) {
+	ts := temporaltest.Start(t)
+	srv, client := startAPI(t, ts.HostPort)
+	n := 0
+	for _, sc := range Scenarios {
+		if sc.Temporal {
+			checkScenario(t, client, sc, srv.URL())
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Temporal scenario in the table")
+	}
+	// Visibility lags the history a little.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := ts.Client().CountWorkflow(context.Background(), &workflowservice.CountWorkflowExecutionsRequest{Query: "WorkflowType = 'Order' AND ExecutionStatus = 'Completed'"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetCount() == int64(n) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d completed Order workflows on Temporal, want %d", resp.GetCount(), n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// startAPI starts the real API in-process with tiny latencies, on Temporal
+// when temporal is set, and a client for it; both end with the test.
+func startAPI(t *testing.T, temporal string) (*api.Server, *http.Client) {
+	t.Helper()
 	cfg := api.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Workers, cfg.Queue = 2, 8
 	cfg.ProfileLatency = time.Millisecond
+	cfg.Temporal = temporal
 	srv, err := api.Start(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -34,35 +84,39 @@ func TestScenarioTargetsAgainstRealAPI(t *testing.T) {
 	})
 	client := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(client.CloseIdleConnections)
+	return srv, client
+}
 
-	for _, sc := range Scenarios {
-		tg := sc.Target(srv.URL(), 512)
-		req, err := http.NewRequest(tg.Method, tg.URL, bytes.NewReader(tg.Body))
-		if err != nil {
-			t.Fatal(err)
+// checkScenario sends one request of sc, as the lab builds it, to baseURL:
+// it must succeed, and an order must be confirmed.
+func checkScenario(t *testing.T, client *http.Client, sc Scenario, baseURL string) {
+	t.Helper()
+	tg := sc.Target(baseURL, 512)
+	req, err := http.NewRequest(tg.Method, tg.URL, bytes.NewReader(tg.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = tg.Header.Clone()
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", sc.Name, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode/100 != 2 {
+		t.Errorf("%s: %s %s = %d %s", sc.Name, tg.Method, tg.URL, resp.StatusCode, body)
+		return
+	}
+	if sc.JSON != "" {
+		var conf struct {
+			OrderID, Status string
+			TotalCents      int64
 		}
-		req.Header = tg.Header.Clone()
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("%s: %v", sc.Name, err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode/100 != 2 {
-			t.Errorf("%s: %s %s = %d %s", sc.Name, tg.Method, tg.URL, resp.StatusCode, body)
-			continue
-		}
-		if sc.JSON != "" {
-			var conf struct {
-				OrderID, Status string
-				TotalCents      int64
-			}
-			if err := json.Unmarshal(body, &conf); err != nil || conf.OrderID != "load-test" || conf.Status != "confirmed" || conf.TotalCents != 1299 {
-				t.Errorf("%s: confirmation %s (%v)", sc.Name, body, err)
-			}
+		if err := json.Unmarshal(body, &conf); err != nil || conf.OrderID != "load-test" || conf.Status != "confirmed" || conf.TotalCents != 1299 {
+			t.Errorf("%s: confirmation %s (%v)", sc.Name, body, err)
 		}
 	}
 }

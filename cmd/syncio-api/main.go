@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime"
@@ -48,6 +49,7 @@ nothing stored is dropped.
 Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|serialized]
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
         POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
+        GET /api/orders/:id  (with -temporal: an order answered 202)
         GET /api/blobs/:name, /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
 
 Flags:
@@ -74,6 +76,8 @@ Flags:
 	fs.IntVar(&cfg.StorageConns, "storage-conns", cfg.StorageConns, "most connections to storage, and so storage calls in flight (at least -workers); async uploads beyond it wait for one")
 	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
+	fs.StringVar(&cfg.Temporal, "temporal", "", "`HOST:PORT` of a Temporal frontend: POST /api/async/order then runs the order workflow there (worker in this process), durable across crashes")
+	fs.DurationVar(&cfg.TemporalWait, "temporal-wait", cfg.TemporalWait, "with -temporal: how long an order request waits before answering 202 with a status URL")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
 	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
 	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
@@ -96,6 +100,16 @@ Flags:
 	}
 	if !*watch {
 		cfg.BlockwatchRate = -1
+	}
+	if cfg.Temporal != "" {
+		if _, _, err := net.SplitHostPort(cfg.Temporal); err != nil {
+			fmt.Fprintf(stderr, "syncio-api: -temporal %q: want HOST:PORT (%v)\n", cfg.Temporal, err)
+			return 2
+		}
+	}
+	if cfg.TemporalWait <= 0 {
+		fmt.Fprintf(stderr, "syncio-api: -temporal-wait %s: must be positive\n", cfg.TemporalWait)
+		return 2
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {

@@ -63,10 +63,15 @@ func TestHelp(t *testing.T) {
 }
 
 func TestBadFlagsExit2(t *testing.T) {
-	for _, args := range [][]string{{"-workers", "many"}, {"extra-arg"}, {"-log-level", "loud"}} {
+	for _, args := range [][]string{{"-workers", "many"}, {"extra-arg"}, {"-log-level", "loud"},
+		{"-temporal", "localhost"}, {"-temporal-wait", "0s"}} {
 		var out syncBuffer
 		if code := run(args, &out); code != 2 {
 			t.Errorf("%v: exit code %d, want 2", args, code)
+		}
+		// The message names the flag and the value.
+		if len(args) == 2 && strings.HasPrefix(args[0], "-temporal") && !strings.Contains(out.String(), args[0]+" ") {
+			t.Errorf("%v: message %q does not name the flag", args, out.String())
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -85,6 +86,8 @@ type runOpts struct {
 	coldstart            bool
 	coldTrials, coldReqs int
 	coldLatency          time.Duration
+	// temporal is the Temporal frontend the started API runs orders on.
+	temporal string
 }
 
 func parseRun(args []string, stderr io.Writer) (runOpts, error) {
@@ -122,6 +125,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		quiet       = fs.Bool("quiet", false, "no live progress line")
 		coldTrials  = fs.Int("coldstart-trials", 5, "-scenarios coldstart: fresh servers started per scenario")
 		coldReqs    = fs.Int("coldstart-requests", 20, "-scenarios coldstart: warm requests timed after each first request")
+		temporalHP  = fs.String("temporal", "", "started API: `HOST:PORT` of a Temporal frontend; POST /api/async/order then runs on Temporal (scenario temporal-order)")
 		coldLatency = fs.Duration("coldstart-latency", 20*time.Millisecond, "-scenarios coldstart: profile service latency (small, so start-up costs are not lost in it)")
 		targetsFile = fs.String("targets", "", "`file` of your own endpoints in vegeta's http target format (METHOD URL, header lines, @body; blank line between), instead of -endpoint")
 		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request")
@@ -260,6 +264,7 @@ Flags:
 	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
+	errs = append(errs, checkTemporal(sel, *temporalHP, *target))
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
 	}
@@ -329,6 +334,7 @@ Flags:
 		coldTrials:       *coldTrials,
 		coldReqs:         *coldReqs,
 		coldLatency:      *coldLatency,
+		temporal:         *temporalHP,
 	}, nil
 }
 
@@ -343,6 +349,30 @@ func commandLine(args []string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(parts, " ")
+}
+
+// checkTemporal: a Temporal scenario needs the started API on Temporal (or
+// a -target that is), and on such an API POST /api/async/order is the
+// Temporal route, so the in-process scenarios of that route cannot share
+// the run.
+func checkTemporal(sel []loadtest.Scenario, hostPort, target string) error {
+	if hostPort != "" {
+		if _, _, err := net.SplitHostPort(hostPort); err != nil {
+			return fmt.Errorf("-temporal %q: want HOST:PORT (%v)", hostPort, err)
+		}
+		if target != "" {
+			return errors.New("-temporal configures the started API; with -target, start that API with -temporal instead")
+		}
+	}
+	for _, sc := range sel {
+		switch {
+		case sc.Temporal && hostPort == "" && target == "":
+			return fmt.Errorf("scenario %s needs -temporal HOST:PORT (a running Temporal server, e.g. bin/temporal server start-dev)", sc.Name)
+		case !sc.Temporal && hostPort != "" && slices.ContainsFunc(loadtest.Scenarios, func(t loadtest.Scenario) bool { return t.Temporal && t.Path == sc.Path }):
+			return fmt.Errorf("scenario %s cannot run with -temporal: the API then serves %s on Temporal; measure it in a run of its own", sc.Name, sc.Path)
+		}
+	}
+	return nil
 }
 
 // uploadTime is the storage model's mean time for one upload of size bytes:
@@ -493,6 +523,7 @@ func apiConfig(o runOpts, latency time.Duration) api.Config {
 	if !o.blockwatch {
 		acfg.BlockwatchRate = -1 // the API reads 0 as "default rate"; negative means no watcher
 	}
+	acfg.Temporal = o.temporal
 	return acfg
 }
 

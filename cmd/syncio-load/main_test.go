@@ -85,26 +85,40 @@ func TestParseRunOverrides(t *testing.T) {
 
 func TestParseRunErrors(t *testing.T) {
 	cases := map[string][]string{
-		"unknown profile":   {"-profile", "medium"},
-		"unknown scenario":  {"-scenarios", "nope"},
-		"decreasing users":  {"-users", "10,5"},
-		"not a number":      {"-users", "1,x"},
-		"bad target":        {"-target", "127.0.0.1:8080"},
-		"stray argument":    {"extra"},
-		"undefined flag":    {"-frobnicate"},
-		"negative upload":   {"-upload-size", "-1"},
-		"unknown api mode":  {"-api", "thread"},
-		"negative storage":  {"-storage-latency", "-1s"},
-		"zero top window":   {"-top-measure", "0s"},
-		"zero step users":   {"-step-users", "0"},
-		"bad duration":      {"-settle", "soon"},
-		"zero workers":      {"-workers", "0"},
-		"zero backend wait": {"-backend-latency", "0s"},
+		"unknown profile":                    {"-profile", "medium"},
+		"unknown scenario":                   {"-scenarios", "nope"},
+		"decreasing users":                   {"-users", "10,5"},
+		"not a number":                       {"-users", "1,x"},
+		"bad target":                         {"-target", "127.0.0.1:8080"},
+		"stray argument":                     {"extra"},
+		"undefined flag":                     {"-frobnicate"},
+		"negative upload":                    {"-upload-size", "-1"},
+		"unknown api mode":                   {"-api", "thread"},
+		"negative storage":                   {"-storage-latency", "-1s"},
+		"zero top window":                    {"-top-measure", "0s"},
+		"zero step users":                    {"-step-users", "0"},
+		"bad duration":                       {"-settle", "soon"},
+		"zero workers":                       {"-workers", "0"},
+		"zero backend wait":                  {"-backend-latency", "0s"},
+		"temporal scenario without a server": {"-scenarios", "temporal-order"},
+		"in-process async order on temporal": {"-temporal", "127.0.0.1:7233", "-scenarios", "async-order,temporal-order"},
+		"temporal not host:port":             {"-temporal", "localhost", "-scenarios", "temporal-order"},
+		"temporal with target":               {"-temporal", "127.0.0.1:7233", "-target", "http://127.0.0.1:9", "-scenarios", "temporal-order"},
 	}
 	for name, args := range cases {
 		if _, err := parseRun(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%s: %v accepted", name, args)
 		}
+	}
+}
+
+func TestParseRunTemporal(t *testing.T) {
+	o, err := parseRun([]string{"-temporal", "127.0.0.1:7233", "-scenarios", "sync-order,temporal-order"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acfg := apiConfig(o, time.Second); acfg.Temporal != "127.0.0.1:7233" {
+		t.Errorf("started API's Temporal = %q", acfg.Temporal)
 	}
 }
 

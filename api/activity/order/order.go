@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"time"
 
 	"github.com/syncio/syncio/api/activity"
 )
@@ -59,11 +60,22 @@ type ProfileFunc func(ctx context.Context) (Profile, error)
 // UploadFunc stores data as a blob called name.
 type UploadFunc func(ctx context.Context, name string, data []byte) (Blob, error)
 
-// Services are the two backend calls the workflow makes.
+// DeleteFunc removes the blob called name. Deleting a blob that does not
+// exist must succeed: it is a compensation, and may run for an upload that
+// never happened or run twice.
+type DeleteFunc func(ctx context.Context, name string) error
+
+// Services are the backend calls the workflow makes: the profile lookup and
+// the receipt upload, and the receipt's deletion when an order fails.
 type Services struct {
 	Profile ProfileFunc
 	Upload  UploadFunc
+	Delete  DeleteFunc
 }
+
+// deleteTimeout bounds the compensation's delete: compensations run after
+// the run's context has ended, so they bound their own waiting.
+const deleteTimeout = 10 * time.Second
 
 // Mode selects how the service calls run.
 type Mode int
@@ -156,20 +168,23 @@ type receipt struct {
 	TotalCents int64 `json:"totalCents"`
 }
 
-type upload struct {
-	name string
-	data []byte
+// Upload is a receipt ready to store. Its fields are exported because a
+// durable host (api/activity/temporal) serializes an activity's input.
+type Upload struct {
+	Name string `json:"name"`
+	Data []byte `json:"data"`
 }
 
 // New builds the order workflow. Build it once and Run it per request.
 func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Order, Confirmation] {
-	if svc.Profile == nil || svc.Upload == nil {
-		panic(errors.New("order: Services needs Profile and Upload"))
+	if svc.Profile == nil || svc.Upload == nil || svc.Delete == nil {
+		panic(errors.New("order: Services needs Profile, Upload and Delete"))
 	}
 	return activity.New("Order", func(s *activity.Scope, in activity.Var[Order], out activity.Var[Confirmation]) activity.Activity {
 		total := activity.Declare[int64](s, "total")
 		profile := activity.Declare[Profile](s, "profile")
 		blob := activity.Declare[Blob](s, "receipt")
+		prepared := activity.Declare[Upload](s, "upload")
 
 		validate := activity.Code("Validate", in, total, func(_ context.Context, o Order) (int64, error) {
 			if err := Validate(o); err != nil {
@@ -177,28 +192,29 @@ func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Or
 			}
 			return Total(o), nil
 		})
-		// The receipt is marshalled on the worker (CPU work); only the
-		// upload itself is I/O.
-		prepare := activity.Expr[upload](func(e *activity.Env) upload {
-			o := in.Get(e)
-			data, _ := json.Marshal(receipt{Order: o, TotalCents: total.Get(e)}) // plain structs cannot fail to marshal
-			return upload{name: ReceiptName(o), data: data}
+		// The receipt is marshalled on the worker (CPU work, deterministic);
+		// only the upload itself is I/O.
+		prepare := activity.Code("PrepareReceipt", in, prepared, func(_ context.Context, o Order) (Upload, error) {
+			data, err := json.Marshal(receipt{Order: o, TotalCents: Total(o)})
+			return Upload{Name: ReceiptName(o), Data: data}, err
 		})
-		var getProfile, uploadReceipt activity.Activity
+		profileIO := func(ctx context.Context, _ struct{}) (Profile, error) { return svc.Profile(ctx) }
+		uploadIO := func(ctx context.Context, u Upload) (Blob, error) { return svc.Upload(ctx, u.Name, u.Data) }
+		deleteIO := func(ctx context.Context, name string) (struct{}, error) {
+			ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
+			defer cancel()
+			return struct{}{}, svc.Delete(ctx, name)
+		}
+		receiptName := activity.Expr[string](func(e *activity.Env) string { return prepared.Get(e).Name })
+		var getProfile, uploadReceipt, deleteReceipt activity.Activity
 		if mode == ModeSync {
-			getProfile = activity.Code("GetUserProfile", nil, profile, func(ctx context.Context, _ struct{}) (Profile, error) {
-				return svc.Profile(ctx)
-			})
-			uploadReceipt = activity.Code("UploadReceipt", prepare, blob, func(ctx context.Context, u upload) (Blob, error) {
-				return svc.Upload(ctx, u.name, u.data)
-			})
+			getProfile = activity.Code("GetUserProfile", nil, profile, profileIO)
+			uploadReceipt = activity.Code("UploadReceipt", prepared, blob, uploadIO)
+			deleteReceipt = activity.Code("DeleteReceipt", receiptName, nil, deleteIO)
 		} else {
-			getProfile = activity.AsyncIO("GetUserProfile", nil, profile, func(ctx context.Context, _ struct{}) (Profile, error) {
-				return svc.Profile(ctx)
-			})
-			uploadReceipt = activity.AsyncIO("UploadReceipt", prepare, blob, func(ctx context.Context, u upload) (Blob, error) {
-				return svc.Upload(ctx, u.name, u.data)
-			})
+			getProfile = activity.AsyncIO("GetUserProfile", nil, profile, profileIO)
+			uploadReceipt = activity.AsyncIO("UploadReceipt", prepared, blob, uploadIO)
+			deleteReceipt = activity.AsyncIO("DeleteReceipt", receiptName, nil, deleteIO)
 		}
 		confirm := activity.Code("Confirm", activity.Expr[Confirmation](func(e *activity.Env) Confirmation {
 			p := profile.Get(e)
@@ -213,6 +229,11 @@ func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Or
 
 		return activity.Sequence("Order",
 			validate,
+			// The compensation is registered before the upload starts, not
+			// after it succeeds: an upload that failed for good may still
+			// have stored the blob (an attempt whose answer was lost), and a
+			// failed order must leave no receipt behind.
+			activity.Compensable("Receipt", prepare, deleteReceipt),
 			activity.Parallel("Parallel", getProfile, uploadReceipt),
 			confirm,
 		)

@@ -31,6 +31,7 @@ type recorder struct {
 	mu       sync.Mutex
 	profiles int
 	uploads  map[string][]byte
+	deletes  []string
 }
 
 func (r *recorder) services() order.Services {
@@ -51,7 +52,16 @@ func (r *recorder) services() order.Services {
 			sum := md5.Sum(data)
 			return order.Blob{Name: name, Size: int64(len(data)), MD5: hex.EncodeToString(sum[:])}, nil
 		},
+		Delete: r.delete,
 	}
+}
+
+func (r *recorder) delete(_ context.Context, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deletes = append(r.deletes, name)
+	delete(r.uploads, name)
+	return nil
 }
 
 func TestOrderBothModes(t *testing.T) {
@@ -70,6 +80,9 @@ func TestOrderBothModes(t *testing.T) {
 			data := rec.uploads["receipts/A-1.json"]
 			if got.Receipt.Name != "receipts/A-1.json" || got.Receipt.Size != int64(len(data)) {
 				t.Errorf("receipt = %+v, uploaded %d bytes", got.Receipt, len(data))
+			}
+			if len(rec.deletes) != 0 {
+				t.Errorf("a confirmed order ran its compensation: %q", rec.deletes)
 			}
 			var back struct {
 				order.Order
@@ -107,7 +120,7 @@ func TestInvalidOrderUploadsNothing(t *testing.T) {
 				t.Errorf("error lacks path: %v", err)
 			}
 		}
-		if rec.profiles != 0 || len(rec.uploads) != 0 {
+		if rec.profiles != 0 || len(rec.uploads) != 0 || len(rec.deletes) != 0 {
 			t.Errorf("%v: invalid orders called services: %d profiles, %d uploads", mode, rec.profiles, len(rec.uploads))
 		}
 	}
@@ -128,6 +141,7 @@ func TestDecode(t *testing.T) {
 func TestProfileFailureCancelsUpload(t *testing.T) {
 	errDown := errors.New("profile service down")
 	var uploadErr error
+	rec := &recorder{}
 	uploadStarted := make(chan struct{})
 	wf := order.New(order.ModeAsync, order.Services{
 		Profile: func(ctx context.Context) (order.Profile, error) {
@@ -140,6 +154,7 @@ func TestProfileFailureCancelsUpload(t *testing.T) {
 			uploadErr = ctx.Err()
 			return order.Blob{}, uploadErr
 		},
+		Delete: rec.delete,
 	})
 	_, err := wf.Run(context.Background(), activity.Unlimited{}, validOrder("C3"))
 	if !errors.Is(err, errDown) || !strings.HasPrefix(err.Error(), "Order/Parallel/GetUserProfile: ") {
@@ -147,6 +162,27 @@ func TestProfileFailureCancelsUpload(t *testing.T) {
 	}
 	if !errors.Is(uploadErr, context.Canceled) {
 		t.Errorf("upload ended with %v, want context.Canceled", uploadErr)
+	}
+	if len(rec.deletes) != 1 || rec.deletes[0] != "receipts/C3.json" {
+		t.Errorf("compensation deleted %q, want the receipt once", rec.deletes)
+	}
+}
+
+// TestUploadFailureRunsCompensation: an upload that fails for good may
+// still have stored the blob, so the failed order deletes its receipt.
+func TestUploadFailureRunsCompensation(t *testing.T) {
+	for _, mode := range []order.Mode{order.ModeAsync, order.ModeSync} {
+		rec := &recorder{}
+		svc := rec.services()
+		errStore := errors.New("storage down")
+		svc.Upload = func(context.Context, string, []byte) (order.Blob, error) { return order.Blob{}, errStore }
+		_, err := order.New(mode, svc).Run(context.Background(), activity.Unlimited{}, validOrder("D4"))
+		if !errors.Is(err, errStore) || !strings.HasPrefix(err.Error(), "Order/Parallel/UploadReceipt: ") {
+			t.Errorf("%v: err = %v", mode, err)
+		}
+		if len(rec.deletes) != 1 || rec.deletes[0] != "receipts/D4.json" {
+			t.Errorf("%v: compensation deleted %q, want the receipt once", mode, rec.deletes)
+		}
 	}
 }
 
@@ -179,6 +215,7 @@ func TestAsyncOrdersShareOneWorker(t *testing.T) {
 		Upload: func(ctx context.Context, name string, data []byte) (order.Blob, error) {
 			return order.Blob{Name: name, Size: int64(len(data))}, barrier(ctx)
 		},
+		Delete: func(context.Context, string) error { return errors.New("no compensation expected") },
 	})
 	var wg sync.WaitGroup
 	errs := make([]error, orders)
@@ -216,6 +253,7 @@ func TestSyncOrdersHoldTheWorker(t *testing.T) {
 	wf := order.New(order.ModeSync, order.Services{
 		Profile: func(context.Context) (order.Profile, error) { call(); return order.Profile{}, nil },
 		Upload:  func(context.Context, string, []byte) (order.Blob, error) { call(); return order.Blob{}, nil },
+		Delete:  func(context.Context, string) error { return errors.New("no compensation expected") },
 	})
 	var wg sync.WaitGroup
 	for i := range 3 {
@@ -245,10 +283,12 @@ func TestWiringWithFakeProfile(t *testing.T) {
 	async := order.New(order.ModeAsync, order.Services{
 		Profile: func(ctx context.Context) (order.Profile, error) { return conv(svc.GetUserProfileAsync(ctx).Wait(ctx)) },
 		Upload:  upload,
+		Delete:  rec.delete,
 	})
 	sync := order.New(order.ModeSync, order.Services{
 		Profile: func(context.Context) (order.Profile, error) { return conv(svc.GetUserProfile()) },
 		Upload:  upload,
+		Delete:  rec.delete,
 	})
 	for _, wf := range []*activity.Workflow[order.Order, order.Confirmation]{async, sync} {
 		got, err := wf.Run(context.Background(), p, validOrder("W1"))

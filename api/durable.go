@@ -1,0 +1,172 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	sdktemporal "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/syncio/syncio/api/activity"
+	"github.com/syncio/syncio/api/activity/order"
+	"github.com/syncio/syncio/api/activity/temporal"
+)
+
+const (
+	codeTemporalDown = "temporal_unavailable"
+	codeOrderFailed  = "order_failed"
+	codeNoSuchOrder  = "no_such_order"
+)
+
+// durable is the order workflow on Temporal: a client that starts orders and
+// a worker, in this process, that runs them.
+type durable struct {
+	client client.Client
+	worker worker.Worker
+	name   string // the workflow's registered name
+}
+
+// newDurable connects to the Temporal frontend at hostPort and starts a
+// worker for wf on temporal.TaskQueue. Dial fails at once when nothing
+// answers there, so a wrong -temporal stops start-up with a clear error.
+func newDurable(ctx context.Context, hostPort string, wf *activity.Workflow[order.Order, order.Confirmation], log *slog.Logger) (*durable, error) {
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort: hostPort,
+		Logger:   sdklog.NewStructuredLogger(log.With("component", "temporal")),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("temporal at %s: %w", hostPort, err)
+	}
+	// On shutdown, running activities get a few seconds to finish rather
+	// than being cancelled; what is left resumes on the next worker.
+	w := worker.New(c, temporal.TaskQueue, worker.Options{WorkerStopTimeout: 5 * time.Second})
+	temporal.Register(w, wf)
+	if err := w.Start(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("temporal worker: %w", err)
+	}
+	return &durable{client: c, worker: w, name: wf.Name()}, nil
+}
+
+func (d *durable) close() {
+	d.worker.Stop()
+	d.client.Close()
+}
+
+// orderIDs are the workflow IDs durableOrder makes; a status request for
+// anything else is answered 404 without asking Temporal.
+var orderIDs = regexp.MustCompile(`^order-[A-Za-z0-9_-]{1,64}-[0-9a-f]{16}$`)
+
+// durableOrder starts the order workflow on Temporal and waits for it with
+// no pool worker held. It answers 201 with the confirmation, or 202 with a
+// status URL once Config.TemporalWait has passed: the order goes on without
+// the request, and survives this process.
+func (a *app) durableOrder(c *gin.Context) {
+	o, ok := decodeOrder(c)
+	if !ok {
+		return
+	}
+	// A fresh ID per request: posting the same order twice is two orders,
+	// as on the in-process route.
+	var suffix [8]byte
+	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
+	id := "order-" + o.ID + "-" + hex.EncodeToString(suffix[:])
+
+	ctx := c.Request.Context()
+	var conf order.Confirmation
+	var started, waited bool
+	err := a.pool.Await(ctx, func(ctx context.Context) error {
+		run, err := a.durable.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: temporal.TaskQueue}, a.durable.name, o)
+		if err != nil {
+			return err
+		}
+		started = true
+		wctx, cancel := context.WithTimeout(ctx, a.cfg.TemporalWait)
+		defer cancel()
+		err = run.Get(wctx, &conf)
+		waited = err != nil && ctx.Err() == nil && waitEnded(wctx, err)
+		return err
+	})
+	var failed *sdktemporal.WorkflowExecutionError
+	switch {
+	case err == nil:
+		c.JSON(http.StatusCreated, conf)
+	case errors.As(err, &failed):
+		_ = c.Error(err)
+		abortError(c, http.StatusBadGateway, codeOrderFailed, "order workflow failed: "+err.Error())
+	case ctx.Err() != nil:
+		abortError(c, statusClientClosed, codeClientClosed, "client closed the request")
+	case waited:
+		url := "/api/orders/" + id
+		c.Header("Location", url)
+		c.JSON(http.StatusAccepted, gin.H{"id": id, "status": "running", "statusUrl": url})
+	case !started:
+		_ = c.Error(err)
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "starting the order on Temporal failed: "+err.Error())
+	default:
+		_ = c.Error(err)
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "waiting for the order on Temporal failed: "+err.Error())
+	}
+}
+
+// waitEnded reports whether err is the end of the wait bounded by wctx.
+// gRPC may report the deadline as its own status a moment before wctx's
+// timer fires, so both are checked.
+func waitEnded(wctx context.Context, err error) bool {
+	var dl *serviceerror.DeadlineExceeded
+	return wctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &dl)
+}
+
+// orderStatus answers GET /api/orders/:id for an order that durableOrder
+// answered 202: running, completed (with the confirmation) or failed.
+func (a *app) orderStatus(c *gin.Context) {
+	if a.durable == nil {
+		abortError(c, http.StatusNotFound, codeNotFound, "order status needs the API started with -temporal")
+		return
+	}
+	id := c.Param("id")
+	if !orderIDs.MatchString(id) {
+		abortError(c, http.StatusNotFound, codeNoSuchOrder, "no such order")
+		return
+	}
+	var status enumspb.WorkflowExecutionStatus
+	var conf order.Confirmation
+	var runErr error
+	err := a.pool.Await(c.Request.Context(), func(ctx context.Context) error {
+		d, err := a.durable.client.DescribeWorkflow(ctx, id, "")
+		if err != nil {
+			return err
+		}
+		status = d.RawResponse.GetWorkflowExecutionInfo().GetStatus()
+		if status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+			runErr = a.durable.client.GetWorkflow(ctx, id, "").Get(ctx, &conf)
+		}
+		return nil
+	})
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		abortError(c, http.StatusNotFound, codeNoSuchOrder, "no such order")
+	case err != nil:
+		_ = c.Error(err)
+		abortUpstream(c, err, codeTemporalDown, "order status")
+	case status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+		c.JSON(http.StatusOK, gin.H{"id": id, "status": "running"})
+	case runErr != nil:
+		c.JSON(http.StatusOK, gin.H{"id": id, "status": "failed", "error": runErr.Error()})
+	default:
+		c.JSON(http.StatusOK, gin.H{"id": id, "status": "completed", "confirmation": conf})
+	}
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syncio/syncio/api/activity/order"
+	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
+	"github.com/syncio/syncio/api/pool"
+)
+
+// startOnTemporal starts a dev server and the API on it, with the profile
+// service behind a gate and orders answered 202 after wait; adjust may
+// change the rest of the configuration.
+func startOnTemporal(t *testing.T, wait time.Duration, adjust func(*Config)) (*Server, *gate) {
+	t.Helper()
+	ts := temporaltest.Start(t)
+	g, profileURL := newGate(t)
+	cfg := testConfig()
+	cfg.ProfileURL = profileURL
+	cfg.Temporal, cfg.TemporalWait = ts.HostPort, wait
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	return startServer(t, cfg), g
+}
+
+// TestTemporalOrder serves POST /api/async/order through a real Temporal
+// dev server: orders hold no pool worker while they run, answer 201 with
+// the receipt, or 202 with a status URL that later reports the result.
+func TestTemporalOrder(t *testing.T) {
+	const n = 4
+	s, g := startOnTemporal(t, 2*time.Second, func(cfg *Config) { cfg.Workers, cfg.Queue = 1, 2*n })
+
+	results := make(chan response, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			r, err := postOrder(context.Background(), s, "async", orderBody(fmt.Sprintf("tmp-%d", i)))
+			if err != nil {
+				r.status = -1
+			}
+			results <- r
+		}()
+	}
+	// Every order's profile activity is in flight, and no request holds
+	// the one worker: they wait on Temporal, not on the pool.
+	g.waitArrivals(t, n)
+	waitPool(t, s, "every worker free while the orders run", func(st pool.Stats) bool {
+		return st.Busy == 0 && st.Queued == 0
+	})
+	g.open()
+	for i := 0; i < n; i++ {
+		r := <-results
+		if r.status != http.StatusCreated {
+			t.Fatalf("order: %d %s", r.status, r.body)
+		}
+		var conf order.Confirmation
+		if err := json.Unmarshal(r.body, &conf); err != nil {
+			t.Fatal(err)
+		}
+		data, err := readBlob(t, s, conf.Receipt.Name)
+		sum := md5.Sum(data)
+		if err != nil || conf.Receipt.MD5 != hex.EncodeToString(sum[:]) || conf.Status != "confirmed" || conf.Customer != "Alton Hudgens" {
+			t.Errorf("confirmation %+v, blob md5 %x, %v", conf, sum, err)
+		}
+	}
+}
+
+// TestTemporalOrderAccepted: an order still running after TemporalWait is
+// answered 202 with a status URL, which reports running, then completed.
+func TestTemporalOrderAccepted(t *testing.T) {
+	s, g := startOnTemporal(t, 200*time.Millisecond, nil)
+
+	r, err := postOrder(context.Background(), s, "async", orderBody("slow-1"))
+	if err != nil || r.status != http.StatusAccepted {
+		t.Fatalf("slow order: %d %s %v, want 202", r.status, r.body, err)
+	}
+	var acc struct{ ID, Status, StatusURL string }
+	if err := json.Unmarshal(r.body, &acc); err != nil || acc.Status != "running" || acc.StatusURL != "/api/orders/"+acc.ID || r.header.Get("Location") != acc.StatusURL {
+		t.Fatalf("202 body %s (%v), Location %q", r.body, err, r.header.Get("Location"))
+	}
+	st := get(t, s.URL()+acc.StatusURL)
+	if st.status != http.StatusOK || !strings.Contains(string(st.body), `"status":"running"`) {
+		t.Fatalf("status while running: %d %s", st.status, st.body)
+	}
+	g.open()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st = get(t, s.URL()+acc.StatusURL)
+		var body struct {
+			Status       string
+			Confirmation order.Confirmation
+		}
+		if err := json.Unmarshal(st.body, &body); err != nil {
+			t.Fatalf("status body %s: %v", st.body, err)
+		}
+		if body.Status == "completed" {
+			if body.Confirmation.OrderID != "slow-1" || body.Confirmation.Receipt.Name != "receipts/slow-1.json" {
+				t.Errorf("completed status %s", st.body)
+			}
+			break
+		}
+		if body.Status != "running" || time.Now().After(deadline) {
+			t.Fatalf("status %d %s", st.status, st.body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, bad := range []string{"/api/orders/nope", "/api/orders/order-slow-1-0000000000000000"} {
+		r := get(t, s.URL()+bad)
+		if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNoSuchOrder {
+			t.Errorf("GET %s: %d %s, want 404 %s", bad, r.status, r.body, codeNoSuchOrder)
+		}
+	}
+}
+
+// TestStatusWithoutTemporal: the status route explains itself.
+func TestStatusWithoutTemporal(t *testing.T) {
+	s := startServer(t, testConfig())
+	r := get(t, s.URL()+"/api/orders/order-x-0000000000000000")
+	if r.status != http.StatusNotFound || !strings.Contains(r.errorBody(t).Error, "-temporal") {
+		t.Errorf("%d %s", r.status, r.body)
+	}
+}
+
+// TestTemporalUnreachable: a wrong -temporal stops start-up with an error
+// that names it.
+func TestTemporalUnreachable(t *testing.T) {
+	ln := listenLoopback(t)
+	addr := ln.Addr().String()
+	_ = ln.Close() // a port with nothing behind it
+	cfg := testConfig()
+	cfg.Temporal = addr
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := Start(ctx, cfg, testLogger(t))
+	if err == nil {
+		_ = s.Shutdown(context.Background())
+		t.Fatal("Start succeeded with no Temporal server")
+	}
+	if !strings.Contains(err.Error(), "temporal at "+addr) {
+		t.Errorf("error %q does not name the address", err)
+	}
+}
