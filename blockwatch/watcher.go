@@ -84,8 +84,7 @@ type Watcher struct {
 
 	mu       sync.Mutex
 	sites    map[string]*agg // by site key
-	started  time.Time
-	watched  time.Duration // wall time covered by samples
+	watched  time.Duration   // wall time covered by samples
 	samples  int64
 	sampling time.Duration // time spent taking samples
 	request  float64       // request goroutine-seconds
@@ -126,11 +125,6 @@ func New(opts ...Option) *Watcher {
 // counted (Report.Errors), and sampling goes on.
 func (w *Watcher) Run(ctx context.Context) {
 	last := time.Now()
-	w.mu.Lock()
-	if w.started.IsZero() {
-		w.started = last
-	}
-	w.mu.Unlock()
 	t := time.NewTimer(w.interval)
 	defer t.Stop()
 	for {
