@@ -48,7 +48,7 @@ type Server struct {
 	blobs    *blobserver.Server // embedded storage, or nil
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
-	unwatch  context.CancelFunc // stops the watcher's sampling
+	unwatch  func()             // stops the watcher's sampling and waits for it
 
 	stopOnce sync.Once
 	stopErr  error
@@ -166,9 +166,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	s.url = "http://" + ln.Addr().String()
 	if a.watcher != nil {
-		var wctx context.Context
-		wctx, s.unwatch = context.WithCancel(context.Background())
-		go a.watcher.Run(wctx)
+		wctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); a.watcher.Run(wctx) }()
+		s.unwatch = func() { cancel(); <-done }
 	}
 	go func() { s.served <- s.http.Serve(ln) }()
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,

@@ -10,17 +10,16 @@ import (
 // profile that go tool pprof reads. Any other format is a 400 with a JSON
 // error body.
 func (w *Watcher) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	rep := w.Report()
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "json":
 		rw.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(rw)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(rep) // the client is gone if this fails
+		_ = enc.Encode(w.Report()) // the client is gone if this fails
 	case "pprof":
 		rw.Header().Set("Content-Type", "application/octet-stream")
 		rw.Header().Set("Content-Disposition", `attachment; filename="blocking.pb.gz"`)
-		_ = rep.WriteProfile(rw)
+		_ = w.Report().WriteProfile(rw)
 	default:
 		rw.Header().Set("Content-Type", "application/json")
 		rw.WriteHeader(http.StatusBadRequest)

@@ -84,8 +84,7 @@ type Watcher struct {
 
 	mu       sync.Mutex
 	sites    map[string]*agg // by site key
-	started  time.Time
-	watched  time.Duration // wall time covered by samples
+	watched  time.Duration   // wall time covered by samples
 	samples  int64
 	sampling time.Duration // time spent taking samples
 	request  float64       // request goroutine-seconds
@@ -95,7 +94,6 @@ type Watcher struct {
 	blocked, blockedWorker float64
 	ignored                float64
 	errors                 int64
-	buf                    bytes.Buffer // reused profile buffer, only touched by sample
 }
 
 // agg is one site's aggregate: a distinct stack, wait kind and holding set.
@@ -123,14 +121,11 @@ func New(opts ...Option) *Watcher {
 
 // Run samples at the configured rate, or slower when sampling would take
 // more than the budget, until ctx ends. A failed sample is logged and
-// counted (Report.Errors), and sampling goes on.
+// counted (Report.Errors), and sampling goes on. Run one at a time: each
+// Run weights its samples by its own intervals, so two at once count the
+// watched time twice.
 func (w *Watcher) Run(ctx context.Context) {
 	last := time.Now()
-	w.mu.Lock()
-	if w.started.IsZero() {
-		w.started = last
-	}
-	w.mu.Unlock()
 	t := time.NewTimer(w.interval)
 	defer t.Stop()
 	for {
@@ -158,11 +153,11 @@ func (w *Watcher) Run(ctx context.Context) {
 // by weight.
 func (w *Watcher) sample(weight time.Duration) error {
 	start := time.Now()
-	w.buf.Reset()
-	if err := pprof.Lookup("goroutine").WriteTo(&w.buf, 0); err != nil {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
 		return fmt.Errorf("goroutine profile: %w", err)
 	}
-	p, err := profile.ParseData(w.buf.Bytes())
+	p, err := profile.ParseData(buf.Bytes())
 	if err != nil {
 		return fmt.Errorf("parse goroutine profile: %w", err)
 	}

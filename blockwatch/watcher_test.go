@@ -420,3 +420,28 @@ func TestRunKeepsToItsBudget(t *testing.T) {
 		t.Errorf("blocked on /many %.1f goroutine-seconds over %.3fs watched, want 2000 × that", many, r.WatchedS)
 	}
 }
+
+// TestConcurrentRuns: two Runs at once must not corrupt each other's
+// profiles (go test -race catches a shared profile buffer); their figures
+// count the time twice, as Run's doc says.
+func TestConcurrentRuns(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go Do(context.Background(), "/concurrent", func(context.Context) { receiver(stop) })
+	w := New(WithModule(module), WithRate(1000), WithBudget(1))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { w.Run(ctx) })
+	}
+	for deadline := time.Now().Add(10 * time.Second); w.Report().Samples < 20; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d samples in 10 s", w.Report().Samples)
+		}
+	}
+	cancel()
+	wg.Wait()
+	if r := w.Report(); r.Errors != 0 {
+		t.Errorf("%d failed samples", r.Errors)
+	}
+}

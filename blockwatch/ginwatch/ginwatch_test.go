@@ -23,8 +23,6 @@ func TestMiddlewareLabelsRouteAndHold(t *testing.T) {
 		release := ginwatch.Hold(c, "pool")
 		got.holding, _ = pprof.Label(c.Request.Context(), blockwatch.HoldingLabel)
 		release()
-		retake := blockwatch.Drop(c.Request.Context(), "pool")
-		retake()
 		c.Status(http.StatusNoContent)
 	})
 	var unmatched string

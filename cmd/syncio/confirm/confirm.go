@@ -150,14 +150,14 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 			pos, f.RuleID, 100*v.Share, v.BlockedS, v.HoldingWorkerS, top.Site, top.Kind)
 	}
 	for _, s := range r.Uncovered {
-		fmt.Fprintf(&b, "uncovered: %s\n", Describe(s, r.Report.RequestS, short))
+		fmt.Fprintf(&b, "uncovered: %s\n", Describe(s, short))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // Describe is one line about an uncovered site.
-func Describe(s blockwatch.Site, requestS float64, short func(string) string) string {
+func Describe(s blockwatch.Site, short func(string) string) string {
 	holding := "holding nothing"
 	if s.Holding != "" {
 		holding = "holding " + s.Holding
@@ -167,16 +167,12 @@ func Describe(s blockwatch.Site, requestS float64, short func(string) string) st
 		routes = append(routes, r)
 	}
 	slices.Sort(routes)
-	share := 0.0
-	if requestS > 0 {
-		share = s.BlockedS / requestS
-	}
 	at := ""
 	if f, ok := siteFrame(s); ok {
 		at = fmt.Sprintf(" at %s:%d", short(f.File), f.Line)
 	}
 	return fmt.Sprintf("%s blocked in %s (%s, %s) for %.1f%% of request time (%.2f s)%s, on %s; no finding covers it",
-		s.Site, s.Blocking, s.Kind, holding, 100*share, s.BlockedS, at, strings.Join(routes, ", "))
+		s.Site, s.Blocking, s.Kind, holding, 100*s.Share, s.BlockedS, at, strings.Join(routes, ", "))
 }
 
 // siteFrame is the frame of s.Site in its stack.
@@ -206,7 +202,7 @@ func (r Result) SARIF(short func(string) string) (props []map[string]any, notes 
 			continue // no source position to put the note at
 		}
 		notes = append(notes, sarifreport.Note{
-			Message: Describe(s, r.Report.RequestS, short),
+			Message: Describe(s, short),
 			File:    f.File,
 			Line:    int(f.Line),
 			Properties: map[string]any{

@@ -12,10 +12,11 @@ import (
 	"github.com/syncio/syncio/cmd/syncio/sarifreport"
 )
 
+// site is a report's site; the report's request time is 10 s.
 func site(name string, kind blockwatch.Kind, holding string, secs float64, frames ...blockwatch.Frame) blockwatch.Site {
 	return blockwatch.Site{
 		Site: name, Func: "example.com/svc/" + name, Blocking: "runtime." + string(kind), Kind: kind, Holding: holding,
-		HoldingWorker: holding == "pool", BlockedS: secs, Frames: frames,
+		HoldingWorker: holding == "pool", BlockedS: secs, Share: secs / 10, Frames: frames,
 		Routes: map[string]float64{"/r": secs},
 	}
 }

@@ -189,8 +189,9 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 		return ExitUsage, false
 	}
 	if o.delegated() {
-		if o.sarif != "" {
-			fmt.Fprintf(stderr, "%s: -sarif cannot be combined with -fix, -diff or the debug/profile flags\n", cfg.Analyzer.Name)
+		// singlechecker knows neither flag: it would drop them silently.
+		if o.sarif != "" || o.confirm != "" {
+			fmt.Fprintf(stderr, "%s: -sarif and -confirm cannot be combined with -fix, -diff or the debug/profile flags\n", cfg.Analyzer.Name)
 			return ExitUsage, false
 		}
 		return 0, true

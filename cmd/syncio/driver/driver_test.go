@@ -245,6 +245,9 @@ func TestUsage(t *testing.T) {
 	if r := run(t, "-fix", "-sarif", "x.sarif", "./good"); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "cannot be combined") {
 		t.Errorf("-fix with -sarif: exit %d stderr %q", r.code, r.stderr)
 	}
+	if r := run(t, "-fix", "-confirm", "x.json", "./good"); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "-confirm cannot be combined") {
+		t.Errorf("-fix with -confirm: exit %d stderr %q", r.code, r.stderr)
+	}
 }
 
 func TestConfirmBadReportIsUsageError(t *testing.T) {
