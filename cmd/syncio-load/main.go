@@ -261,6 +261,10 @@ Flags:
 			errs = append(errs, fmt.Errorf("%s: %w", flagName, err))
 		}
 	}
+	if given && *metricsURL == "" && (set["metric-queue"] || set["metric-busy"] || set["metric-workers"]) {
+		// Without -metrics your service is not scraped, so the names would be ignored.
+		errs = append(errs, errors.New("-metric-queue, -metric-busy and -metric-workers name gauges of -metrics; with -endpoint or -targets give -metrics URL too"))
+	}
 	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
