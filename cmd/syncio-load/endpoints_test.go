@@ -83,6 +83,7 @@ func TestEndpointUsageErrors(t *testing.T) {
 		{[]string{"-endpoint", "a=GET http://h/a", "-metrics", "h:9/metrics"}, []string{"-metrics", `"h:9/metrics"`}},
 		{[]string{"-endpoint", "a=GET http://h/a", "-metric-busy", "in_use{db=before}"}, []string{"-metric-busy", `"in_use{db=before}"`, `label="value"`}},
 		{[]string{"-endpoint", "a=GET http://h/a", "-metric-queue", "9lives"}, []string{"-metric-queue", `"9lives"`}},
+		{[]string{"-endpoint", "a=GET http://h/a", "-metric-busy", "in_use"}, []string{"-metric-busy", "give -metrics"}},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer

@@ -128,7 +128,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		temporalHP  = fs.String("temporal", "", "started API: `HOST:PORT` of a Temporal frontend; POST /api/async/order then runs on Temporal (scenario temporal-order)")
 		coldLatency = fs.Duration("coldstart-latency", 20*time.Millisecond, "-scenarios coldstart: profile service latency (small, so start-up costs are not lost in it)")
 		targetsFile = fs.String("targets", "", "`file` of your own endpoints in vegeta's http target format (METHOD URL, header lines, @body; blank line between), instead of -endpoint")
-		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request")
+		body        = fs.String("body", "", "`@file` sent as the body of every -endpoint request (and of every -targets target without its own @body)")
 		metricsURL  = fs.String("metrics", "", "Prometheus `URL` to sample for queue length and busy workers (default: the target's /metrics for the demo, none for -endpoint/-targets)")
 		metricQueue = fs.String("metric-queue", scrape.DefaultNames.Queue, "gauge read from -metrics as the queue length, summed over its series; NAME{label=\"value\"} picks some")
 		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers, summed over its series; NAME{label=\"value\"} picks some")
@@ -260,6 +260,10 @@ Flags:
 		if _, err := scrape.ParseSelector(v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", flagName, err))
 		}
+	}
+	if given && *metricsURL == "" && (set["metric-queue"] || set["metric-busy"] || set["metric-workers"]) {
+		// Without -metrics your service is not scraped, so the names would be ignored.
+		errs = append(errs, errors.New("-metric-queue, -metric-busy and -metric-workers name gauges of -metrics; with -endpoint or -targets give -metrics URL too"))
 	}
 	if *metricsURL != "" && !strings.HasPrefix(*metricsURL, "http://") && !strings.HasPrefix(*metricsURL, "https://") {
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))

@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -167,6 +168,22 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	if serverShown != 2 {
 		t.Errorf("%d scenarios show the server chart; /metrics was sampled, want 2", serverShown)
+	}
+
+	// A run without the server's /metrics shows "–" in its columns, not 0.
+	noMetrics := *sum
+	noMetrics.NoServerMetrics = true
+	js, err := json.Marshal(dashboard.Final{Text: "no metrics", Summary: &noMetrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
+		[...document.querySelector("#steps tbody tr").cells].slice(-2).map(c => c.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 2 || cells[0] != "–" || cells[1] != "–" {
+		t.Errorf("server columns without /metrics: %q, want – and –", cells)
 	}
 
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -114,16 +115,19 @@ func (s *Server) send(event string, v any) {
 		s.log.Error("dashboard event", "err", err)
 		return
 	}
-	var b bytes.Buffer
-	if event != "" {
-		fmt.Fprintf(&b, "event: %s\n", event)
-	}
-	fmt.Fprintf(&b, "data: %s\n\n", data)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
+	// The id is the frame's number, from 1: a page that reconnects sends
+	// the last one it saw as Last-Event-ID and gets only what followed.
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "id: %d\n", len(s.frames)+1)
+	if event != "" {
+		fmt.Fprintf(&b, "event: %s\n", event)
+	}
+	fmt.Fprintf(&b, "data: %s\n\n", data)
 	s.frames = append(s.frames, b.Bytes())
 	close(s.wake)
 	s.wake = make(chan struct{})
@@ -135,6 +139,21 @@ func (s *Server) next(i int) (frames [][]byte, more <-chan struct{}, done bool) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.frames[i:], s.wake, s.closed
+}
+
+// resumeAt is the index of the first frame a client has not seen, from its
+// Last-Event-ID header: 0 for a new page (or an id this server never sent).
+func (s *Server) resumeAt(lastID string) int {
+	n, err := strconv.Atoi(lastID)
+	if err != nil || n < 0 {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > len(s.frames) {
+		return 0
+	}
+	return n
 }
 
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +170,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	flusher.Flush()
-	sent := 0
+	sent := s.resumeAt(r.Header.Get("Last-Event-ID"))
 	for {
 		frames, more, done := s.next(sent)
 		for _, f := range frames {

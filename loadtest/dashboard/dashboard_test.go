@@ -152,3 +152,43 @@ func TestPageIsSelfContained(t *testing.T) {
 		t.Error("dashboard.js refers to a network address")
 	}
 }
+
+// TestEventsResume: a page that reconnects mid-run (EventSource sends the
+// last id it saw) gets only the frames that followed, not every point
+// again, which would draw each scenario's line twice.
+func TestEventsResume(t *testing.T) {
+	s := start(t)
+	for i := 1; i <= 3; i++ {
+		s.Publish(Point{Scenario: "held", Step: i, Users: 10 * i})
+	}
+	s.Finish(Final{Text: "done"})
+	for _, tc := range []struct {
+		lastID string
+		want   int
+	}{{"", 4}, {"2", 2}, {"4", 0}, {"99", 4}, {"x", 4}} {
+		req, err := http.NewRequest(http.MethodGet, s.URL()+"events", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.lastID != "" {
+			req.Header.Set("Last-Event-ID", tc.lastID)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		// The server is still open, so the stream stays open: read what
+		// is there until the timeout ends it.
+		evs := readEvents(t, resp.Body, 10)
+		resp.Body.Close()
+		cancel()
+		if len(evs) != tc.want {
+			t.Errorf("Last-Event-ID %q: %d events, want %d: %+v", tc.lastID, len(evs), tc.want, evs)
+		}
+		if tc.lastID == "2" && len(evs) == 2 && !strings.Contains(evs[0].data, `"step":3`) {
+			t.Errorf("Last-Event-ID 2: first event %+v, want step 3", evs[0])
+		}
+	}
+}

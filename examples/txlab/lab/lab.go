@@ -41,6 +41,7 @@ type Lab struct {
 	after    *after.Orders
 	payments *http.Server
 	reg      *prometheus.Registry
+	stop     context.CancelFunc // ends the outbox worker
 }
 
 // Start starts the payment service on a loopback port and the after
@@ -49,11 +50,12 @@ func Start(ctx context.Context, cfg Config) (*Lab, error) {
 	if cfg.Conns < 1 {
 		return nil, fmt.Errorf("lab: Conns must be at least 1, got %d", cfg.Conns)
 	}
-	l := &Lab{reg: prometheus.NewRegistry()}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("lab: payment service: %w", err)
 	}
+	ctx, stop := context.WithCancel(ctx)
+	l := &Lab{reg: prometheus.NewRegistry(), stop: stop}
 	l.payments = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var charged <-chan time.Time // nil while Hold is set: only Hold ends the wait
 		if cfg.Hold == nil {
@@ -116,8 +118,10 @@ func (l *Lab) Handler() http.Handler {
 	return mux
 }
 
-// Close stops the payment service and closes both pools.
+// Close stops the outbox worker and the payment service and closes both
+// pools.
 func (l *Lab) Close() {
+	l.stop()
 	_ = l.payments.Close()
 	_ = l.BeforeDB.Close()
 	_ = l.AfterDB.Close()

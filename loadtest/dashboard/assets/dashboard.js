@@ -141,11 +141,14 @@ function onSummary(final) {
   document.getElementById("headline").textContent = final.text || "";
   const body = document.querySelector("#steps tbody");
   body.replaceChildren();
+  // Without the server's /metrics its columns are unknown, not zero: "–",
+  // as in the terminal's table and summary.md.
+  const server = (v, digits) => (sum.no_server_metrics ? "–" : v.toFixed(digits));
   for (const sc of sum.scenarios || []) {
     for (const st of sc.steps || []) {
       const cells = [sc.name, st.users, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
         st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
-        st.queue_length_max.toFixed(0), st.workers_busy_mean.toFixed(1)];
+        server(st.queue_length_max, 0), server(st.workers_busy_mean, 1)];
       body.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
     }
   }
