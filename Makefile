@@ -33,6 +33,11 @@ TEMPORAL_STAMP   := $(BIN)/.temporal-$(TEMPORAL_VERSION)
 
 temporal: $(TEMPORAL_STAMP)
 
+# A stamp without the binary it vouches for is stale.
+ifeq ($(wildcard $(TEMPORAL)),)
+.PHONY: $(TEMPORAL_STAMP)
+endif
+
 $(TEMPORAL_STAMP):
 	mkdir -p $(BIN)
 	GOBIN=$(CURDIR)/$(BIN) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_VERSION)

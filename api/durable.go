@@ -152,6 +152,12 @@ func (a *app) orderStatus(c *gin.Context) {
 		status = d.RawResponse.GetWorkflowExecutionInfo().GetStatus()
 		if status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 			runErr = a.durable.client.GetWorkflow(ctx, id, "").Get(ctx, &conf)
+			// Only the workflow's own outcome is "failed"; not reaching
+			// Temporal to read it is the route's error.
+			var failed *sdktemporal.WorkflowExecutionError
+			if runErr != nil && !errors.As(runErr, &failed) {
+				return runErr
+			}
 		}
 		return nil
 	})

@@ -37,7 +37,9 @@ func startOnTemporal(t *testing.T, wait time.Duration, adjust func(*Config)) (*S
 // the receipt, or 202 with a status URL that later reports the result.
 func TestTemporalOrder(t *testing.T) {
 	const n = 4
-	s, g := startOnTemporal(t, 2*time.Second, func(cfg *Config) { cfg.Workers, cfg.Queue = 1, 2*n })
+	// A generous wait: every order must answer 201, however slow the
+	// machine (-race, a shared CI host) is after the gate opens.
+	s, g := startOnTemporal(t, 30*time.Second, func(cfg *Config) { cfg.Workers, cfg.Queue = 1, 2*n })
 
 	results := make(chan response, n)
 	for i := 0; i < n; i++ {

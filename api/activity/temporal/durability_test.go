@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -299,5 +300,63 @@ func TestCrashBetweenProfileAndUpload(t *testing.T) {
 	}
 	if got := countLines(t, dir, "delete "+name); got != 0 {
 		t.Errorf("the failed order's compensation touched the first order's receipt")
+	}
+}
+
+// TestCancelledSiblingStopsBeforeCompensation: on a real server, the
+// profile fails for good while the upload is in flight; the upload learns
+// of its cancellation at a heartbeat, and the compensation (DeleteReceipt)
+// runs only once it has stopped, so it cannot delete a receipt before the
+// upload stores it.
+func TestCancelledSiblingStopsBeforeCompensation(t *testing.T) {
+	srv := temporaltest.Start(t)
+	var mu sync.Mutex
+	var events []string
+	record := func(e string) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, e)
+	}
+	uploading := make(chan struct{})
+	var once sync.Once
+	wf := order.New(order.ModeAsync, order.Services{
+		Profile: func(ctx context.Context) (order.Profile, error) {
+			select {
+			case <-uploading:
+			case <-ctx.Done():
+			}
+			return order.Profile{}, sdktemporal.NewNonRetryableApplicationError("profile down", "ProfileDown", nil)
+		},
+		Upload: func(ctx context.Context, _ string, _ []byte) (order.Blob, error) {
+			once.Do(func() { close(uploading) })
+			<-ctx.Done()
+			record("upload stopped")
+			return order.Blob{}, ctx.Err()
+		},
+		Delete: func(context.Context, string) error {
+			record("delete")
+			return nil
+		},
+	})
+	const queue = "syncio-cancel-test"
+	w := worker.New(srv.Client(), queue, worker.Options{})
+	temporal.Register(w, wf, temporal.WithHeartbeat(time.Second))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := srv.Client().ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "cancel-order-1", TaskQueue: queue}, wf.Name(), testOrder("cancel1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err == nil || !strings.Contains(err.Error(), "profile down") {
+		t.Fatalf("order with a failing profile: err = %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0] != "upload stopped" || events[1] != "delete" {
+		t.Errorf("events %q, want the upload stopped before the compensation", events)
 	}
 }

@@ -35,8 +35,9 @@ type config struct {
 // A running activity heartbeats three times per timeout: a worker that dies
 // is noticed after one timeout, not after the whole attempt's, and a
 // cancelled activity (a failed Parallel sibling) learns of it at its next
-// heartbeat, since Temporal delivers cancellation only there. 0 turns
-// heartbeats off.
+// heartbeat, since Temporal delivers cancellation only there, and the
+// workflow waits for it to stop. 0 turns heartbeats off: a cancelled
+// activity then runs to its end or its timeout.
 func WithHeartbeat(d time.Duration) Option {
 	return func(c *config) { c.heartbeat = d }
 }
@@ -77,7 +78,16 @@ func Register[I, O any](r Registry, wf *activity.Workflow[I, O], opts ...Option)
 	for _, o := range opts {
 		o(&cfg)
 	}
-	ao := workflow.ActivityOptions{StartToCloseTimeout: cfg.timeout, HeartbeatTimeout: max(cfg.heartbeat, 0), RetryPolicy: cfg.retry}
+	ao := workflow.ActivityOptions{
+		StartToCloseTimeout: cfg.timeout,
+		HeartbeatTimeout:    max(cfg.heartbeat, 0),
+		RetryPolicy:         cfg.retry,
+		// A cancelled activity (a failed Parallel sibling) is waited for
+		// until it has stopped: otherwise Parallel returns at once and a
+		// compensation can run while the activity is still going, such as
+		// DeleteReceipt before the upload it undoes has stored the blob.
+		WaitForCancellation: true,
+	}
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in I) (O, error) {
 		return wf.RunOn(host{ctx: workflow.WithActivityOptions(ctx, ao)}, in)
 	}, workflow.RegisterOptions{Name: wf.Name()})
