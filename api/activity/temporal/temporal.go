@@ -32,11 +32,13 @@ type config struct {
 }
 
 // WithHeartbeat sets the activities' heartbeat timeout (10 s by default).
-// A running activity heartbeats three times per timeout: a worker that dies
-// is noticed after one timeout, not after the whole attempt's, and a
-// cancelled activity (a failed Parallel sibling) learns of it at its next
-// heartbeat, since Temporal delivers cancellation only there, and the
-// workflow waits for it to stop. 0 turns heartbeats off: a cancelled
+// A running activity records a heartbeat three times per timeout (the SDK
+// sends at most one to the server per 0.8 timeout, the first at once): a
+// worker that dies is noticed after one timeout, not after the whole
+// attempt's, and a cancelled activity (a failed Parallel sibling) learns of
+// it with the next heartbeat the SDK sends, up to about 0.8 timeout later,
+// since Temporal delivers cancellation only there, and the workflow waits
+// for it to stop. 0 turns heartbeats off: a cancelled
 // activity then runs to its end or its timeout.
 func WithHeartbeat(d time.Duration) Option {
 	return func(c *config) { c.heartbeat = d }
