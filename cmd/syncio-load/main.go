@@ -211,6 +211,8 @@ Flags:
 		return runOpts{}, errors.New("-scenarios coldstart runs on its own; measure the other scenarios in a separate run")
 	case coldstart && *target != "":
 		return runOpts{}, errors.New("-scenarios coldstart starts its own API per trial; it cannot use -target")
+	case coldstart && (len(endpoints) > 0 || *targetsFile != "" || *dash != ""):
+		return runOpts{}, errors.New("-scenarios coldstart measures the demo's start-up; it takes no -endpoint, -targets or -dashboard")
 	case coldstart && (*coldTrials < 1 || *coldReqs < 1 || *coldLatency <= 0):
 		return runOpts{}, errors.New("-coldstart-trials and -coldstart-requests must be at least 1, -coldstart-latency positive")
 	case coldstart:

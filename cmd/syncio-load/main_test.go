@@ -158,6 +158,8 @@ func TestColdStartMode(t *testing.T) {
 		{"-scenarios", "coldstart,headline"},
 		{"-scenarios", "coldstart", "-target", "http://127.0.0.1:9"},
 		{"-scenarios", "coldstart", "-coldstart-trials", "0"},
+		{"-scenarios", "coldstart", "-endpoint", "a=GET /a"},
+		{"-scenarios", "coldstart", "-dashboard", "127.0.0.1:0"},
 	} {
 		if _, err := parseRun(bad, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseRun(%q) accepted", bad)
