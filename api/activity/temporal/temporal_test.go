@@ -11,6 +11,7 @@ import (
 	"time"
 
 	sdkactivity "go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -28,7 +29,8 @@ type calls struct {
 	mu                        sync.Mutex
 	profiles, uploads, failed int
 	deletes                   []string
-	uploadErr                 error // when set, every upload fails with it
+	uploadErr                 error         // when set, every upload fails with it
+	uploadTakes               time.Duration // how long each upload waits
 }
 
 func (c *calls) services() order.Services {
@@ -40,6 +42,7 @@ func (c *calls) services() order.Services {
 			return order.Profile{FirstName: "Ada", LastName: "Lovelace"}, nil
 		},
 		Upload: func(_ context.Context, name string, data []byte) (order.Blob, error) {
+			time.Sleep(c.uploadTakes)
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			if c.uploadErr != nil {
@@ -103,13 +106,36 @@ func TestOrderOnTestsuite(t *testing.T) {
 }
 
 // TestOptionsWithoutHeartbeat: heartbeats off and a non-positive timeout
-// (which keeps the default) still run the order.
+// (which keeps the default) still run the order, and a slow upload then
+// records no heartbeat, where the default records some.
 func TestOptionsWithoutHeartbeat(t *testing.T) {
-	c := &calls{}
-	env := runOrder(c, "T4", temporal.WithHeartbeat(0), temporal.WithActivityTimeout(-time.Second))
-	var got order.Confirmation
-	if err := env.GetWorkflowResult(&got); err != nil || got.Status != "confirmed" || c.uploads != 1 {
-		t.Errorf("confirmation %+v, %v; %d uploads", got, err, c.uploads)
+	run := func(opts ...temporal.Option) (order.Confirmation, int, error) {
+		c := &calls{uploadTakes: 100 * time.Millisecond}
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		var mu sync.Mutex
+		beats := 0
+		env.SetOnActivityHeartbeatListener(func(*sdkactivity.Info, converter.EncodedValues) {
+			mu.Lock()
+			defer mu.Unlock()
+			beats++
+		})
+		wf := order.New(order.ModeAsync, c.services())
+		temporal.Register(env, wf, opts...)
+		env.ExecuteWorkflow(wf.Name(), testOrder("T4"))
+		var got order.Confirmation
+		err := env.GetWorkflowResult(&got)
+		mu.Lock()
+		defer mu.Unlock()
+		return got, beats, err
+	}
+	got, beats, err := run(temporal.WithHeartbeat(0), temporal.WithActivityTimeout(-time.Second))
+	if err != nil || got.Status != "confirmed" || beats != 0 {
+		t.Errorf("heartbeats off: confirmation %+v, %v; %d heartbeats, want 0", got, err, beats)
+	}
+	// A 30 ms heartbeat timeout: one every 10 ms through the 100 ms upload.
+	if _, beats, err := run(temporal.WithHeartbeat(30 * time.Millisecond)); err != nil || beats == 0 {
+		t.Errorf("heartbeats on: %d heartbeats, %v; want some", beats, err)
 	}
 }
 
