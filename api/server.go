@@ -36,6 +36,7 @@ type app struct {
 	profiles *profiles
 	store    *store
 	orders   *orderWorkflows
+	ledger   *ledger             // idempotency of the in-process order routes
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
 }
@@ -72,8 +73,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	a := &app{
-		cfg: cfg,
-		log: log,
+		cfg:    cfg,
+		log:    log,
+		ledger: newLedger(ledgerSize),
 		// Await and Offload hand the worker back while they wait; the
 		// watcher must see those waits as holding nothing.
 		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg),
