@@ -137,7 +137,8 @@ func (a *app) durableOrder(c *gin.Context) {
 		c.JSON(http.StatusCreated, conf)
 	case errors.As(err, &failed):
 		_ = c.Error(err)
-		abortError(c, http.StatusBadGateway, codeOrderFailed, "order workflow failed: "+err.Error())
+		abortError(c, http.StatusBadGateway, codeOrderFailed,
+			"the order workflow failed and the order was not confirmed (a receipt it stored was removed); posting it again runs it anew")
 	case ctx.Err() != nil:
 		abortError(c, statusClientClosed, codeClientClosed, "client closed the request")
 	case waited:
@@ -146,10 +147,11 @@ func (a *app) durableOrder(c *gin.Context) {
 		c.JSON(http.StatusAccepted, gin.H{"id": id, "status": "running", "statusUrl": url})
 	case !started:
 		_ = c.Error(err)
-		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "starting the order on Temporal failed: "+err.Error())
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "Temporal is unreachable: the order was not started")
 	default:
 		_ = c.Error(err)
-		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "waiting for the order on Temporal failed: "+err.Error())
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown,
+			"lost contact with Temporal while waiting for the order; GET /api/orders/"+id+" reports on it")
 	}
 }
 
@@ -215,12 +217,13 @@ func (a *app) orderStatus(c *gin.Context) {
 	case errors.As(err, &notFound):
 		abortError(c, http.StatusNotFound, codeNoSuchOrder, "no such order")
 	case err != nil:
-		_ = c.Error(err)
 		abortUpstream(c, err, codeTemporalDown, "order status")
 	case status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
 		c.JSON(http.StatusOK, gin.H{"id": id, "status": "running"})
 	case runErr != nil:
-		c.JSON(http.StatusOK, gin.H{"id": id, "status": "failed", "error": runErr.Error()})
+		// The failure's text stays in the log: it may carry storage URLs.
+		a.log.Warn("order failed", "id", id, "request_id", c.GetString(requestIDKey), "err", runErr)
+		c.JSON(http.StatusOK, gin.H{"id": id, "status": "failed", "error": "the order workflow failed and the order was not confirmed"})
 	default:
 		c.JSON(http.StatusOK, gin.H{"id": id, "status": "completed", "confirmation": conf})
 	}

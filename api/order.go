@@ -174,6 +174,17 @@ func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.
 	a.respondOrder(c, conf, err)
 }
 
+// orderStep names where a failed order failed, for the client: the
+// activity's path ("order workflow step Order/Parallel/UploadReceipt"),
+// never the error's text, which may carry storage URLs.
+func orderStep(err error) string {
+	var ae *activity.Error
+	if errors.As(err, &ae) {
+		return "order workflow step " + ae.Path
+	}
+	return "order workflow"
+}
+
 // respondOrder answers with a run's result.
 func (a *app) respondOrder(c *gin.Context, conf order.Confirmation, err error) {
 	var verr *order.ValidationError
@@ -183,7 +194,6 @@ func (a *app) respondOrder(c *gin.Context, conf order.Confirmation, err error) {
 	case errors.As(err, &verr):
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, verr.Error())
 	default:
-		_ = c.Error(err)
-		abortUpstream(c, err, codeUpstreamError, "order workflow")
+		abortUpstream(c, err, codeUpstreamError, orderStep(err))
 	}
 }

@@ -67,6 +67,18 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	// Every log line of the server, its fakes, net/http and the Temporal
+	// SDK goes through the redacting handler: storage errors carry URLs
+	// with SAS signatures, and those must not reach a log in clear.
+	log = slog.New(newRedactingHandler(log.Handler()))
+	s, err := start(ctx, cfg, log)
+	if err != nil {
+		return nil, redactedError{err}
+	}
+	return s, nil
+}
+
+func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),

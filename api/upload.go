@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
@@ -85,7 +84,7 @@ func (a *app) readUpload(c *gin.Context) ([]byte, error) {
 	case errors.As(err, &maxErr):
 		return nil, tooLarge
 	case err != nil:
-		return nil, &requestError{http.StatusBadRequest, codeInvalidBody, "reading body: " + err.Error()}
+		return nil, &requestError{http.StatusBadRequest, codeInvalidBody, "reading the request body failed: the client was too slow or closed the connection"}
 	}
 	if buf.Len() > 0 {
 		return buf.Bytes(), nil
@@ -183,23 +182,11 @@ func (a *app) respondUpload(c *gin.Context, name string, data []byte, err error)
 		c.JSON(http.StatusCreated, uploadResult{Name: name, Size: len(data), MD5: hex.EncodeToString(sum[:])})
 	case errors.As(err, &reqErr):
 		abortError(c, reqErr.status, reqErr.code, reqErr.msg)
-	case storageFull(err):
-		_ = c.Error(err)
-		abortError(c, http.StatusInsufficientStorage, codeStorageFull,
-			"storage is full: the upload was not stored (blobs stored earlier are kept)")
 	default:
-		_ = c.Error(err)
 		abortUpstream(c, err, codeStorageError, "storage")
 	}
 }
 
-// storageFull reports a storage answer of 507 Insufficient Storage: the
-// embedded fake at its cap. The client gets 507 too, not a 502: the store
-// works, it is full, and retrying will not help until space is freed.
-func storageFull(err error) bool {
-	var re *azcore.ResponseError
-	return errors.As(err, &re) && re.StatusCode == http.StatusInsufficientStorage
-}
 
 // getBlob streams a stored blob back, so clients can verify their uploads.
 // Like the async endpoints it holds no worker while waiting on storage or on
@@ -226,7 +213,7 @@ func (a *app) getBlob(c *gin.Context) {
 		c.Status(http.StatusOK)
 		if _, err := io.Copy(c.Writer, resp.Body); err != nil {
 			// Headers are gone; all we can do is log and cut the response.
-			a.log.Warn("blob read-back interrupted", "name", name, "err", err)
+			a.log.Warn("blob read-back interrupted", "name", name, "request_id", c.GetString(requestIDKey), "err", err)
 		}
 		return nil
 	})
@@ -240,7 +227,6 @@ func (a *app) getBlob(c *gin.Context) {
 	case bloberror.HasCode(err, bloberror.BlobNotFound, bloberror.ContainerNotFound):
 		abortError(c, http.StatusNotFound, codeNotFound, "no blob named "+strconv.Quote(name))
 	default:
-		_ = c.Error(err)
 		abortUpstream(c, err, codeStorageError, "storage")
 	}
 }
