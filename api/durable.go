@@ -85,7 +85,7 @@ const memoDigest = "orderDigest"
 // its own run key in its input, so it writes and compensates only its own
 // receipt.
 func (a *app) durableOrder(c *gin.Context) {
-	o, ok := decodeOrder(c)
+	o, ok := a.decodeOrder(c)
 	if !ok {
 		return
 	}

@@ -29,6 +29,8 @@ const (
 	codeStorageDown       = "storage_unavailable"
 	codeStorageFull       = "storage_full"
 	codeClientClosed      = "client_closed"
+	codeUploadsBusy       = "uploads_busy"
+	codeBodyTimeout       = "body_timeout"
 	codeInternal          = "internal"
 )
 

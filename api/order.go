@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
@@ -107,7 +108,8 @@ func (a *app) asyncOrder(c *gin.Context) {
 
 // decodeOrder reads and validates the posted order, answering 413 or 400
 // (and returning false) when it is too big or invalid.
-func decodeOrder(c *gin.Context) (order.Order, bool) {
+func (a *app) decodeOrder(c *gin.Context) (order.Order, bool) {
+	a.bodyDeadline(c)
 	o, err := order.Decode(http.MaxBytesReader(c.Writer, c.Request.Body, maxOrderBytes))
 	var maxErr *http.MaxBytesError
 	switch {
@@ -115,6 +117,9 @@ func decodeOrder(c *gin.Context) (order.Order, bool) {
 		// As the upload routes answer an oversized body.
 		abortError(c, http.StatusRequestEntityTooLarge, codeTooLarge,
 			fmt.Sprintf("order body exceeds the limit of %d bytes", maxOrderBytes))
+		return order.Order{}, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		abortError(c, http.StatusRequestTimeout, codeBodyTimeout, "the order body did not arrive within the body deadline")
 		return order.Order{}, false
 	case err != nil:
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, err.Error())
@@ -136,7 +141,7 @@ func abortConflict(c *gin.Context, id string) {
 // receipt); a repeat of that ID with the same body waits for that run, with
 // no worker held, and answers the same; with another body it is a 409.
 func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
-	o, ok := decodeOrder(c)
+	o, ok := a.decodeOrder(c)
 	if !ok {
 		return
 	}

@@ -37,6 +37,7 @@ type app struct {
 	store    *store
 	orders   *orderWorkflows
 	ledger   *ledger             // idempotency of the in-process order routes
+	inflight *byteGate           // the async upload route's bound on bytes in flight
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
 }
@@ -93,6 +94,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg),
 			pool.WithYield(func(ctx context.Context) func() { return blockwatch.Drop(ctx, workerResource) })),
 	}
+	a.inflight = newByteGate(cfg.MaxInflightBytes, reg)
 	s := &Server{app: a, served: make(chan error, 1), unwatch: func() {}}
 	if cfg.BlockwatchRate >= 0 {
 		a.watcher = blockwatch.New(
