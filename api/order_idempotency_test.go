@@ -153,3 +153,45 @@ func TestSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderOnFullStorageIs507: an order whose receipt cannot be stored
+// because storage is full answers 507 storage_full, as uploads do, not 502
+// with storage's body.
+func TestOrderOnFullStorageIs507(t *testing.T) {
+	cfg := testConfig()
+	cfg.StorageMaxBytes = 4 << 10
+	s := startServer(t, cfg)
+	if r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=4096", nil); r.status != http.StatusCreated {
+		t.Fatalf("filling the store: %d %s", r.status, r.body)
+	}
+	for _, kind := range []string{"sync", "async"} {
+		r, err := postOrder(context.Background(), s, kind, orderBody("FULL-"+kind))
+		if err != nil || r.status != http.StatusInsufficientStorage || r.errorBody(t).Code != codeStorageFull {
+			t.Errorf("%s order on full storage: %d %s %v, want 507 %s", kind, r.status, r.body, err, codeStorageFull)
+		}
+	}
+}
+
+// TestReceiptReadableByRoute: the receipt a confirmation names can be read
+// back through GET /api/blobs/NAME, slashes and all, with the MD5 the
+// confirmation gave; path tricks are still refused.
+func TestReceiptReadableByRoute(t *testing.T) {
+	s := startServer(t, testConfig())
+	r, err := postOrder(context.Background(), s, "async", orderBody("READ-1"))
+	if err != nil || r.status != http.StatusCreated {
+		t.Fatalf("order: %d %s %v", r.status, r.body, err)
+	}
+	var conf order.Confirmation
+	if err := json.Unmarshal(r.body, &conf); err != nil {
+		t.Fatal(err)
+	}
+	got := get(t, s.URL()+"/api/blobs/"+conf.Receipt.Name)
+	if got.status != http.StatusOK || md5hex(got.body) != conf.Receipt.MD5 {
+		t.Errorf("GET /api/blobs/%s: %d md5 %s, want 200 md5 %s", conf.Receipt.Name, got.status, md5hex(got.body), conf.Receipt.MD5)
+	}
+	for _, bad := range []string{"/api/blobs/receipts/../x", "/api/blobs/receipts/.x", "/api/blobs/a/b/c/d", "/api/blobs/receipts//x"} {
+		if r := get(t, s.URL()+bad); r.status != http.StatusBadRequest && r.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d %s, want 400 or 404", bad, r.status, r.body)
+		}
+	}
+}

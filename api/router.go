@@ -53,7 +53,7 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	g.POST("/sync/order", a.syncOrder)
 	g.POST("/async/order", a.asyncOrder)
 	g.GET("/orders/:id", a.orderStatus)
-	g.GET("/blobs/:name", a.getBlob)
+	g.GET("/blobs/*name", a.getBlob)
 	return r
 }
 

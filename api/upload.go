@@ -15,6 +15,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -42,7 +43,10 @@ func (e *requestError) Error() string { return e.msg }
 
 // blobNamePattern is stricter than Azure's rules (any 1–1024 characters) on
 // purpose: names come from URLs, and this set needs no escaping anywhere.
-var blobNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
+// Up to three '/'-separated segments, each starting alphanumeric (so no
+// "." or ".." segment), address upload names and receipts
+// (receipts/ID/RUN.json).
+var blobNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}(/[A-Za-z0-9][A-Za-z0-9._-]{0,254}){0,2}$`)
 
 // uploadClient returns the azblob client for this request and a function to
 // call when done. ?client=per-request builds a new client over a new
@@ -315,10 +319,10 @@ func (a *app) respondUpload(c *gin.Context, name string, u *upload, err error) {
 // Like the async endpoints it holds no worker while waiting on storage or on
 // a slow reader.
 func (a *app) getBlob(c *gin.Context) {
-	name := c.Param("name")
+	name := strings.TrimPrefix(c.Param("name"), "/")
 	if !blobNamePattern.MatchString(name) {
 		abortError(c, http.StatusBadRequest, codeInvalidName,
-			"invalid blob name: want 1-255 characters of [A-Za-z0-9._-], starting alphanumeric")
+			"invalid blob name: want 1-3 '/'-separated segments of 1-255 characters of [A-Za-z0-9._-], each starting alphanumeric")
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)
