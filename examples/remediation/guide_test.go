@@ -84,6 +84,12 @@ func TestGuideQuotesExamples(t *testing.T) {
 		block := strings.Join(lines[start:end], "\n") + "\n"
 		i = end
 		blocks++
+		if strings.TrimSpace(block) == "" {
+			// An empty block is an excerpt of every file: it would pass
+			// while showing the reader nothing.
+			t.Errorf("docs/remediation.md:%d: empty Go block", start)
+			continue
+		}
 
 		// The link sits on the last non-empty line before the fence.
 		j := start - 2
