@@ -311,6 +311,11 @@ func TestClassify(t *testing.T) {
 	}{
 		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*persistConn).roundTrip", "net/http.(*Client).Do", "app.h"), Network, 2, true},
 		{fs("runtime.gopark", "runtime.selectgo", "app.h"), Channel, 1, true},
+		// HTTP/2 bodies: the server's request body, the client's response
+		// body, both read from a pipe the connection fills.
+		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.(*http2requestBody).Read", "io.ReadAll", "app.h"), Network, 3, true},
+		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.http2transportResponseBody.Read", "io.ReadAll", "app.h"), Network, 3, true},
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2ClientConn).roundTrip", "app.h"), Network, 2, true},
 		{fs("syscall.Syscall6", "os.(*File).Read", "app.h"), Syscall, 0, true},
 		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "app.h"), Sync, 3, true},
 		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
@@ -659,3 +664,59 @@ func TestWindowsUnderTheMinimumShowNoFigure(t *testing.T) {
 		t.Errorf("JSON of a window under the minimum: %s %v, want a null figure", data, err)
 	}
 }
+
+// TestBodyReadsAreNetwork: a handler reading a request body that the
+// client sends slowly waits on the network, over HTTP/1 and HTTP/2 alike.
+func TestBodyReadsAreNetwork(t *testing.T) {
+	run++
+	h1, h2 := fmt.Sprintf("/h1#%d", run), fmt.Sprintf("/h2#%d", run)
+	handler := func(route string) http.Handler {
+		return Label(route, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { bodyReader(r) }))
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/h1", handler(h1))
+	mux.Handle("/h2", handler(h2))
+	srv1 := httptest.NewServer(mux)
+	defer srv1.Close()
+	srv2 := httptest.NewUnstartedServer(mux)
+	srv2.EnableHTTP2 = true
+	srv2.StartTLS()
+	defer srv2.Close()
+
+	var writers []*io.PipeWriter
+	post := func(c *http.Client, url string) {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		go func() {
+			if resp, err := c.Post(url, "application/octet-stream", pr); err == nil {
+				_ = resp.Body.Close()
+			}
+		}()
+		go func() { _, _ = pw.Write([]byte("x")) }() // a first byte, then nothing until the end
+	}
+	post(srv1.Client(), srv1.URL+"/h1")
+	post(srv2.Client(), srv2.URL+"/h2")
+	defer func() {
+		for _, pw := range writers {
+			_ = pw.Close()
+		}
+	}()
+	onRoute := func(r Report, route string) []Site {
+		var out []Site
+		for _, s := range find(r, "bodyReader") {
+			if s.Routes[route] > 0 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	w := eventually(t, func(r Report) bool { return len(onRoute(r, h1)) == 1 && len(onRoute(r, h2)) == 1 })
+	for _, route := range []string{h1, h2} {
+		if s := onRoute(w.Report(), route)[0]; s.Kind != Network {
+			t.Errorf("%s: body read is %s at %s, want network", route, s.Kind, s.Blocking)
+		}
+	}
+}
+
+//go:noinline
+func bodyReader(r *http.Request) { _, _ = io.ReadAll(r.Body) }
