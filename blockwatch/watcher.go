@@ -223,6 +223,11 @@ func (w *Watcher) Run(ctx context.Context) {
 		wait := w.interval
 		if b := time.Duration(float64(cost) / w.budget); b > wait {
 			wait = b
+		}
+		// The budget held the next sample back only if its wait outlasts
+		// the sample itself: on a starved process a sample can take longer
+		// in wall time than the budget asks to wait after it.
+		if wait > w.interval && wait > time.Since(now) {
 			w.mu.Lock()
 			w.budgetWaits++
 			if n := len(w.windows); n > 0 {

@@ -427,9 +427,6 @@ func TestRunKeepsToItsBudget(t *testing.T) {
 	if rest := r.SamplingCPUS * float64(r.Samples-1) / float64(r.Samples); rest > 0.05*1.5*r.WatchedS {
 		t.Errorf("sampling cost %.3fs of CPU in %.3fs (%d samples), well over the 5%% budget beyond the first sample (each wait follows the previous sample's cost, so it is not exact)", r.SamplingCPUS, r.WatchedS, r.Samples)
 	}
-	if r.BudgetLimited == 0 {
-		t.Errorf("no sample was spaced by the budget at 1000 Hz asked with 4000 goroutines: %+v", r)
-	}
 	// Every sample saw the 2000 goroutines for the time it stood for.
 	var many float64
 	for _, s := range r.Sites {
