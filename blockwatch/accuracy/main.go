@@ -127,7 +127,8 @@ type service struct {
 // netRoute holds a worker across the downstream call: the antipattern.
 func (s *service) netRoute(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	s.workers <- struct{}{} // sized to the users: never waits
+	//syncio:ignore SIO005 -- the pool is sized to the users, so this send never waits
+	s.workers <- struct{}{}
 	defer func() { <-s.workers }()
 	ctx, release := blockwatch.Hold(r.Context(), "pool")
 	defer release()
@@ -145,7 +146,8 @@ func (s *service) netRoute(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
 	callEnd := time.Now()
-	time.Sleep(s.sleep / 4) // a quarter of the call: 20% of the route
+	//syncio:ignore SIO005 -- a synthetic wait of known length, a quarter of the call: 20% of the route
+	time.Sleep(s.sleep / 4)
 	end := time.Now()
 	s.net.add(start, callStart, callEnd, end)
 	w.WriteHeader(http.StatusNoContent)
@@ -158,6 +160,7 @@ func (s *service) lockRoute(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	got := time.Now()
 	s.mu.Unlock()
+	//syncio:ignore SIO005 -- a synthetic wait of known length, the 80% of /lock that is not the mutex
 	time.Sleep(s.sleep)
 	end := time.Now()
 	s.lock.add(start, start, got, end)
@@ -205,6 +208,7 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 	loadBefore := loadavg()
 
 	down, stopDown, err := listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		//syncio:ignore SIO005 -- the downstream's answer time, which the watcher must see as network on /net
 		time.Sleep(netDelay)
 		_, _ = io.WriteString(w, "ok")
 	}))
