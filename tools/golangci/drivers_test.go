@@ -83,13 +83,7 @@ func TestDriversAgreeOnDispatch(t *testing.T) {
 		}
 	}
 
-	syncio := filepath.Join(t.TempDir(), "syncio")
-	build := exec.Command("go", "build", "-o", syncio, "./cmd/syncio")
-	build.Dir = filepath.Join("..", "..")
-	build.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building syncio: %v\n%s", err, out)
-	}
+	syncio := buildSyncio(t)
 	textDriver := func(name string, args ...string) driverRun {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = dir
