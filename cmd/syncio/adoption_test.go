@@ -442,6 +442,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"golangci-main":       "tools/golangci TestDocRecipe",
 		"golangci-build":      "tools/golangci TestDocRecipe",
 		"golangci-config":     "tools/golangci TestDocRecipe",
+		"make-lint":           "tools/golangci TestWorkflowRunStep",
 	}
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
 	if err != nil {
