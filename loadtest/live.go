@@ -124,7 +124,12 @@ func (l *live) take(now time.Time) (dashboard.Point, bool) {
 	l.mu.Unlock()
 	if l.scraper != nil {
 		if smp, ok := l.scraper.Last(); ok && now.Sub(smp.Time) < l.fresh {
-			p.QueueLength, p.WorkersBusy = &smp.QueueLength, &smp.WorkersBusy
+			if smp.Has(scrape.RoleQueue) {
+				p.QueueLength = &smp.QueueLength
+			}
+			if smp.Has(scrape.RoleBusy) {
+				p.WorkersBusy = &smp.WorkersBusy
+			}
 		}
 	}
 	return p, true

@@ -209,6 +209,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st := &sc.Steps[i]
 			srv := aggregate.ServerStats(samples, st.WindowStart, st.WindowEnd)
 			st.QueueLengthMax, st.WorkersBusyMean, st.Rejected = srv.QueueLengthMax, srv.WorkersBusyMean, srv.RejectedDelta
+			if srv.Samples == 0 && !sum.NoServerMetrics {
+				st.ServerMissing = fmt.Sprintf("no sample of %s in the window", metricsURL)
+			}
 			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
 			st.ServerCPUCores = srv.CPUCores
 			st.BlockedHoldingWorker = srv.BlockedHoldingWorkerMean
@@ -221,6 +224,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		sc.APICPUS = whole.CPUCores * sc.EndedAt.Sub(sc.StartedAt).Seconds()
 		sc.GeneratorRSSMaxBytes = self.max(sc.StartedAt, sc.EndedAt)
 	}
+	sum.Warnings = append(sum.Warnings, scraper.Warnings()...)
 	sum.Machine.LoadAvgAfter, _ = loadAvg()
 	sum.ComputeHeadline()
 	if err := writeSamples(filepath.Join(cfg.OutDir, "metrics.jsonl"), samples); err != nil {
@@ -365,6 +369,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			LatencyMeanS: stats.LatencyMean, LatencyP50S: stats.P50, LatencyP95S: stats.P95, LatencyP99S: stats.P99, LatencyMaxS: stats.Max,
 			StepStart: start.Add(st.Start), WindowStart: ws[i].From, WindowEnd: ws[i].To,
 		})
+		out.Steps[len(out.Steps)-1].SetBreakdown(stats.Codes, stats.ErrorKinds)
 	}
 	if interrupted {
 		return out, errors.Join(ctx.Err(), encErr)
@@ -381,6 +386,11 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		smp, err := scraper.Once(ctx)
 		if cfg.NoMetrics || err != nil {
 			// No metrics: give in-flight backend calls time to finish.
+			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
+			return
+		}
+		if !smp.Has(scrape.RoleQueue) && !smp.Has(scrape.RoleBusy) {
+			// Neither figure is known: wait as without metrics.
 			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
 			return
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/gate"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
@@ -37,7 +38,19 @@ func main() {
 	os.Exit(code)
 }
 
-// run returns the exit code: 0 done, 1 failed, 2 bad usage.
+// The exit codes, documented in -h, the README and docs/load-your-service.md.
+const (
+	exitOK        = 0 // the run finished; every -assert held
+	exitFailed    = 1 // the run could not be done (unreachable target, I/O)
+	exitUsage     = 2 // bad flags
+	exitAssert    = 3 // an -assert was false
+	exitAllFailed = 4 // a scenario got no OK response at all
+)
+
+// errAllFailed marks a run in which a scenario got no OK response.
+var errAllFailed = errors.New("no OK response")
+
+// run returns the exit code (see exitOK and the others).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, ok := stderr.(*os.File); !ok {
 		// The API child's log is copied into stderr by os/exec's goroutine
@@ -61,9 +74,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := attack(ctx, opts, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "syncio-load: %v\n", err)
-		return 1
+		switch {
+		case errors.Is(err, gate.ErrFailed):
+			return exitAssert
+		case errors.Is(err, errAllFailed):
+			return exitAllFailed
+		}
+		return exitFailed
 	}
-	return 0
+	return exitOK
 }
 
 type runOpts struct {
@@ -88,6 +107,8 @@ type runOpts struct {
 	coldLatency          time.Duration
 	// temporal is the Temporal frontend the started API runs orders on.
 	temporal string
+	// asserts are checked on the final summary (-assert).
+	asserts []gate.Assertion
 }
 
 func parseRun(args []string, stderr io.Writer) (runOpts, error) {
@@ -135,7 +156,8 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
 	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
-	var endpoints, headers listFlag
+	var endpoints, headers, asserts listFlag
+	fs.Var(&asserts, "assert", "`EXPR` checked on the final summary, e.g. 'candidate.ok_per_s >= 5*baseline.ok_per_s' (repeatable); false exits 3. Fields of the baseline's and candidate's top step: "+strings.Join(gateFields(), ", ")+", status_NNN")
 	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
 	fs.Var(&headers, "header", "`'Key: value'` header sent with every -endpoint or -targets request (repeatable)")
 	fs.Usage = func() {
@@ -152,6 +174,11 @@ After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-afte
 its next request; that wait sits between two requests and is never counted as latency.
 Figures are taken over each step's measured window, after it has settled; latencies are
 those of OK responses. Read the results with 'vegeta report DIR/NAME.bin' too.
+
+Exit codes: 0 done (and every -assert held), 1 the run failed (unreachable target, I/O),
+2 bad usage, 3 an -assert was false, 4 a scenario got no OK response in its measured windows.
+-assert reads the top (last) step of the baseline and the candidate: the first and second
+-endpoint, or sync-profile and async-profile for the demo.
 
 Flags:
 `)
@@ -271,6 +298,15 @@ Flags:
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
 	errs = append(errs, checkTemporal(sel, *temporalHP, *target))
+	var parsed []gate.Assertion
+	for _, a := range asserts {
+		g, err := gate.Parse(a)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("-assert %w", err))
+			continue
+		}
+		parsed = append(parsed, g)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
 	}
@@ -341,6 +377,7 @@ Flags:
 		coldReqs:         *coldReqs,
 		coldLatency:      *coldLatency,
 		temporal:         *temporalHP,
+		asserts:          parsed,
 	}, nil
 }
 
@@ -498,7 +535,48 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
 	}
-	return err
+	if err != nil || sum == nil {
+		return err
+	}
+	if err := allFailed(sum); err != nil {
+		return err
+	}
+	if err := gate.Check(sum, o.asserts); err != nil {
+		return err
+	}
+	if len(o.asserts) > 0 {
+		fmt.Fprintf(stderr, "syncio-load: %d assertions held\n", len(o.asserts))
+	}
+	return nil
+}
+
+// allFailed reports every scenario whose measured windows saw requests
+// but not one OK response (an endpoint answering 404, a service down): a
+// run like that is no measurement, whatever -assert says.
+func allFailed(sum *report.Summary) error {
+	var errs []error
+	for _, sc := range sum.Scenarios {
+		var requests, ok int
+		var codes []string
+		for _, st := range sc.Steps {
+			requests += st.Requests
+			ok += st.OK
+			codes = append(codes, st.Breakdown())
+		}
+		if requests > 0 && ok == 0 {
+			errs = append(errs, fmt.Errorf("%w: scenario %s: all %d measured requests failed (per step: %s)", errAllFailed, sc.Name, requests, strings.Join(codes, "; ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func gateFields() []string {
+	var n []string
+	for f := range gate.Fields {
+		n = append(n, f)
+	}
+	slices.Sort(n)
+	return n
 }
 
 // liveSummary is the dashboard's last event: the headlines as text and

@@ -213,7 +213,7 @@ func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []
 	f.Close()
 	s := &Summary{Profile: "quick", BackendLatencyS: 2, StartedAt: start, Scenarios: []Scenario{{
 		Name: "async-profile", Path: "/api/async/profile", ResultsFile: "async-profile.bin",
-		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: float64(users), WorkersBusyMean: max(busy, 0), Workers: workersIf(busy >= 0)}},
+		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: ptr(float64(users)), WorkersBusyMean: busyIf(busy), Workers: workersIf(busy >= 0)}},
 	}}}
 	if err := s.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
 		t.Fatal(err)
@@ -244,8 +244,8 @@ func TestMergeFolders(t *testing.T) {
 	if st.LatencyMeanS != 14.0/6 || st.LatencyMaxS != 5 || st.LatencyP50S != 1 {
 		t.Errorf("merged latencies mean %v p50 %v max %v", st.LatencyMeanS, st.LatencyP50S, st.LatencyMaxS)
 	}
-	if st.QueueLengthMax != 300 || st.WorkersBusyMean != 20 { // (10 + 30) / 2; c not counted
-		t.Errorf("merged server figures: queue %v busy %v", st.QueueLengthMax, st.WorkersBusyMean)
+	if deref(st.QueueLengthMax) != 300 || deref(st.WorkersBusyMean) != 20 { // (10 + 30) / 2; c not counted
+		t.Errorf("merged server figures: queue %v busy %v", Fig(st.QueueLengthMax, 1), Fig(st.WorkersBusyMean, 1))
 	}
 	if len(s.Sources) != 3 {
 		t.Errorf("sources = %v", s.Sources)
@@ -309,9 +309,17 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 	}
 }
 
-func workersIf(scraped bool) float64 {
+func workersIf(scraped bool) *float64 {
 	if scraped {
-		return 100
+		return ptr(100)
 	}
-	return 0
+	return nil
+}
+
+// busyIf is the busy mean of a folder that read it (busy >= 0), or unknown.
+func busyIf(busy float64) *float64 {
+	if busy < 0 {
+		return nil
+	}
+	return ptr(busy)
 }

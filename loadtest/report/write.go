@@ -15,7 +15,7 @@ var csvHeader = []string{
 	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
-	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean",
+	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean", "statuses",
 }
 
 // WriteCSV writes steps.csv.
@@ -25,17 +25,24 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("writing csv: %w", err)
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	// An unknown figure is an empty cell, as blocked_holding_worker_mean's.
+	opt := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return f(*v)
+	}
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			row := []string{
 				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
-				f(st.QueueLengthMax), f(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
-				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "",
+				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
+				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(),
 			}
 			if st.BlockedHoldingWorker != nil {
-				row[len(row)-1] = f(*st.BlockedHoldingWorker)
+				row[len(row)-2] = f(*st.BlockedHoldingWorker)
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -52,14 +59,14 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tcodes\t\n", s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t\n",
 				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6)
+				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, st.Breakdown())
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -81,14 +88,15 @@ func (s *Summary) WriteTable(w io.Writer) error {
 type serverFigures struct{ queueMax, busyMean, rssMB, cores, goroutines string }
 
 // serverCells formats st's server figures, or "–" for each when nothing was
-// read from the server: a 0 there would read as measured.
+// read from the server (or a selector matched nothing): a 0 there would
+// read as measured.
 func (s *Summary) serverCells(st Step) serverFigures {
-	if s.NoServerMetrics {
+	if s.NoServerMetrics || st.ServerMissing != "" {
 		return serverFigures{"–", "–", "–", "–", "–"}
 	}
 	return serverFigures{
-		queueMax:   fmt.Sprintf("%.0f", st.QueueLengthMax),
-		busyMean:   fmt.Sprintf("%.1f", st.WorkersBusyMean),
+		queueMax:   Fig(st.QueueLengthMax, 0),
+		busyMean:   Fig(st.WorkersBusyMean, 1),
 		rssMB:      fmt.Sprintf("%.0f", st.ServerRSSBytes/1e6),
 		cores:      fmt.Sprintf("%.2f", st.ServerCPUCores),
 		goroutines: fmt.Sprintf("%.0f", st.ServerGoroutines),
@@ -181,6 +189,13 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 		return nil
 	}
 	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
+	if len(s.Warnings) > 0 {
+		b.WriteString("## Warnings\n\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+		b.WriteString("\n")
+	}
 	if s.HasUploadHeadline() {
 		fmt.Fprintf(&b, "%s\n\n", s.UploadHeadlineText())
 	}
@@ -191,17 +206,18 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	case s.APIProcess == "child":
 		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
+	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB |\n", s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | codes |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f |\n",
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6)
+				srv.cores, st.GeneratorRSSBytes/1e6, st.Breakdown())
 		}
 	}
 	var cpu []string

@@ -139,16 +139,23 @@ function onSummary(final) {
   dashboard.summary = true;
   document.getElementById("status").textContent = "finished";
   document.getElementById("headline").textContent = final.text || "";
+  // What the run could not see (a -metrics URL down, a selector matching
+  // nothing), in the same words as the terminal and summary.json.
+  const warnings = document.getElementById("warnings");
+  warnings.replaceChildren(...(sum.warnings || []).map((w) => el("li", { textContent: w })));
+  warnings.hidden = !(sum.warnings || []).length;
   const body = document.querySelector("#steps tbody");
   body.replaceChildren();
   // Without the server's /metrics its columns are unknown, not zero: "–",
   // as in the terminal's table and summary.md.
-  const server = (v, digits) => (sum.no_server_metrics ? "–" : v.toFixed(digits));
+  // A step without a /metrics sample, or a selector that matched nothing,
+  // is null in summary.json: "–" too.
+  const server = (v, digits, st) => (sum.no_server_metrics || st.server_missing || v == null ? "–" : v.toFixed(digits));
   for (const sc of sum.scenarios || []) {
     for (const st of sc.steps || []) {
       const cells = [sc.name, st.users, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
         st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
-        server(st.queue_length_max, 0), server(st.workers_busy_mean, 1)];
+        server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st)];
       body.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
     }
   }
