@@ -247,6 +247,15 @@ func TestRunWithoutServerMetrics(t *testing.T) {
 	if genRSS == 0 {
 		t.Error("the load generator's RSS was not sampled")
 	}
+	// Its CPU too, per step, as a share of the machine's cores.
+	for _, st := range sum.Scenarios[0].Steps {
+		if st.GeneratorCPU == nil || *st.GeneratorCPU <= 0 || *st.GeneratorCPU > 1.01 {
+			t.Errorf("step %d: generator CPU %s, want a share in (0, 1]", st.Index, report.Fig(st.GeneratorCPU, 3))
+		}
+		if _, err := os.Stat("/proc/stat"); err == nil && st.HostCPUIdle == nil {
+			t.Errorf("step %d: host CPU idle not read from /proc/stat", st.Index)
+		}
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -184,6 +184,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		}
 		res, err := runScenario(ctx, cfg, sc, i, prog, lv)
 		if res != nil {
+			// The API's peak so far, for the progress line's headlines; the
+			// figures are computed again over all samples below.
+			res.APIRSSMaxBytes = aggregate.ServerStats(scraper.Samples(), res.StartedAt, res.EndedAt).RSSBytesMax
 			sum.Scenarios = append(sum.Scenarios, *res)
 			sum.ComputeHeadline()
 			prog.headlines(progressHeadlines(sum))
@@ -216,6 +219,8 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st.ServerCPUCores = srv.CPUCores
 			st.BlockedHoldingWorker = srv.BlockedHoldingWorkerMean
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
+			use := self.cpu(st.WindowStart, st.WindowEnd, runtime.NumCPU())
+			st.GeneratorCPU, st.HostCPUIdle = use.Generator, use.HostIdle
 		}
 		// The whole scenario, ramp and settling included: memory peaks
 		// need not fall in a measured window.
@@ -252,9 +257,32 @@ func progressHeadlines(sum *report.Summary) string {
 		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
 	}
 	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
-		parts = append(parts, fmt.Sprintf("upload %.1fx (API RSS max %.0f MB)", h.ThroughputRatio, h.APIRSSMaxMB))
+		rss := fmt.Sprintf("API RSS max %.0f MB", h.APIRSSMaxMB)
+		if h.APIRSSMaxMB <= 0 {
+			rss = "API RSS max – (no " + scrape.MetricRSS + " in its /metrics)"
+			if sum.NoServerMetrics {
+				rss = "API RSS max – (its /metrics is not scraped)"
+			}
+		}
+		parts = append(parts, fmt.Sprintf("upload %.1fx (%s)", h.ThroughputRatio, rss))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// PlannedDuration is how long the scenarios' steps take, drains between
+// scenarios not counted, and the most steps any of them has.
+func PlannedDuration(p schedule.Profile, scs []Scenario) (time.Duration, int, error) {
+	var d time.Duration
+	var steps int
+	for _, sc := range scs {
+		pl, err := p.Plan(sc.slowSettle())
+		if err != nil {
+			return 0, 0, err
+		}
+		d += pl.Duration()
+		steps = max(steps, len(pl.Measured()))
+	}
+	return d, steps, nil
 }
 
 // ResultsExt is the extension of the vegeta (gob) result files.

@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/schedule"
 )
 
 // TestAssertExitCodes: -assert sets the exit code on the final summary
@@ -26,7 +30,7 @@ func TestAssertExitCodes(t *testing.T) {
 		code int
 		want []string // in stderr
 	}{
-		{"holds", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "candidate.ok_per_s >= 2*baseline.ok_per_s", "-assert", "candidate.errors == 0"}, exitOK, []string{"2 assertions held"}},
+		{"holds", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "candidate.ok_per_s >= 2*baseline.ok_per_s", "-assert", "candidate.errors == 0"}, exitOK, []string{"2 assertions held", "plan: 2 scenarios × 2 steps (1 to 4 users), 3s of load"}},
 		{"false", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "baseline.ok_per_s >= 2*candidate.ok_per_s"}, exitAssert,
 			[]string{"assertion failed: baseline.ok_per_s >= 2*candidate.ok_per_s (baseline.ok_per_s = ", "candidate.ok_per_s = "}},
 		{"all 404", []string{"-endpoint", "slow=GET /slow", "-endpoint", "gone=GET /gone"}, exitAllFailed, []string{"scenario gone: all", "404:"}},
@@ -45,5 +49,30 @@ func TestAssertExitCodes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlanSize: -profile's help states the length the schedule gives
+// (not a figure typed by hand), and a plan of thousands of steps is
+// refused with the count and what to change.
+func TestPlanSize(t *testing.T) {
+	sel, err := loadtest.Select("headline,upload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := loadtest.PlannedDuration(schedule.Quick(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("`quick` (about %.0f min for the default scenarios", d.Minutes()); !strings.Contains(profileHelp(), want) {
+		t.Errorf("-profile help %q lacks %q", profileHelp(), want)
+	}
+	_, err = parseRun([]string{"-start-users", "1", "-step-users", "1", "-max-users", "15000"}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "15000 steps") || !strings.Contains(err.Error(), "-step-users") {
+		t.Errorf("a 15000-step plan: err = %v", err)
+	}
+	_, err = parseRun([]string{"-users", "1,2", "-settle", "20h", "-measure", "10h"}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "the plan lasts") {
+		t.Errorf("a plan of days: err = %v", err)
 	}
 }

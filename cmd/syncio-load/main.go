@@ -115,7 +115,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 	fs := flag.NewFlagSet("syncio-load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		profileName = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; about 13 min per blocking scenario, 12 per async one)")
+		profileName = fs.String("profile", "quick", profileHelp())
 		scenarios   = fs.String("scenarios", "headline,upload", "comma-separated scenarios or groups to run, in table order (see the list below); the default gives the profile headline and the upload headline")
 		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API on 127.0.0.1 with embedded fakes (see -api)")
 		apiMode     = fs.String("api", "child", "without -target, run the API as a `child` process of its own (its RSS, CPU and goroutines are then its own, from its /metrics) or in-process (one process for both, as before)")
@@ -231,6 +231,9 @@ Flags:
 	if err := prof.Validate(); err != nil {
 		return runOpts{}, fmt.Errorf("profile: %w", err)
 	}
+	if n := len(prof.Users); n > maxSteps {
+		return runOpts{}, fmt.Errorf("the plan has %d steps (users %d to %d); more than %d is not a load test anyone waits for: raise -step-users or list the steps with -users", n, prof.Users[0], prof.Users[n-1], maxSteps)
+	}
 	coldstart := slices.Contains(strings.Split(*scenarios, ","), "coldstart")
 	var sel []loadtest.Scenario
 	switch {
@@ -306,6 +309,9 @@ Flags:
 			continue
 		}
 		parsed = append(parsed, g)
+	}
+	if d, _, err := loadtest.PlannedDuration(prof, sel); err == nil && d > maxPlan {
+		errs = append(errs, fmt.Errorf("the plan lasts %s (%d steps × %d scenarios), more than %s: shorten -settle/-measure or give fewer steps", d.Round(time.Second), len(prof.Users), len(sel), maxPlan))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
@@ -527,6 +533,10 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		cfg.Server = &report.Server{Workers: o.workers, Queue: o.queue}
 	}
 	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s (API %s), results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.APIProcess, cfg.OutDir)
+	if d, steps, err := loadtest.PlannedDuration(cfg.Profile, cfg.Scenarios); err == nil {
+		fmt.Fprintf(stderr, "syncio-load: plan: %d scenarios × %d steps (%d to %d users), %s of load plus the drains between scenarios\n",
+			len(cfg.Scenarios), steps, cfg.Profile.Users[0], cfg.Profile.Users[len(cfg.Profile.Users)-1], d.Round(time.Second))
+	}
 	sum, err := loadtest.Run(ctx, cfg)
 	summary = sum
 	if sum != nil {
@@ -568,6 +578,31 @@ func allFailed(sum *report.Summary) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// The largest plan a run accepts: a typo in -step-users (1 instead of
+// 1000) gives thousands of steps and days of load.
+const (
+	maxSteps = 1000
+	maxPlan  = 24 * time.Hour
+)
+
+// profileHelp describes the profiles with their lengths for the default
+// scenarios, derived from the schedule so the help cannot drift from it.
+func profileHelp() string {
+	length := func(p schedule.Profile) string {
+		all, errA := loadtest.Select("headline,upload")
+		blocking, errB := loadtest.Select("sync-profile")
+		async, errC := loadtest.Select("async-profile")
+		d, _, errD := loadtest.PlannedDuration(p, all)
+		b, _, errE := loadtest.PlannedDuration(p, blocking)
+		a, _, errF := loadtest.PlannedDuration(p, async)
+		if errors.Join(errA, errB, errC, errD, errE, errF) != nil {
+			return "length unknown"
+		}
+		return fmt.Sprintf("about %.0f min for the default scenarios, plus the drains between them: %.0f s per blocking scenario, %.0f s per async one", d.Minutes(), b.Seconds(), a.Seconds())
+	}
+	return fmt.Sprintf("load profile: `quick` (%s) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; %s)", length(schedule.Quick()), length(schedule.Full()))
 }
 
 func gateFields() []string {

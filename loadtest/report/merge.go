@@ -66,6 +66,7 @@ func Merge(dirs []string) (*Summary, error) {
 			}
 			dst := scenarioNamed(out, sc)
 			dst.APIRSSMaxBytes = max(dst.APIRSSMaxBytes, sc.APIRSSMaxBytes)
+			dst.GeneratorRSSMaxBytes = max(dst.GeneratorRSSMaxBytes, sc.GeneratorRSSMaxBytes)
 			for i, st := range sc.Steps {
 				k := key{sc.Name, st.Index}
 				stats := wins.Steps[i].Stats(wins.Windows[i].Len())
@@ -83,6 +84,14 @@ func Merge(dirs []string) (*Summary, error) {
 				d.ServerCPUCores = max(d.ServerCPUCores, st.ServerCPUCores)
 				d.Rejected = max(d.Rejected, st.Rejected)
 				d.Workers = maxKnown(d.Workers, st.Workers)
+				// The watcher's figure is the one API's, seen by every folder.
+				d.BlockedHoldingWorker = maxKnown(d.BlockedHoldingWorker, st.BlockedHoldingWorker)
+				// Each folder's generator is a process of its own, often on a
+				// machine of its own: the busiest one is the one that may have
+				// been the limit.
+				d.GeneratorRSSBytes = max(d.GeneratorRSSBytes, st.GeneratorRSSBytes)
+				d.GeneratorCPU = maxKnown(d.GeneratorCPU, st.GeneratorCPU)
+				d.HostCPUIdle = minKnown(d.HostCPUIdle, st.HostCPUIdle)
 				// Only folders that read the busy gauge know it; averaging
 				// in one that did not would halve the mean.
 				if st.WorkersBusyMean != nil {
@@ -218,4 +227,15 @@ func deref(p *float64) float64 {
 		return 0
 	}
 	return *p
+}
+
+// minKnown is the smaller of two optional figures; unknown only if both are.
+func minKnown(a, b *float64) *float64 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return ptr(min(*a, *b))
 }

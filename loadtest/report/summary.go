@@ -152,6 +152,12 @@ type Step struct {
 	// window (ServerRSSBytes is the API's).
 	GeneratorRSSBytes float64  `json:"generator_rss_bytes"`
 	Workers           *float64 `json:"workers"`
+	// GeneratorCPU is the load generator's process CPU time over the
+	// window ÷ wall time ÷ the machine's cores (1 = every core; with the
+	// API in-process it includes the API), and HostCPUIdle the machine's
+	// idle share from /proc/stat. nil when not measured.
+	GeneratorCPU *float64 `json:"generator_cpu,omitempty"`
+	HostCPUIdle  *float64 `json:"host_cpu_idle,omitempty"`
 	// ServerMissing says why the step has no server figures at all (no
 	// /metrics sample in its window), when metrics were asked for.
 	ServerMissing string    `json:"server_missing,omitempty"`
@@ -232,6 +238,29 @@ type Headline struct {
 	AsyncLatencyMeanS  float64 `json:"async_latency_mean_s"`
 	Sync503            int     `json:"sync_status_503"`
 	Note               string  `json:"note,omitempty"`
+	// Saturated, when set, says the load generator's machine was the limit
+	// in a step the headline uses: its ratios are not the service's.
+	Saturated string `json:"generator_saturated,omitempty"`
+}
+
+// The thresholds of a saturated load generator: the machine had less than
+// SaturatedIdle of its CPU idle, or the generator used more than
+// SaturatedGenerator of all its cores.
+const (
+	SaturatedIdle      = 0.10
+	SaturatedGenerator = 0.90
+)
+
+// saturation says why st's machine was saturated, or "".
+func (st Step) saturation() string {
+	var why []string
+	if st.HostCPUIdle != nil && *st.HostCPUIdle < SaturatedIdle {
+		why = append(why, fmt.Sprintf("host CPU idle %.0f%%", 100**st.HostCPUIdle))
+	}
+	if st.GeneratorCPU != nil && *st.GeneratorCPU > SaturatedGenerator {
+		why = append(why, fmt.Sprintf("load generator at %.0f%% of all cores", 100**st.GeneratorCPU))
+	}
+	return strings.Join(why, ", ")
 }
 
 // UploadHeadline is Headline for the upload pair, plus the API's own peak
@@ -312,6 +341,20 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 		if latencyS > 0 && asyncTop.Users > 0 {
 			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS)
 		}
+	}
+	var sat []string
+	if okS {
+		if why := syncTop.saturation(); why != "" {
+			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", syncTop.Index, syncName, why))
+		}
+	}
+	if okA {
+		if why := asyncTop.saturation(); why != "" {
+			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", asyncTop.Index, asyncName, why))
+		}
+	}
+	if len(sat) > 0 {
+		h.Saturated = "the load generator's machine was the limit in " + strings.Join(sat, " and ") + "; ratios are not the service's"
 	}
 	if okS && okA {
 		if h.SyncThroughputRPS > 0 {

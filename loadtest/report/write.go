@@ -15,7 +15,7 @@ var csvHeader = []string{
 	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
-	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean", "statuses",
+	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean", "statuses", "generator_cpu", "host_cpu_idle",
 }
 
 // WriteCSV writes steps.csv.
@@ -39,10 +39,10 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
 				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
-				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(),
+				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
 			}
 			if st.BlockedHoldingWorker != nil {
-				row[len(row)-2] = f(*st.BlockedHoldingWorker)
+				row[len(row)-4] = f(*st.BlockedHoldingWorker)
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -59,14 +59,14 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tcodes\t\n", s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tcodes\t\n", s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
 				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, st.Breakdown())
+				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -144,6 +144,9 @@ func headlineText(title string, h Headline, latencyS float64, latencyName, extra
 		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, h.ThroughputRatio, n.baseline, h.SyncLatencyMeanS, n.candidate, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
 		n.candidate, h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
 	b.WriteString(extra)
+	if h.Saturated != "" {
+		fmt.Fprintf(&b, " WARNING: %s.", h.Saturated)
+	}
 	if h.Note != "" {
 		fmt.Fprintf(&b, " Note: %s.", h.Note)
 	}
@@ -206,18 +209,19 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	case s.APIProcess == "child":
 		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
+	b.WriteString("gen CPU % is the load generator's own CPU time over the window as a share of all the machine's cores; host idle % the machine's idle CPU (/proc/stat). Under 10% idle, or a generator above 90%, the machine and not the service may have set the figures; the headline says so.\n\n")
 	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | codes |\n", s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | codes |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s |\n",
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6, st.Breakdown())
+				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
 		}
 	}
 	var cpu []string
@@ -264,4 +268,12 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("closing %s: %w", path, err)
 	}
 	return nil
+}
+
+// pct formats a share as a percentage, or "–" when not measured.
+func pct(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(100**v, 'f', 0, 64)
 }

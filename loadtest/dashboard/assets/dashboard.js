@@ -155,7 +155,11 @@ function onSummary(final) {
     for (const st of sc.steps || []) {
       const cells = [sc.name, st.users, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
         st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
-        server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st)];
+        server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st),
+        // The load generator's own CPU share and the machine's idle share:
+        // "–" where not measured.
+        st.generator_cpu == null ? "–" : (100 * st.generator_cpu).toFixed(0),
+        st.host_cpu_idle == null ? "–" : (100 * st.host_cpu_idle).toFixed(0)];
       body.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
     }
   }
