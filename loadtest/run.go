@@ -25,6 +25,7 @@ import (
 	"github.com/syncio/syncio/loadtest/closedloop"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
+	"github.com/syncio/syncio/loadtest/openloop"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
 	"github.com/syncio/syncio/loadtest/scrape"
@@ -71,6 +72,10 @@ type Config struct {
 	Server   *report.Server
 	Command  string
 	Progress io.Writer // live progress line; nil for none
+	// Rate, when positive, replaces the closed-loop users with an open
+	// loop (openloop): the top step sends Rate requests a second, and each
+	// earlier step Rate × its users ÷ the top step's users.
+	Rate float64
 	// Live, when set, receives one point a second of the running
 	// scenario (the dashboard's feed), from a goroutine of its own.
 	Live func(dashboard.Point)
@@ -141,6 +146,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 
 		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
 		Storage:               cfg.Storage,
+		OpenLoopRate:          cfg.Rate,
 	}
 	if sum.Target == "" {
 		sum.Target = cfg.Scenarios[0].Target("", 0).URL
@@ -269,6 +275,12 @@ func progressHeadlines(sum *report.Summary) string {
 	return strings.Join(parts, ", ")
 }
 
+// stepRate is the open loop's arrival rate at a step of users.
+func (c Config) stepRate(users int) float64 {
+	top := c.Profile.Users[len(c.Profile.Users)-1]
+	return c.Rate * float64(users) / float64(top)
+}
+
 // PlannedDuration is how long the scenarios' steps take, drains between
 // scenarios not counted, and the most steps any of them has.
 func PlannedDuration(p schedule.Profile, scs []Scenario) (time.Duration, int, error) {
@@ -332,11 +344,24 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 	top := cfg.Profile.Users[len(cfg.Profile.Users)-1]
 	tr := closedloop.NewTransport(top, cfg.Timeout)
 	target := sc.Target(cfg.BaseURL, cfg.UploadSize)
-	atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
-		// No Client.Timeout: the transport's ResponseHeaderTimeout bounds
-		// the wait without net/http's per-request timer goroutines.
-		closedloop.WithClient(&http.Client{Transport: tr}),
-		closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
+	// No Client.Timeout: the transport's ResponseHeaderTimeout bounds the
+	// wait without net/http's per-request timer goroutines.
+	client := &http.Client{Transport: tr}
+	var setLoad func(users int)
+	var stopLoad func()
+	if cfg.Rate > 0 {
+		// At most as many in flight as the top step would have users,
+		// or the rate for a whole -timeout: beyond that the service is
+		// down, not slow.
+		open := openloop.New(target, client, max(top, int(cfg.Rate*cfg.Timeout.Seconds())), func(r *vegeta.Result) { results <- r })
+		setLoad = func(users int) { open.SetRate(cfg.stepRate(users)) }
+		stopLoad = open.Stop
+	} else {
+		atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
+			closedloop.WithClient(client),
+			closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
+		setLoad, stopLoad = atk.SetUsers, atk.Stop
+	}
 	prog.scenario(sc.Name, n, plan, start)
 	lv.begin(sc.Name)
 
@@ -363,14 +388,14 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			interrupted = true
 			break
 		}
-		atk.SetUsers(st.Users)
+		setLoad(st.Users)
 		prog.step(st)
 		lv.setStep(st.Index, st.Users)
 	}
 	if !interrupted && !wait(plan.Duration()) {
 		interrupted = true
 	}
-	atk.Stop()
+	stopLoad()
 	close(results)
 	collected.Wait()
 	lv.end()
@@ -398,6 +423,9 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			StepStart: start.Add(st.Start), WindowStart: ws[i].From, WindowEnd: ws[i].To,
 		})
 		out.Steps[len(out.Steps)-1].SetBreakdown(stats.Codes, stats.ErrorKinds)
+		if cfg.Rate > 0 {
+			out.Steps[len(out.Steps)-1].RatePerS = cfg.stepRate(st.Users)
+		}
 	}
 	if interrupted {
 		return out, errors.Join(ctx.Err(), encErr)

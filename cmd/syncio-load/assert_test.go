@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/syncio/syncio/loadtest"
+	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
 )
 
@@ -74,5 +76,37 @@ func TestPlanSize(t *testing.T) {
 	_, err = parseRun([]string{"-users", "1,2", "-settle", "20h", "-measure", "10h"}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "the plan lasts") {
 		t.Errorf("a plan of days: err = %v", err)
+	}
+}
+
+// TestOpenLoopRate: -rate runs the steps as an open loop at the given
+// arrival rate (scaled by each step's users), reported per step; a bad
+// rate is a usage error naming the flag.
+func TestOpenLoopRate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { time.Sleep(5 * time.Millisecond) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	args := []string{"-target", srv.URL, "-endpoint", "a=GET /a", "-rate", "40/s", "-users", "1,2", "-warmup", "0s", "-settle", "200ms",
+		"-measure", "1s", "-top-settle", "200ms", "-top-measure", "1s", "-quiet", "-out", dir}
+	stdout, _, _ := runOK(t, args, dir)
+	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := sum.Scenarios[0].Steps
+	if sum.OpenLoopRate != 40 || steps[0].RatePerS != 20 || steps[1].RatePerS != 40 {
+		t.Fatalf("rate %v, step rates %v and %v; want 40, 20, 40", sum.OpenLoopRate, steps[0].RatePerS, steps[1].RatePerS)
+	}
+	// 40 arrivals a second over a 1 s window: about 40 requests, where
+	// 2 closed-loop users against a 5 ms service would send about 400.
+	if r := steps[1].Requests; r < 20 || r > 60 {
+		t.Errorf("top step: %d requests in 1 s at 40/s", r)
+	}
+	if !strings.Contains(stdout.String(), "rate/s") {
+		t.Errorf("table does not show the rate:\n%s", stdout.String())
+	}
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-rate", "fast"}, &bytes.Buffer{}, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `-rate "fast"`) {
+		t.Errorf("-rate fast: exit %d, %s", code, stderr.String())
 	}
 }

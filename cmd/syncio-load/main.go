@@ -156,6 +156,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
 	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
+	rate := fs.String("rate", "", "open loop: `N/s` requests arriving a second at the top step, whatever the answers (vegeta's constant pacer), instead of closed-loop users; earlier steps arrive at N × their users ÷ the top step's. For SLO tests at a fixed rate; the closed loop (default) shows queueing per user")
 	var endpoints, headers, asserts listFlag
 	fs.Var(&asserts, "assert", "`EXPR` checked on the final summary, e.g. 'candidate.ok_per_s >= 5*baseline.ok_per_s' (repeatable); false exits 3. Fields of the baseline's and candidate's top step: "+strings.Join(gateFields(), ", ")+", status_NNN")
 	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
@@ -301,6 +302,10 @@ Flags:
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
 	errs = append(errs, checkTemporal(sel, *temporalHP, *target))
+	rateN, err := parseRate(*rate)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	var parsed []gate.Assertion
 	for _, a := range asserts {
 		g, err := gate.Parse(a)
@@ -365,6 +370,7 @@ Flags:
 			UploadBackendLatency: uploadLatency,
 			Storage:              storage,
 			Command:              commandLine(args),
+			Rate:                 rateN,
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
@@ -578,6 +584,18 @@ func allFailed(sum *report.Summary) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// parseRate reads -rate: "N/s" or "N" (per second); "" is the closed loop.
+func parseRate(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "/s"), 64)
+	if err != nil || n <= 0 || n > 1e6 {
+		return 0, fmt.Errorf("-rate %q: want requests a second, like 200/s (more than 0, at most 1000000)", s)
+	}
+	return n, nil
 }
 
 // The largest plan a run accepts: a typo in -step-users (1 instead of

@@ -48,6 +48,9 @@ type Summary struct {
 	// service of the user's own without -metrics), so the queue, busy,
 	// RSS, cores and goroutine columns are unknown, not zero.
 	NoServerMetrics bool `json:"no_server_metrics,omitempty"`
+	// OpenLoopRate is -rate: the top step's arrivals per second in an open
+	// loop (0: closed-loop users). Each step's rate is in its rate_per_s.
+	OpenLoopRate float64 `json:"open_loop_rate_per_s,omitempty"`
 	// Warnings are what the run could not see, in words: a -metrics URL
 	// that did not answer, a selector that matched no series. Each is
 	// printed once on stderr too.
@@ -152,6 +155,9 @@ type Step struct {
 	// window (ServerRSSBytes is the API's).
 	GeneratorRSSBytes float64  `json:"generator_rss_bytes"`
 	Workers           *float64 `json:"workers"`
+	// RatePerS is the open loop's arrival rate in the step (-rate); 0 in
+	// a closed loop, where Users users each wait for their answer.
+	RatePerS float64 `json:"rate_per_s,omitempty"`
 	// GeneratorCPU is the load generator's process CPU time over the
 	// window ÷ wall time ÷ the machine's cores (1 = every core; with the
 	// API in-process it includes the API), and HostCPUIdle the machine's

@@ -59,12 +59,12 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tcodes\t\n", s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\t%s\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tcodes\t\n", s.loadLabel(), s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
-				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
+				sc.Name, st.Index, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
 				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
 		}
@@ -101,6 +101,22 @@ func (s *Summary) serverCells(st Step) serverFigures {
 		cores:      fmt.Sprintf("%.2f", st.ServerCPUCores),
 		goroutines: fmt.Sprintf("%.0f", st.ServerGoroutines),
 	}
+}
+
+// loadLabel names the load column: users in a closed loop, the arrival
+// rate in an open one (-rate).
+func (s *Summary) loadLabel() string {
+	if s.OpenLoopRate > 0 {
+		return "rate/s"
+	}
+	return "users"
+}
+
+func (s *Summary) loadCell(st Step) string {
+	if s.OpenLoopRate > 0 {
+		return strconv.FormatFloat(st.RatePerS, 'f', -1, 64)
+	}
+	return strconv.Itoa(st.Users)
 }
 
 // rssLabel names the RSS column: the API's own unless it shared the load
@@ -201,6 +217,9 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	}
 	if s.HasUploadHeadline() {
 		fmt.Fprintf(&b, "%s\n\n", s.UploadHeadlineText())
+	}
+	if s.OpenLoopRate > 0 {
+		fmt.Fprintf(&b, "Open loop (-rate): requests arrive at %g a second at the top step, whatever the answers; each step's rate is in summary.json's rate_per_s, and the users column only shaped the ramp.\n\n", s.OpenLoopRate)
 	}
 	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
 	switch {
