@@ -169,8 +169,19 @@ func TestRunGivenEndpoints(t *testing.T) {
 			order = append(order, p.Scenario)
 		}
 		seen[p.Scenario]++
-		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength != nil {
+		// /stats has no queue gauge: the points leave it out.
+		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength == nil && p.Workers != nil && *p.Workers == 2 {
 			heldBusy = true
+		}
+		// A scenario's server figures are its own: never a sample taken
+		// before it started (the previous scenario's last scrape).
+		for _, sc := range sum.Scenarios {
+			if sc.Name == p.Scenario && p.ServerAt != nil && p.ServerAt.Before(sc.StartedAt) {
+				t.Errorf("%s point at %v shows a sample from %v, before the scenario started at %v", p.Scenario, p.Time, *p.ServerAt, sc.StartedAt)
+			}
+		}
+		if p.Steps != 3 || p.ETAS < 0 {
+			t.Errorf("point %+v: want 3 steps (the tiny profile) and an ETA", p)
 		}
 		if p.Scenario == "broken" && p.ErrorsPerS > 0 && p.OKPerS == 0 {
 			brokenErrs = true

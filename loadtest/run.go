@@ -363,7 +363,13 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 		setLoad, stopLoad = atk.SetUsers, atk.Stop
 	}
 	prog.scenario(sc.Name, n, plan, start)
-	lv.begin(sc.Name)
+	rest := plan.Duration()
+	for _, later := range cfg.Scenarios[n+1:] {
+		if pl, err := cfg.Profile.Plan(later.slowSettle()); err == nil {
+			rest += pl.Duration()
+		}
+	}
+	lv.begin(sc.Name, len(measured), start.Add(rest))
 
 	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
 	timer := time.NewTimer(time.Hour)

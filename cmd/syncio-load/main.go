@@ -89,6 +89,7 @@ type runOpts struct {
 	cfg       loadtest.Config
 	target    string
 	dashboard string // address of the live dashboard; "" for none
+	linger    time.Duration
 	// given: the scenarios are the user's own endpoints; no API is started.
 	given          bool
 	workers, queue int
@@ -155,6 +156,7 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers, summed over its series; NAME{label=\"value\"} picks some")
 		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
+	linger := fs.Duration("dashboard-linger", 0, "keep serving -dashboard this long after the run ends (the page keeps its charts and summary; Ctrl-C ends it sooner)")
 	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
 	rate := fs.String("rate", "", "open loop: `N/s` requests arriving a second at the top step, whatever the answers (vegeta's constant pacer), instead of closed-loop users; earlier steps arrive at N × their users ÷ the top step's. For SLO tests at a fixed rate; the closed loop (default) shows queueing per user")
 	var endpoints, headers, asserts listFlag
@@ -302,6 +304,9 @@ Flags:
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
 	errs = append(errs, checkTemporal(sel, *temporalHP, *target))
+	if *linger < 0 || *linger > 0 && *dash == "" {
+		errs = append(errs, fmt.Errorf("-dashboard-linger %s: needs -dashboard, and must not be negative", *linger))
+	}
 	rateN, err := parseRate(*rate)
 	if err != nil {
 		errs = append(errs, err)
@@ -375,6 +380,7 @@ Flags:
 		},
 		target:           *target,
 		dashboard:        *dash,
+		linger:           *linger,
 		given:            given,
 		apiMode:          *apiMode,
 		storageLatency:   none(*stLatency),
@@ -498,7 +504,18 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 				log.Warn("dashboard", "err", err)
 			}
 		}()
-		defer func() { dash.Finish(liveSummary(summary)) }()
+		defer func() {
+			dash.Finish(liveSummary(summary))
+			if o.linger > 0 {
+				fmt.Fprintf(stderr, "syncio-load: the dashboard stays up for %s at %s (Ctrl-C ends it)\n", o.linger, dash.URL())
+				t := time.NewTimer(o.linger)
+				defer t.Stop()
+				select {
+				case <-ctx.Done():
+				case <-t.C:
+				}
+			}
+		}()
 	}
 	if o.target == "" && !o.given {
 		// Check limits before starting anything, so a low ulimit fails fast.
