@@ -253,7 +253,6 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("server columns without /metrics: %q, want – and –", cells)
 	}
 
-
 	cancelTimeout() // ends the console subscription
 	reading.Wait()
 	mu.Lock()
