@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,5 +109,80 @@ func TestOpenLoopRate(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := run(context.Background(), []string{"-rate", "fast"}, &bytes.Buffer{}, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `-rate "fast"`) {
 		t.Errorf("-rate fast: exit %d, %s", code, stderr.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while run writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestDashboardLinger: with -dashboard-linger the page is still served,
+// summary included, after the run has printed its table; Ctrl-C (the
+// context) ends the wait early.
+func TestDashboardLinger(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	args := []string{"-target", srv.URL, "-endpoint", "a=GET /a", "-users", "1,2", "-warmup", "0s", "-settle", "100ms", "-measure", "300ms",
+		"-top-settle", "100ms", "-top-measure", "300ms", "-quiet", "-out", t.TempDir(), "-dashboard", "127.0.0.1:0", "-dashboard-linger", "10m"}
+	go func() { done <- run(ctx, args, &stdout, &stderr) }()
+	var url string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no linger message; stderr:\n%s", stderr.String())
+		}
+		if _, rest, ok := strings.Cut(stderr.String(), "the dashboard stays up for 10m0s at "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+			break
+		}
+	}
+	if !strings.Contains(stdout.String(), "Headline") {
+		t.Errorf("the table was not printed before lingering:\n%s", stdout.String())
+	}
+	resp, err := http.Get(url + "events")
+	if err != nil {
+		t.Fatalf("dashboard gone while lingering: %v", err)
+	}
+	buf := make([]byte, 1<<16)
+	var body strings.Builder
+	for !strings.Contains(body.String(), "event: summary") {
+		n, err := resp.Body.Read(buf)
+		body.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	resp.Body.Close()
+	if !strings.Contains(body.String(), "event: summary") {
+		t.Errorf("lingering dashboard sent no summary:\n%s", body.String())
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d after Ctrl-C during the linger", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Ctrl-C did not end the linger")
+	}
+	if code := run(context.Background(), []string{"-dashboard-linger", "1m"}, &bytes.Buffer{}, &bytes.Buffer{}); code != exitUsage {
+		t.Errorf("-dashboard-linger without -dashboard: exit %d, want 2", code)
 	}
 }
