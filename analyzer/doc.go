@@ -161,6 +161,10 @@
 //     along an import chain. Two mains that do not import each other but
 //     both see a pair each report it; the standalone checker and
 //     golangci-lint print a duplicate once, go vet prints it per package.
+//     Drivers hand package facts over in map order; the join reads its
+//     own conversions and pending calls first, then its dependencies' in
+//     import-path order, so the binding that labels a finding ("bound to
+//     … in …") and the order of reports are the same on every run.
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
 //     Config.Tests.
