@@ -22,6 +22,7 @@ import (
 // order the binding that labels the finding ("bound to … in …") and the
 // order of reports changed from run to run.
 func TestDeterministicOutput(t *testing.T) {
+	t.Parallel()
 	dir := analysistest.TestData()
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
