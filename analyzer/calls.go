@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // Call resolution: what an item of a body leads to. Rules classify calls
@@ -195,7 +197,7 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		fn, _ := info.Uses[e].(*types.Func)
-		if fn != nil && recvOf(fn) == nil {
+		if fn != nil && named.Recv(fn) == nil {
 			return fn
 		}
 	case *ast.SelectorExpr:
