@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
 // Name is the analyzer's name, as used by drivers and golangci-lint.
@@ -148,8 +151,8 @@ type item struct {
 	name     string      // callee display name for local/ext
 	fixKey   string      // SIO001 table key, for suggested fixes
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
-	lock     string      // a mutex held at the item (SIO003), see lockRegion
-	tx       string      // a transaction open at the item (SIO007), see txRegion
+	lock     string      // a mutex held at the item (SIO003), see regions.Lock
+	tx       string      // a transaction open at the item (SIO007), see regions.Tx
 	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
 	// joined marks a join wait in a dependency module (joins.go): it
@@ -365,7 +368,7 @@ func isThirdParty(pass *analysis.Pass) bool {
 // entryPoint reports whether fn is main.main or an init function: nothing
 // calls them, so they export no fact.
 func entryPoint(fn *types.Func) bool {
-	if recvOf(fn) != nil {
+	if named.Recv(fn) != nil {
 		return false
 	}
 	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
@@ -443,7 +446,7 @@ func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding) 
 	detail += " while " + f.lock + " is held"
 	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
 		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
-	if strings.Contains(f.lock, readLocked) {
+	if strings.Contains(f.lock, regions.ReadLocked) {
 		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
 			"release the lock before the call (copy what you need under it)"
 	}

@@ -13,6 +13,7 @@ import (
 // run: with facts, each run analyses the dependencies too, so cases are
 // grouped to keep the suite fast.
 func TestAnalyzer(t *testing.T) {
+	t.Parallel()
 	results := analysistest.Run(t, analysistest.TestData(), Analyzer,
 		"nethttp", "frameworks", "chain/a", "chain/b", "chain/c")
 
@@ -63,12 +64,14 @@ func TestAnalyzer(t *testing.T) {
 
 // TestSuggestedFixes checks every mechanical rewrite against fixes.go.golden.
 func TestSuggestedFixes(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes", "ormfix")
 }
 
 // TestConfig runs an analyzer built by New with SIO005 off and an extra
 // SIO001 table entry.
 func TestConfig(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Rules["SIO005"] = false
 	cfg.Blocking["custom.(*Legacy).Fetch"] = Replacement{Use: "l.FetchContext(ctx, key)"}
@@ -78,12 +81,14 @@ func TestConfig(t *testing.T) {
 // TestLocks covers SIO003: direct, deferred, embedded and RW locks, I/O
 // through helpers in the same and another package, and in-memory work.
 func TestLocks(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "locks", "locks/store")
 }
 
 // TestClients covers SIO004 against fake SDK packages at the real import
 // paths, directly and through a helper.
 func TestClients(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
 }
 
@@ -91,6 +96,7 @@ func TestClients(t *testing.T) {
 // (redigo's redis.Conn.Do, FN3 in docs/precision.md), matched through
 // embedding interfaces too.
 func TestInterfaceKeys(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "cache", "cache/gredis")
 }
 
@@ -99,11 +105,13 @@ func TestInterfaceKeys(t *testing.T) {
 // the root's call gets one diagnostic per rule (TestDistinctTerminals
 // covers several operations of one rule).
 func TestMultiRule(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "multi", "multi/dep")
 }
 
 // TestFileIO enables the opt-in SIO006 through Settings, as the plugin does.
 func TestFileIO(t *testing.T) {
+	t.Parallel()
 	cfg, err := Settings{Rules: map[string]bool{"sio006": true}}.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +121,7 @@ func TestFileIO(t *testing.T) {
 
 // TestFileIOOffByDefault: the default analyzer reports no SIO006.
 func TestFileIOOffByDefault(t *testing.T) {
+	t.Parallel()
 	res := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, "fileio")
 	if len(res) == 0 || res[0].Err != nil {
 		t.Fatalf("fileio did not analyse: %+v", res)
@@ -135,12 +144,14 @@ func (quiet) Errorf(string, ...any) {}
 // TestORM covers gorm (v2 and v1) chains, through locals, fields, globals
 // and repository methods in the same and another package, and sqlx.
 func TestORM(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "orm", "orm/repo")
 }
 
 // TestStaleIgnores: ignores that hide nothing are reported, on lines,
 // in doc comments and in helpers; ignores that stop propagation are not.
 func TestStaleIgnores(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "stale", "stale/dep")
 }
 
@@ -149,5 +160,6 @@ func TestStaleIgnores(t *testing.T) {
 // context-aware variant, receivers and options that may carry a context,
 // and the constructors that do and do not build a transport.
 func TestLibraries(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "libs")
 }

@@ -298,6 +298,7 @@ func New(s *store.Store) *api.API { return &api.API{S: s, Repo: &store.Repo{DB: 
 // analysis, so it costs milliseconds): every file is valid Go and the
 // expected findings add up to what the handler kinds promise.
 func TestBenchModuleGenerates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	want, err := writeBenchModule(dir, benchHandlers)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // Callbacks and handler adapters.
@@ -433,7 +435,7 @@ func (r *runner) handlerTypes(decls []decl) {
 func (r *runner) grpcRegistration(call *ast.CallExpr, in string, ignores []*ignore) {
 	info := r.pass.TypesInfo
 	fn := typeutil.StaticCallee(info, call)
-	if fn == nil || len(call.Args) != 2 || recvOf(fn) != nil ||
+	if fn == nil || len(call.Args) != 2 || named.Recv(fn) != nil ||
 		!strings.HasPrefix(fn.Name(), "Register") || !strings.HasSuffix(fn.Name(), "Server") {
 		return
 	}
@@ -442,7 +444,7 @@ func (r *runner) grpcRegistration(call *ast.CallExpr, in string, ignores []*igno
 		return
 	}
 	first := sig.Params().At(0).Type()
-	if !isNamed(first, true, pathGRPC, "Server") && !isNamed(first, false, pathGRPC, "ServiceRegistrar") {
+	if !named.Is(first, true, pathGRPC, "Server") && !named.Is(first, false, pathGRPC, "ServiceRegistrar") {
 		return
 	}
 	iface, ok := sig.Params().At(1).Type().Underlying().(*types.Interface)

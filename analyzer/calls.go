@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // Call resolution: what an item of a body leads to. Rules classify calls
@@ -125,10 +127,10 @@ func (r *runner) site(pos token.Pos) string {
 	return p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
 }
 
-// sitePos maps a "file:line:col" site back to a position when the file is
-// part of this pass's file set (drivers that load dependencies from source;
-// under go vet only the line survives, see below), and to token.NoPos
-// otherwise.
+// sitePos maps a "file:line:col" site back to a position in this pass's
+// file set, adding the file from disk when the file set lacks it or knows
+// it only as an export-data stand-in (go vet, see sitefile.go); token.NoPos
+// when the site is malformed or its file cannot be read.
 func (r *runner) sitePos(site string) token.Pos {
 	if r.files == nil {
 		r.files = map[string]*token.File{}
@@ -144,20 +146,22 @@ func (r *runner) sitePos(site string) token.Pos {
 	}
 	line, err1 := strconv.Atoi(lineStr)
 	col, err2 := strconv.Atoi(colStr)
-	f := r.files[name]
-	if err1 != nil || err2 != nil || f == nil || line < 1 || line > f.LineCount() {
+	if err1 != nil || err2 != nil {
 		return token.NoPos
 	}
-	start := f.LineStart(line)
-	if pos := start + token.Pos(col-1); int(pos) <= f.Base()+f.Size() {
-		if p := r.pass.Fset.Position(pos); p.Line == line && p.Column == col {
+	f := r.files[name]
+	if pos, ok := exactPos(r.pass.Fset, f, line, col); ok {
+		return pos
+	}
+	if real := addSourceFile(r.pass.Fset, name); real != nil {
+		r.files[name] = real
+		if pos, ok := exactPos(r.pass.Fset, real, line, col); ok {
 			return pos
 		}
 	}
-	// Export-data importers register stand-in files whose lines are one
-	// byte long: the line is right but columns do not exist. Keep the line.
-	if r.pass.Fset.Position(start).Line == line {
-		return start
+	// The file cannot be read: keep the line of a stand-in file.
+	if f != nil && line >= 1 && line <= f.LineCount() && r.pass.Fset.Position(f.LineStart(line)).Line == line {
+		return f.LineStart(line)
 	}
 	return token.NoPos
 }
@@ -193,7 +197,7 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		fn, _ := info.Uses[e].(*types.Func)
-		if fn != nil && recvOf(fn) == nil {
+		if fn != nil && named.Recv(fn) == nil {
 			return fn
 		}
 	case *ast.SelectorExpr:

@@ -7,6 +7,10 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
 // The rules' side: which operations and calls in a body may block. Callees
@@ -154,7 +158,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				items = append(items, it)
 			}
 		case *ast.CompositeLit:
-			if isNamed(info.TypeOf(n), false, pathHTTP, "Transport") {
+			if named.Is(info.TypeOf(n), false, pathHTTP, "Transport") {
 				items = append(items, term("SIO004", n.Pos(), n.End(), "http.Transport{}",
 					fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint))
 			}
@@ -225,16 +229,16 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		return true
 	})
 	r.markJoins(items, body, flow, gorm, later)
-	if regions := r.lockRegions(body); len(regions) > 0 {
+	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {
-			items[i].lock = heldAt(regions, items[i].pos)
+			items[i].lock = regions.LockHeldAt(locks, items[i].pos)
 		}
 	}
-	if regions := r.txRegions(body); len(regions) > 0 {
+	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
 		for i := range items {
-			items[i].tx = openTxAt(info, regions, items[i])
+			items[i].tx = regions.OpenTxAt(info, txs, items[i].pos, items[i].call)
 		}
-		items = r.grpcUnderTx(body, regions, items, invoked)
+		items = r.grpcUnderTx(body, txs, items, invoked)
 	}
 	return items
 }
@@ -363,13 +367,13 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}
 		return mk("SIO005", key, "waits with no way to cancel it", hint), true
 	}
-	path := gormReceiver(fn)
+	path := knowledge.GormReceiver(fn)
 	finisher := path != "" && gormFinishers[fn.Name()]
 	if path == "" {
 		// db.WithContext(ctx).Model(&u).Association("Roles").Find(&rs):
 		// the association runs its query on the chain before it, whatever
 		// gorm's own source (a query on the association's stored DB) says.
-		path = gormAssocReceiver(fn)
+		path = knowledge.GormAssocReceiver(fn)
 		finisher = path != "" && gormAssocFinishers[fn.Name()]
 	}
 	if finisher {
@@ -377,7 +381,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		if !ok {
 			sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
 		}
-		if path == pathGormV1 {
+		if path == knowledge.PathGormV1 {
 			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
 				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
 		}
@@ -424,7 +428,7 @@ func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
 	if fn == nil || fn.Pkg() == nil {
 		return nil
 	}
-	recv := recvOf(fn)
+	recv := named.Recv(fn)
 	if recv == nil {
 		return nil
 	}

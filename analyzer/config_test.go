@@ -9,6 +9,7 @@ import (
 
 // TestFlags configures an analyzer through its flags, as the CLI does.
 func TestFlags(t *testing.T) {
+	t.Parallel()
 	a := New(DefaultConfig())
 	for _, kv := range [][2]string{
 		{"blocking", "configured.(*Store).Load=s.LoadContext(ctx, k)"},
@@ -26,6 +27,7 @@ func TestFlags(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := Settings{
 		Rules:    map[string]bool{"sio006": true, "SIO005": false},
 		Tests:    true,
@@ -54,6 +56,7 @@ func TestSettings(t *testing.T) {
 }
 
 func TestSettingsErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s    Settings
 		want string
@@ -76,6 +79,7 @@ func TestSettingsErrors(t *testing.T) {
 // TestFlagsShareParsing: the flags reject what Settings rejects, and a
 // suggestion may contain commas.
 func TestFlagsShareParsing(t *testing.T) {
+	t.Parallel()
 	a := New(DefaultConfig())
 	for _, kv := range [][2]string{{"rules", "SIO001,SIO999"}, {"blocking", "nodot"}, {"allow", "x/y"}, {"roots", "func()"}} {
 		if err := a.Flags.Set(kv[0], kv[1]); err == nil {
@@ -100,6 +104,7 @@ func TestFlagsShareParsing(t *testing.T) {
 // TestReportIgnored: -report-ignored reports what //syncio:ignore hides (for
 // syncio -confirm), and no ignore is then stale.
 func TestReportIgnored(t *testing.T) {
+	t.Parallel()
 	a := New(DefaultConfig())
 	if err := a.Flags.Set("report-ignored", "true"); err != nil {
 		t.Fatal(err)

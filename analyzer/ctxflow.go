@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // ctxClass is what the analyzer knows about where a context value came from.
@@ -177,7 +179,7 @@ func implementsContext(t types.Type) bool {
 // requestValueType reports whether a value of type t is itself the request
 // context: gin's *gin.Context and fiber v3's Ctx implement context.Context.
 func requestValueType(t types.Type) bool {
-	return isNamed(t, true, pathGin, "Context") || isNamed(t, false, pathFiberV3, "Ctx")
+	return named.Is(t, true, pathGin, "Context") || named.Is(t, false, pathFiberV3, "Ctx")
 }
 
 // classify says where the context value e comes from.
@@ -204,7 +206,7 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 			return ctxInfo{class: ctxUnknown}
 		}
 		path, name := fn.Pkg().Path(), fn.Name()
-		recv := recvOf(fn)
+		recv := named.Recv(fn)
 		switch {
 		case path == pathContext && recv == nil && (name == "Background" || name == "TODO"):
 			return ctxInfo{class: ctxDropped, desc: "context." + name + "()"}
@@ -217,19 +219,11 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 				ci.desc = derivedFrom + ci.desc
 			}
 			return ci
-		case path == pathHTTP && name == "Context" && recv != nil && isNamed(recv.Type(), true, pathHTTP, "Request"):
+		case path == pathHTTP && name == "Context" && recv != nil && named.Is(recv.Type(), true, pathHTTP, "Request"):
 			return ctxInfo{class: ctxRequest}
 		case (path == pathFiberV2 || path == pathFiberV3) && recv != nil && (name == "Context" || name == "UserContext"):
 			return ctxInfo{class: ctxRequest}
 		}
 	}
 	return ctxInfo{class: ctxUnknown}
-}
-
-func recvOf(fn *types.Func) *types.Var {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok {
-		return nil
-	}
-	return sig.Recv()
 }

@@ -562,7 +562,13 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 	}
 	sort.Strings(keys)
-	for _, pf := range r.pass.AllPackageFacts() {
+	// Drivers hand the package facts over in map order. The order decides
+	// which of several bindings to one blocking operation leads a
+	// diagnostic (its "bound to … in …" label) and the order of reports,
+	// so it is fixed here: by import path, after this package's own.
+	facts := r.pass.AllPackageFacts()
+	sort.SliceStable(facts, func(i, j int) bool { return facts[i].Package.Path() < facts[j].Package.Path() })
+	for _, pf := range facts {
 		if pf.Package == r.pass.Pkg {
 			continue
 		}

@@ -101,6 +101,7 @@ func crossReports(t *testing.T, dir string, pkgs ...string) {
 // handler's call; a type never converted and a bound type that does not
 // block are silent; an ignore at the handler's call travels with it.
 func TestInterfaceDispatch(t *testing.T) {
+	t.Parallel()
 	crossReports(t, "wired", "wired/api", "wired/store", "wired/service", "wired/blob", "wired/app", "wired/cmd1", "wired/cmd2")
 }
 
@@ -109,6 +110,7 @@ func TestInterfaceDispatch(t *testing.T) {
 // gorm's Transaction) are on the request path; stored or started ones are
 // not.
 func TestCallbacks(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "callbacks", "callbacks/lib")
 }
 
@@ -116,6 +118,7 @@ func TestCallbacks(t *testing.T) {
 // when passed to an adapter (local, imported, the appHandler func type,
 // another package's function); the same shape passed nowhere does not.
 func TestAdapters(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes", "adapters/router", "adapters/site")
 }
 
@@ -123,6 +126,7 @@ func TestAdapters(t *testing.T) {
 // its service methods (unary and streaming) as roots, with no
 // Unimplemented*Server embedded; its other methods are not roots.
 func TestGRPCRegistration(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "grpcreg")
 }
 
@@ -130,5 +134,6 @@ func TestGRPCRegistration(t *testing.T) {
 // every goroutine they join stops with the request's context (or only
 // computes), and flagged, naming the operation, when one ignores it.
 func TestFanOutJoins(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "fanoutjoins")
 }

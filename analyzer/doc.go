@@ -6,6 +6,38 @@
 // Frameworks are recognised by import path and type name only, so the
 // analyzer has no dependency on any of them.
 //
+// # Layout
+//
+// The analyzer is split into units that data flows through one way; a
+// unit imports only those listed above it, and none imports package
+// analyzer (TestLayering keeps it so):
+//
+//	internal/named      types and methods recognised by import path and name
+//	internal/knowledge  what is known of libraries (gorm's receivers so far)
+//	internal/regions    locks and transactions held over a stretch of a body
+//	analyzer            roots, operations, call resolution, rules, facts,
+//	                    the dispatch join, directives, diagnostics and fixes
+//
+// The flow of one finding, from a handler to its message:
+//
+//  1. run (analyzer.go) walks the package; roots.go and the adapters of
+//     callbacks.go say which functions serve requests.
+//  2. collect (classify.go) turns each body into items: an operation judged
+//     against the tables (table.go, libs.go; ctxflow.go and later.go for
+//     SIO001/SIO002), a call, or an interface call; regions marks the lock
+//     (SIO003) or transaction (SIO007) held at each.
+//  3. resolve (calls.go) says what a call leads to: the same package's
+//     summaries (a fixpoint in run) or another package's blocksFact
+//     (facts.go); callbacks.go adds func values called on the spot.
+//  4. A function that is no root exports its paths as a blocksFact; its
+//     interface calls travel up with it.
+//  5. At a root's call, report groups the paths by rule and emits one
+//     diagnostic per rule with the chain, related positions and fixes
+//     (fixes.go), unless directives.go suppresses it.
+//  6. Interface calls at roots travel as pendingFact; dispatch.go joins them
+//     with the conversions (convFact) where both are seen and reports at
+//     the root's call, once (joinedFact).
+//
 // # Request roots
 //
 // [docs/frameworks.md] lists every shape with its test and the request
@@ -58,13 +90,13 @@
 // idiomatic errgroup.WithContext(r.Context()) fan-out is silent (joins.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
-// context-aware I/O (lockRegions, ioCalls). SIO004 (client-per-request)
+// context-aware I/O (regions.Locks, ioCalls). SIO004 (client-per-request)
 // flags http.Transport literals and pool/SDK client constructors (libs.go);
 // SIO006 (file-io, opt-in) flags os file I/O. SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:
 // anything SIO003 counts, except database calls and calls on or given the
-// transaction (txRegions, modelled on lockRegions). gorm (gorm.io/gorm and v1) and
+// transaction (regions.Txs, modelled on regions.Locks). gorm (gorm.io/gorm and v1) and
 // sqlx are recognised by import path: a gorm finisher on a chain rooted at a
 // field, a global, or an index expression on one (dbs[name]), with no
 // WithContext, is SIO001, and so is a finisher of an Association
@@ -161,6 +193,10 @@
 //     along an import chain. Two mains that do not import each other but
 //     both see a pair each report it; the standalone checker and
 //     golangci-lint print a duplicate once, go vet prints it per package.
+//     Drivers hand package facts over in map order; the join reads its
+//     own conversions and pending calls first, then its dependencies' in
+//     import-path order, so the binding that labels a finding ("bound to
+//     … in …") and the order of reports are the same on every run.
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
 //     Config.Tests.

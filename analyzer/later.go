@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // laterFlow answers, for the *http.Request and *exec.Cmd values a body
@@ -109,7 +111,7 @@ func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathHTTP || (fn.Name() != "WithContext" && fn.Name() != "Clone") {
 		return ""
 	}
-	if r := recvOf(fn); r == nil || !isNamed(r.Type(), true, pathHTTP, "Request") {
+	if r := named.Recv(fn); r == nil || !named.Is(r.Type(), true, pathHTTP, "Request") {
 		return ""
 	}
 	return fn.Name()
@@ -172,7 +174,7 @@ func (l *laterFlow) sysProcAttr(as *ast.AssignStmt) {
 				cmd = inner.X
 			}
 		}
-		if cmd == nil || !isNamed(l.info.TypeOf(cmd), true, "os/exec", "Cmd") {
+		if cmd == nil || !named.Is(l.info.TypeOf(cmd), true, "os/exec", "Cmd") {
 			continue
 		}
 		if v := l.localVar(cmd); v != nil {

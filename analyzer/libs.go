@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // Import paths of the libraries recognised by path and type name; the
 // analyzer never imports them.
 const (
-	pathGorm   = "gorm.io/gorm"
-	pathGormV1 = "github.com/jinzhu/gorm"
 	pathSqlx   = "github.com/jmoiron/sqlx"
 	pathAzblob = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 )
@@ -76,7 +77,7 @@ func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 		if !ok {
 			return e
 		}
-		if fn, _ := info.Uses[sel.Sel].(*types.Func); fn == nil || gormReceiver(fn) == "" && gormAssocReceiver(fn) == "" {
+		if fn, _ := info.Uses[sel.Sel].(*types.Func); fn == nil || knowledge.GormReceiver(fn) == "" && knowledge.GormAssocReceiver(fn) == "" {
 			return e
 		}
 		e = sel.X
@@ -136,10 +137,10 @@ func clientCtor(fn *types.Func, key string) string {
 	if what, ok := clientCtors[key]; ok {
 		return what
 	}
-	if azblobPkgs[fn.Pkg().Path()] && recvOf(fn) == nil && strings.HasPrefix(fn.Name(), "NewClient") {
+	if azblobPkgs[fn.Pkg().Path()] && named.Recv(fn) == nil && strings.HasPrefix(fn.Name(), "NewClient") {
 		return "an Azure Blob client and its HTTP pipeline"
 	}
-	if recvOf(fn) != nil {
+	if named.Recv(fn) != nil {
 		return ""
 	}
 	path := fn.Pkg().Path()
@@ -182,7 +183,7 @@ func isFileIO(info *types.Info, call *ast.CallExpr, key string) bool {
 	switch key {
 	case "io.Copy", "io.CopyN", "io.CopyBuffer", "io.ReadAll":
 		for _, a := range call.Args {
-			if isNamed(info.TypeOf(a), true, "os", "File") {
+			if named.Is(info.TypeOf(a), true, "os", "File") {
 				return true
 			}
 		}
@@ -223,7 +224,7 @@ func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
 	if !strings.Contains(first, ".") || sig == nil || sig.Params().Len() == 0 || !isContextType(sig.Params().At(0).Type()) {
 		return false
 	}
-	if gormReceiver(fn) != "" {
+	if knowledge.GormReceiver(fn) != "" {
 		return false // WithContext and friends only build the chain
 	}
 	for _, skip := range []string{"log", "slog", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metadata"} {
@@ -242,36 +243,6 @@ func sameRepo(a, b string) bool {
 		return false
 	}
 	return pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]
-}
-
-// gormReceiver returns the gorm import path when fn is a method of
-// *gorm.DB (v2 or v1), else "".
-func gormReceiver(fn *types.Func) string {
-	recv := recvOf(fn)
-	if recv == nil {
-		return ""
-	}
-	for _, path := range []string{pathGorm, pathGormV1} {
-		if isNamed(recv.Type(), true, path, "DB") {
-			return path
-		}
-	}
-	return ""
-}
-
-// gormAssocReceiver returns the gorm import path when fn is a method of
-// *gorm.Association (v2 or v1), else "".
-func gormAssocReceiver(fn *types.Func) string {
-	recv := recvOf(fn)
-	if recv == nil {
-		return ""
-	}
-	for _, path := range []string{pathGorm, pathGormV1} {
-		if isNamed(recv.Type(), true, path, "Association") {
-			return path
-		}
-	}
-	return ""
 }
 
 type gormCtx int
@@ -334,11 +305,11 @@ func newGormFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *g
 }
 
 func isGormDB(t types.Type) bool {
-	return isNamed(t, true, pathGorm, "DB") || isNamed(t, true, pathGormV1, "DB")
+	return named.Is(t, true, knowledge.PathGorm, "DB") || named.Is(t, true, knowledge.PathGormV1, "DB")
 }
 
 func isGormAssoc(t types.Type) bool {
-	return isNamed(t, true, pathGorm, "Association") || isNamed(t, true, pathGormV1, "Association")
+	return named.Is(t, true, knowledge.PathGorm, "Association") || named.Is(t, true, knowledge.PathGormV1, "Association")
 }
 
 // state classifies a *gorm.DB expression; depth bounds the walk through
@@ -354,7 +325,7 @@ func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
 			return gormUnknown
 		}
 		fn, _ := g.info.Uses[sel.Sel].(*types.Func)
-		if fn == nil || gormReceiver(fn) == "" && gormAssocReceiver(fn) == "" {
+		if fn == nil || knowledge.GormReceiver(fn) == "" && knowledge.GormAssocReceiver(fn) == "" {
 			return gormUnknown
 		}
 		switch fn.Name() {

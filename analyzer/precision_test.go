@@ -16,23 +16,27 @@ import (
 // TestNewRequestWithContextLater: class 1, http.NewRequest given the
 // request's context later by WithContext or Clone.
 func TestNewRequestWithContextLater(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/newreq")
 }
 
 // TestDetachedDaemon: class 2, exec.Command started as a detached daemon.
 func TestDetachedDaemon(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/daemon")
 }
 
 // TestGormContextValues: class 3, gorm values that carry a context
 // (associations, the list-query idiom, index expressions).
 func TestGormContextValues(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormctx")
 }
 
 // TestDoneEscapeOrigin: class 4, a ctx.Done() case is an escape only when
 // the context derives from the request's or is of unknown origin.
 func TestDoneEscapeOrigin(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/doneescape")
 }
 
@@ -41,6 +45,7 @@ func TestDoneEscapeOrigin(t *testing.T) {
 // the fact bounded to maxTerminals per rule; each other operation is also
 // attached as related information at its own position.
 func TestDistinctTerminals(t *testing.T) {
+	t.Parallel()
 	results := analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store")
 	found := false
 	for _, res := range results {

@@ -54,6 +54,7 @@ func Broken(w http.ResponseWriter, r *http.Request) {
 `
 
 func TestOddCodeDoesNotPanic(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	f, _ := parser.ParseFile(fset, "odd.go", oddSource, parser.ParseComments|parser.AllErrors)
 	if f == nil {
@@ -110,6 +111,7 @@ func TestOddCodeDoesNotPanic(t *testing.T) {
 }
 
 func TestRulesFlag(t *testing.T) {
+	t.Parallel()
 	a := New(DefaultConfig())
 	if err := a.Flags.Set("rules", "SIO001, SIO005"); err != nil {
 		t.Fatal(err)
@@ -134,6 +136,7 @@ func TestRulesFlag(t *testing.T) {
 }
 
 func TestDefaultConfig(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	for _, r := range Rules {
 		if cfg.Rules[r.ID] == r.OptIn {

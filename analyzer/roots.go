@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // Framework import paths. The analyzer matches them by path and type name
@@ -42,33 +44,12 @@ const (
 	rootHertz      // func(context.Context, *app.RequestContext)
 )
 
-// isNamed reports whether t (after removing one pointer if ptr is set) is
-// the named type path.name.
-func isNamed(t types.Type, ptr bool, path, name string) bool {
-	if t == nil {
-		return false
-	}
-	if ptr {
-		p, ok := types.Unalias(t).(*types.Pointer)
-		if !ok {
-			return false
-		}
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	obj := n.Obj()
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == path && obj.Name() == name
-}
-
 func isErrorType(t types.Type) bool {
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // isContextType reports whether t is context.Context itself.
-func isContextType(t types.Type) bool { return isNamed(t, false, pathContext, "Context") }
+func isContextType(t types.Type) bool { return named.Is(t, false, pathContext, "Context") }
 
 // signatureRoot classifies a handler signature shared by functions and
 // func literals. gRPC methods need the receiver and are handled apart.
@@ -79,29 +60,29 @@ func signatureRoot(sig *types.Signature) rootKind {
 	params, results := sig.Params(), sig.Results()
 	switch {
 	case params.Len() == 2 && results.Len() == 0 &&
-		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
-		isNamed(params.At(1).Type(), true, pathHTTP, "Request"):
+		named.Is(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
+		named.Is(params.At(1).Type(), true, pathHTTP, "Request"):
 		return rootHTTP
 	case params.Len() == 3 && results.Len() == 0 &&
-		isNamed(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
-		isNamed(params.At(1).Type(), true, pathHTTP, "Request") &&
-		isNamed(params.At(2).Type(), false, pathHTTPRouter, "Params"):
+		named.Is(params.At(0).Type(), false, pathHTTP, "ResponseWriter") &&
+		named.Is(params.At(1).Type(), true, pathHTTP, "Request") &&
+		named.Is(params.At(2).Type(), false, pathHTTPRouter, "Params"):
 		return rootHTTPRouter
 	case params.Len() == 2 && results.Len() == 0 &&
-		isContextType(params.At(0).Type()) && isNamed(params.At(1).Type(), true, pathHertzApp, "RequestContext"):
+		isContextType(params.At(0).Type()) && named.Is(params.At(1).Type(), true, pathHertzApp, "RequestContext"):
 		return rootHertz
-	case params.Len() == 1 && results.Len() == 0 && isNamed(params.At(0).Type(), true, pathGin, "Context"):
+	case params.Len() == 1 && results.Len() == 0 && named.Is(params.At(0).Type(), true, pathGin, "Context"):
 		return rootGin
 	case connectRoot(params, results):
 		return rootConnect
 	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
 		p := params.At(0).Type()
 		switch {
-		case isNamed(p, false, pathEcho, "Context"):
+		case named.Is(p, false, pathEcho, "Context"):
 			return rootEcho
-		case isNamed(p, true, pathFiberV2, "Ctx"):
+		case named.Is(p, true, pathFiberV2, "Ctx"):
 			return rootFiberV2
-		case isNamed(p, false, pathFiberV3, "Ctx"):
+		case named.Is(p, false, pathFiberV3, "Ctx"):
 			return rootFiberV3
 		}
 	}
@@ -211,14 +192,14 @@ func isStreamContext(fn *types.Func) bool {
 	if fn == nil || fn.Name() != "Context" || fn.Pkg() == nil || fn.Pkg().Path() != pathGRPC {
 		return false
 	}
-	recv := recvOf(fn)
-	return recv != nil && isNamed(recv.Type(), false, pathGRPC, "ServerStream")
+	recv := named.Recv(fn)
+	return recv != nil && named.Is(recv.Type(), false, pathGRPC, "ServerStream")
 }
 
 // isConnectNamed reports whether t is *connect.<name>[…] of either connect
 // module path.
 func isConnectNamed(t types.Type, name string) bool {
-	return isNamed(t, true, pathConnect, name) || isNamed(t, true, pathConnectOld, name)
+	return named.Is(t, true, pathConnect, name) || named.Is(t, true, pathConnectOld, name)
 }
 
 // connectRoot reports whether params and results are a connect-go handler

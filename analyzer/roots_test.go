@@ -14,6 +14,7 @@ import (
 // sees the root's context, and near-miss shapes are no roots (they only
 // export a fact). One run, to load the dependencies once.
 func TestRoots(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer,
 		"httprouterdemo", "connectdemo", "grpcstream", "hertzdemo")
 }
@@ -23,6 +24,7 @@ func TestRoots(t *testing.T) {
 // hertz) and stream.Context() (gRPC streaming), against
 // rootfixes.go.golden.
 func TestRootFixes(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "rootfixes")
 }
 
@@ -31,6 +33,7 @@ func TestRootFixes(t *testing.T) {
 // method, so no static callee), r.Context() and the ctx parameter. The
 // rules cannot show it, since an unknown context is never flagged either.
 func TestRootContexts(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), ctxProbe, "ctxroots")
 }
 

@@ -32,6 +32,7 @@ func TestThirdParty(t *testing.T) {
 // must not change the verdict, and a locally replaced dependency is the
 // user's own code.
 func TestIsThirdParty(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	file := func(name string) *ast.File {
 		f, err := parser.ParseFile(fset, name, "package p", 0)

@@ -12,5 +12,6 @@ import (
 // same and another package; and the transaction's own queries, calls
 // before Begin or after Commit, and goroutines, which are not.
 func TestTxAcrossIO(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "txio", "txio/notify")
 }

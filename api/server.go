@@ -106,7 +106,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			blockwatch.WithIgnore(poolPackage+"."),
 			blockwatch.WithLogger(log.With("component", "blockwatch")),
 		)
-		registerBlockwatch(reg, a.watcher)
+		reg.MustRegister(blockwatch.NewCollector(a.watcher)) // its sums on /metrics, for the load lab
 	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -251,24 +251,4 @@ func (s *Server) closeBackends() {
 			s.app.log.Warn("closing embedded blob server", "err", err)
 		}
 	}
-}
-
-// registerBlockwatch exposes the watcher's running totals on /metrics, so
-// that a scraper (the load lab) gets them per time window without reading
-// the whole report.
-func registerBlockwatch(reg prometheus.Registerer, w *blockwatch.Watcher) {
-	reg.MustRegister(
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "syncio_blockwatch_request_seconds_total",
-			Help: "Request goroutine-seconds seen by the blocking watcher, running or not.",
-		}, func() float64 { return w.Totals().RequestS }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "syncio_blockwatch_blocked_seconds_total",
-			Help: "Request goroutine-seconds parked in I/O, sleeps, channel or lock waits (the pool's own queue excluded).",
-		}, func() float64 { return w.Totals().BlockedS }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "syncio_blockwatch_blocked_holding_worker_seconds_total",
-			Help: "The part of syncio_blockwatch_blocked_seconds_total spent holding a pool worker; its rate is the mean number of workers blocked.",
-		}, func() float64 { return w.Totals().BlockedHoldingWorkerS }),
-	)
 }

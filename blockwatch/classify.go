@@ -47,12 +47,19 @@ var kindFrames = map[string]Kind{
 }
 
 // networkCallers are frames above the park that make any wait a network
-// wait: the HTTP client waits for its response on channels.
+// wait: the HTTP client waits for its response on channels, and an
+// HTTP/2 body, a request's on the server or a response's on the client,
+// is read from a pipe that the connection's read loop fills, which parks
+// on a sync.Cond (an HTTP/1 body read parks in the netpoller, which
+// kindFrames already calls network).
 var networkCallers = []string{
 	"net/http.(*persistConn).roundTrip",
 	"net/http.(*Transport).roundTrip",
-	"net/http2.(*ClientConn).RoundTrip",
+	"net/http.(*http2ClientConn).roundTrip",
+	"golang.org/x/net/http2.(*ClientConn).roundTrip",
 	"golang.org/x/net/http2.(*ClientConn).RoundTrip",
+	"net/http.(*http2pipe).Read",
+	"golang.org/x/net/http2.(*pipe).Read",
 }
 
 // classify says whether the goroutine with stack fs (innermost first) is

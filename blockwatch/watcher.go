@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
@@ -20,12 +21,31 @@ import (
 // step of a load run (a few hundred in 10 s) while the process is small.
 const DefaultRate = 20
 
-// DefaultBudget is the default share of one core that sampling may take.
-// A sample takes under a millisecond with a few hundred goroutines and
-// about 9 ms with 8,000 (BenchmarkSample; the runtime formats a key per
-// goroutine), so the rate falls below DefaultRate to stay within it: to
-// about 5 Hz with hundreds of goroutines, about 1 Hz with thousands.
+// DefaultBudget is the default share of one core's CPU time that sampling
+// may take. What a sample costs grows with the number of goroutines (the
+// runtime formats a key per goroutine, and the profile is parsed), so the
+// rate falls below DefaultRate to stay within it; BenchmarkSample has the
+// cost per sample, and docs/blockwatch.md the figures measured.
 const DefaultBudget = 0.01
+
+// DefaultWindow is the default length of the report's windows, and
+// DefaultMinSamples the fewest samples a window needs for its figures to
+// be shown: with fewer, each sample stands for a long stretch, and a
+// window's total can land in its neighbour's (a window of 20 slots read 38
+// blocked at 1 Hz).
+const (
+	DefaultWindow     = 10 * time.Second
+	DefaultMinSamples = 10
+)
+
+// maxWindows bounds the report's windows: an hour of the default window.
+const maxWindows = 360
+
+// MainPackage is the own-code prefix that every Watcher has besides its
+// module: functions of a program's package main are named "main.handler"
+// or "main.(*server).held" in profiles, whatever the module's path, and
+// small services keep their handlers there.
+const MainPackage = "main"
 
 // Option configures a Watcher.
 type Option func(*Watcher)
@@ -35,10 +55,14 @@ func WithRate(hz int) Option {
 	return func(w *Watcher) { w.interval = time.Second / time.Duration(min(max(hz, 1), 1000)) }
 }
 
-// WithBudget caps the share of one core's time that sampling takes
-// (0 < f <= 1): after a sample that took d, the next waits at least d/f.
-// Samples are weighted by the time since the previous one, so a lower rate
-// makes the figures coarser, not biased.
+// WithBudget caps the share of one core's CPU time that sampling takes
+// (0 < f <= 1): after a sample that took c of CPU time, the next waits at
+// least c/f. The cost is the sampling thread's CPU time, not the wall time,
+// so that a busy machine, which makes a sample take longer without making
+// it cost more, does not slow sampling down. (Where the thread's CPU time
+// cannot be read, outside Linux, it is the wall time: Report.BudgetClock
+// says which.) Samples are weighted by the time since the previous one, so
+// a lower rate makes the figures coarser, not biased.
 func WithBudget(f float64) Option {
 	return func(w *Watcher) {
 		if f > 0 && f <= 1 {
@@ -47,11 +71,21 @@ func WithBudget(f float64) Option {
 	}
 }
 
-// WithModule sets the import-path prefix of the service's own code: a
-// site is the innermost frame under it. The default is the main module's
-// path from the build information.
-func WithModule(prefix string) Option {
-	return func(w *Watcher) { w.module = strings.TrimSuffix(prefix, "/") }
+// WithModule sets the import-path prefixes of the service's own code, in
+// place of the default, the main module's path from the build information
+// (useful when the handlers live in another module, such as a library the
+// service imports). A labelled goroutine counts as a request only while a
+// frame of its stack is own code, and a site is the innermost own-code
+// frame. Package main (MainPackage) is always own code.
+func WithModule(prefixes ...string) Option {
+	return func(w *Watcher) {
+		w.modules = w.modules[:0]
+		for _, p := range prefixes {
+			if p = strings.TrimSuffix(p, "/"); p != "" {
+				w.modules = append(w.modules, p)
+			}
+		}
+	}
 }
 
 // WithWorker names the resource (as given to Hold) that counts as a
@@ -67,6 +101,17 @@ func WithIgnore(prefixes ...string) Option {
 	return func(w *Watcher) { w.ignore = append(w.ignore, prefixes...) }
 }
 
+// WithWindow sets the length of the report's windows (default
+// DefaultWindow, at least one second), and minSamples the fewest samples
+// a window needs for its figures to be shown (default DefaultMinSamples);
+// a window with fewer shows none, and says why.
+func WithWindow(d time.Duration, minSamples int) Option {
+	return func(w *Watcher) {
+		w.window = max(d, time.Second)
+		w.minSamples = max(minSamples, 1)
+	}
+}
+
 // WithLogger sets the logger for sampling errors (default slog.Default).
 func WithLogger(l *slog.Logger) Option {
 	return func(w *Watcher) { w.log = l }
@@ -75,25 +120,39 @@ func WithLogger(l *slog.Logger) Option {
 // Watcher samples labelled request goroutines and aggregates where they
 // block. Its methods are safe for concurrent use.
 type Watcher struct {
-	interval time.Duration
-	budget   float64
-	module   string
-	worker   string
-	ignore   []string
-	log      *slog.Logger
+	interval   time.Duration
+	budget     float64
+	modules    []string // own code, besides MainPackage
+	worker     string
+	ignore     []string
+	log        *slog.Logger
+	window     time.Duration
+	minSamples int
 
-	mu       sync.Mutex
-	sites    map[string]*agg // by site key
-	watched  time.Duration   // wall time covered by samples
-	samples  int64
-	sampling time.Duration // time spent taking samples
-	request  float64       // request goroutine-seconds
+	mu      sync.Mutex
+	sites   map[string]*agg      // by site key
+	routes  map[string]*routeAgg // by route label
+	windows []*windowAgg         // oldest first, at most maxWindows
+	watched time.Duration        // wall time covered by samples
+	samples int64
+	// sampling is the wall time spent taking samples, samplingCPU their
+	// cost as the budget counts it (cpuClock says whether that is the
+	// sampling thread's CPU time), and budgetWaits the samples after which
+	// the budget, not the rate, set the wait.
+	sampling, samplingCPU time.Duration
+	cpuClock              bool
+	budgetWaits           int64
+	request               float64 // request goroutine-seconds
 	// blocked and blockedWorker are the sites' totals, kept as they grow
 	// so that the counters built on them never step back (a sum over the
 	// map in its random order could differ in the last bits).
 	blocked, blockedWorker float64
 	ignored                float64
-	errors                 int64
+	// outside is the labelled goroutine-seconds with no own-code frame:
+	// connection loops that inherited a request's labels, or, when it is
+	// all there is, a module filter that misses the service's handlers.
+	outside float64
+	errors  int64
 }
 
 // agg is one site's aggregate: a distinct stack, wait kind and holding set.
@@ -107,11 +166,27 @@ type agg struct {
 	routes  map[string]float64
 }
 
+// routeAgg is one route's running sums, the denominators of its shares.
+type routeAgg struct {
+	request, holdingWorker, blocked, blockedWorker float64
+}
+
+// windowAgg is one window's running sums.
+type windowAgg struct {
+	start                           time.Time
+	samples, budgetWaits            int64
+	request, blocked, blockedWorker float64
+}
+
 // New returns a Watcher; call Run to sample.
 func New(opts ...Option) *Watcher {
-	w := &Watcher{interval: time.Second / DefaultRate, budget: DefaultBudget, worker: "pool", log: slog.Default(), sites: map[string]*agg{}}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		w.module = bi.Main.Path
+	w := &Watcher{
+		interval: time.Second / DefaultRate, budget: DefaultBudget, worker: "pool", log: slog.Default(),
+		window: DefaultWindow, minSamples: DefaultMinSamples,
+		sites: map[string]*agg{}, routes: map[string]*routeAgg{},
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path != "" {
+		w.modules = []string{bi.Main.Path}
 	}
 	for _, o := range opts {
 		o(w)
@@ -137,22 +212,61 @@ func (w *Watcher) Run(ctx context.Context) {
 		// Each sample stands for the time since the previous one, so a
 		// slow or late sample does not shrink the totals.
 		now := time.Now()
-		if err := w.sample(now.Sub(last)); err != nil {
+		cost, err := w.timedSample(now, now.Sub(last))
+		if err != nil {
 			w.mu.Lock()
 			w.errors++
 			w.mu.Unlock()
 			w.log.Warn("blockwatch: sample failed", "err", err)
 		}
 		last = now
-		cost := time.Since(now)
-		t.Reset(max(w.interval, time.Duration(float64(cost)/w.budget)) - cost)
+		wait := w.interval
+		if b := time.Duration(float64(cost) / w.budget); b > wait {
+			wait = b
+		}
+		// The budget held the next sample back only if its wait outlasts
+		// the sample itself: on a starved process a sample can take longer
+		// in wall time than the budget asks to wait after it.
+		if wait > w.interval && wait > time.Since(now) {
+			w.mu.Lock()
+			w.budgetWaits++
+			if n := len(w.windows); n > 0 {
+				w.windows[n-1].budgetWaits++
+			}
+			w.mu.Unlock()
+		}
+		t.Reset(wait - time.Since(now))
 	}
+}
+
+// timedSample takes a sample and returns its cost for the budget: the CPU
+// time of the thread it ran on (the goroutine is locked to it meanwhile),
+// or, where that cannot be read, the wall time.
+func (w *Watcher) timedSample(at time.Time, weight time.Duration) (time.Duration, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, ok := threadCPU()
+	err := w.sampleAt(at, weight)
+	cost := time.Since(at)
+	if ok {
+		if c1, ok1 := threadCPU(); ok1 {
+			cost = c1 - c0
+		} else {
+			ok = false
+		}
+	}
+	w.mu.Lock()
+	w.samplingCPU += cost
+	w.cpuClock = ok
+	w.mu.Unlock()
+	return cost, err
 }
 
 // sample takes one goroutine profile and adds it, each goroutine weighted
 // by weight.
-func (w *Watcher) sample(weight time.Duration) error {
-	start := time.Now()
+func (w *Watcher) sample(weight time.Duration) error { return w.sampleAt(time.Now(), weight) }
+
+func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
 		return fmt.Errorf("goroutine profile: %w", err)
@@ -164,47 +278,82 @@ func (w *Watcher) sample(weight time.Duration) error {
 	secs := weight.Seconds()
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	win := w.windowAt(at)
 	for _, s := range p.Sample {
 		routes := s.Label[RouteLabel]
 		if len(routes) == 0 || len(s.Value) == 0 {
 			continue
 		}
+		n := float64(s.Value[0]) * secs
 		fs := frames(s)
 		if !w.ownCode(fs) {
+			w.outside += n
 			continue
 		}
-		n := float64(s.Value[0]) * secs
-		w.request += n
-		kind, at, blocked := classify(fs)
-		if !blocked {
-			continue
-		}
-		site := w.siteOf(fs, at)
-		if w.skip(fs[site].Func) {
-			w.ignored += n
-			continue
+		route := w.routes[routes[0]]
+		if route == nil {
+			route = &routeAgg{}
+			w.routes[routes[0]] = route
 		}
 		var holding string
 		if h := s.Label[HoldingLabel]; len(h) > 0 {
 			holding = h[0]
 		}
+		worker := w.holdsWorker(holding)
+		w.request += n
+		win.request += n
+		route.request += n
+		if worker {
+			route.holdingWorker += n
+		}
+		kind, bi, blocked := classify(fs)
+		if !blocked {
+			continue
+		}
+		site := w.siteOf(fs, bi)
+		if w.skip(fs[site].Func) {
+			w.ignored += n
+			continue
+		}
 		key := stackKey(fs, kind, holding)
 		a := w.sites[key]
 		if a == nil {
-			a = &agg{frames: fs, at: at, site: site, kind: kind, holding: holding, routes: map[string]float64{}}
+			a = &agg{frames: fs, at: bi, site: site, kind: kind, holding: holding, routes: map[string]float64{}}
 			w.sites[key] = a
 		}
 		a.seconds += n
 		a.routes[routes[0]] += n
 		w.blocked += n
-		if w.holdsWorker(holding) {
+		win.blocked += n
+		route.blocked += n
+		if worker {
 			w.blockedWorker += n
+			win.blockedWorker += n
+			route.blockedWorker += n
 		}
 	}
 	w.samples++
+	win.samples++
 	w.watched += weight
-	w.sampling += time.Since(start)
+	w.sampling += time.Since(at)
 	return nil
+}
+
+// windowAt returns the window that a sample taken at t falls in, opening
+// it (and closing the oldest beyond maxWindows) if it is new. Windows are
+// aligned to multiples of the window length, so that two reports of one
+// process line up. w.mu must be held.
+func (w *Watcher) windowAt(t time.Time) *windowAgg {
+	start := t.Truncate(w.window)
+	if n := len(w.windows); n > 0 && !w.windows[n-1].start.Before(start) {
+		return w.windows[n-1] // the same window, or a concurrent Run a little behind
+	}
+	win := &windowAgg{start: start}
+	w.windows = append(w.windows, win)
+	if len(w.windows) > maxWindows {
+		w.windows = slices.Delete(w.windows, 0, len(w.windows)-maxWindows)
+	}
+	return win
 }
 
 // frames flattens a sample's locations, innermost first (inlined calls
@@ -222,15 +371,12 @@ func frames(s *profile.Sample) []Frame {
 	return out
 }
 
-// siteOf is the innermost frame in the service's module at or above the
-// blocking frame; without one, the blocking frame's caller, or the
-// blocking frame itself.
+// siteOf is the innermost own-code frame at or above the blocking frame;
+// without one, the blocking frame's caller, or the blocking frame itself.
 func (w *Watcher) siteOf(fs []Frame, at int) int {
-	if w.module != "" {
-		for i := at; i < len(fs); i++ {
-			if inModule(fs[i].Func, w.module) {
-				return i
-			}
+	for i := at; i < len(fs); i++ {
+		if w.own(fs[i].Func) {
+			return i
 		}
 	}
 	if at+1 < len(fs) {
@@ -245,7 +391,16 @@ func (w *Watcher) siteOf(fs []Frame, at int) int {
 // started when a request dialled, keep that request's labels for the life
 // of the connection. Those run library code only.
 func (w *Watcher) ownCode(fs []Frame) bool {
-	return w.module == "" || slices.ContainsFunc(fs, func(f Frame) bool { return inModule(f.Func, w.module) })
+	return slices.ContainsFunc(fs, func(f Frame) bool { return w.own(f.Func) })
+}
+
+func (w *Watcher) own(fn string) bool {
+	return inModule(fn, MainPackage) || slices.ContainsFunc(w.modules, func(m string) bool { return inModule(fn, m) })
+}
+
+// ownCodeFilter names the prefixes own code is recognised by, for reports.
+func (w *Watcher) ownCodeFilter() []string {
+	return append(slices.Clone(w.modules), MainPackage)
 }
 
 func inModule(fn, module string) bool {

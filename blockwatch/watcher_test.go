@@ -9,13 +9,19 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 const module = "github.com/syncio/syncio"
@@ -305,6 +311,11 @@ func TestClassify(t *testing.T) {
 	}{
 		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*persistConn).roundTrip", "net/http.(*Client).Do", "app.h"), Network, 2, true},
 		{fs("runtime.gopark", "runtime.selectgo", "app.h"), Channel, 1, true},
+		// HTTP/2 bodies: the server's request body, the client's response
+		// body, both read from a pipe the connection fills.
+		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.(*http2requestBody).Read", "io.ReadAll", "app.h"), Network, 3, true},
+		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.http2transportResponseBody.Read", "io.ReadAll", "app.h"), Network, 3, true},
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2ClientConn).roundTrip", "app.h"), Network, 2, true},
 		{fs("syscall.Syscall6", "os.(*File).Read", "app.h"), Syscall, 0, true},
 		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "app.h"), Sync, 3, true},
 		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
@@ -406,10 +417,15 @@ func TestRunKeepsToItsBudget(t *testing.T) {
 	cancel()
 	<-done
 	r := w.Report()
+	if runtime.GOOS == "linux" && r.BudgetClock != "thread_cpu" {
+		t.Errorf("budget clock %q on Linux, want thread_cpu", r.BudgetClock)
+	}
 	// The first sample comes after the configured interval, before the
-	// watcher knows what a sample costs: the budget holds for the rest.
-	if rest := r.SamplingS * float64(r.Samples-1) / float64(r.Samples); rest > 0.05*1.5*r.WatchedS {
-		t.Errorf("sampling took %.3fs of %.3fs (%d samples), well over the 5%% budget beyond the first sample (each wait follows the previous sample's cost, so it is not exact)", r.SamplingS, r.WatchedS, r.Samples)
+	// watcher knows what a sample costs: the budget holds for the rest. It
+	// bounds CPU time, not wall time: on a busy machine a sample takes
+	// longer without costing more.
+	if rest := r.SamplingCPUS * float64(r.Samples-1) / float64(r.Samples); rest > 0.05*1.5*r.WatchedS {
+		t.Errorf("sampling cost %.3fs of CPU in %.3fs (%d samples), well over the 5%% budget beyond the first sample (each wait follows the previous sample's cost, so it is not exact)", r.SamplingCPUS, r.WatchedS, r.Samples)
 	}
 	// Every sample saw the 2000 goroutines for the time it stood for.
 	var many float64
@@ -445,3 +461,259 @@ func TestConcurrentRuns(t *testing.T) {
 		t.Errorf("%d failed samples", r.Errors)
 	}
 }
+
+// TestThreadCPUCountsCPUNotWall: the budget's clock is the thread's CPU
+// time, which a wait (as on a machine too busy to run the sampler) does not
+// advance.
+func TestThreadCPUCountsCPUNotWall(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the thread CPU clock is read on Linux only; elsewhere the budget counts wall time and says so")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, ok := threadCPU()
+	if !ok {
+		t.Fatal("thread CPU time unreadable on Linux")
+	}
+	time.Sleep(200 * time.Millisecond)
+	c1, _ := threadCPU()
+	if d := c1 - c0; d > 20*time.Millisecond {
+		t.Errorf("a 200 ms sleep advanced the thread's CPU clock by %v: it counts wall time", d)
+	}
+	x := 0
+	for c2 := c1; c2-c1 < 5*time.Millisecond; c2, _ = threadCPU() {
+		for i := range 100000 {
+			x ^= i
+		}
+	}
+	_ = x // the loop ends only when the clock advanced: it counts CPU time
+}
+
+// TestPackageMainHandlersAreOwnCode builds a service whose handler is in
+// package main (testdata/mainsvc), as most small services are, and runs it
+// with a default Watcher: the handler's frames, named main.(*server).held,
+// are own code though the module path is not in them.
+func TestPackageMainHandlersAreOwnCode(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mainsvc")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/mainsvc").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil {
+		t.Fatalf("mainsvc: %v", err)
+	}
+	report, metrics, _ := strings.Cut(string(out), "\n")
+	var r Report
+	if err := json.Unmarshal([]byte(report), &r); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	var held *Site
+	for i, s := range r.Sites {
+		if s.Func == "main.(*server).held" {
+			held = &r.Sites[i]
+		}
+	}
+	if held == nil || r.RequestS <= 0 || len(r.Warnings) > 0 {
+		t.Fatalf("package main not seen as own code: request_s %v, warnings %q, sites %+v", r.RequestS, r.Warnings, r.Sites)
+	}
+	if !held.HoldingWorker || held.Routes["GET /held"] != held.BlockedS || held.Site != "main.(*server).held" {
+		t.Errorf("site %+v, want main.(*server).held holding a worker, all on GET /held", *held)
+	}
+	if !strings.Contains(metrics, "syncio_blockwatch_request_seconds_total ") || strings.Contains(metrics, "not_counting") {
+		t.Errorf("/metrics:\n%s", metrics)
+	}
+}
+
+// TestNoOwnCodeSaysSo: with a filter that matches none of the labelled
+// requests' frames, the report, the sums and /metrics say so in words
+// instead of a request time of 0.
+func TestNoOwnCodeSaysSo(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go Do(context.Background(), "/elsewhere", func(context.Context) { receiver(stop) })
+	eventually(t, func(r Report) bool { return len(find(r, "receiver")) == 1 })
+	w := New(WithModule("example.com/elsewhere"))
+	if err := w.sample(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := w.Report()
+	want := `no frame of theirs matched the own-code filter "example.com/elsewhere", "main"`
+	if r.RequestS != 0 || r.OutsideOwnCodeS < 1 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], want) {
+		t.Fatalf("request_s %v outside %v warnings %q; want 0, >= 1 and a warning saying %q", r.RequestS, r.OutsideOwnCodeS, r.Warnings, want)
+	}
+	if !strings.Contains(w.Totals().NoOwnCode, "WithModule") {
+		t.Errorf("Totals().NoOwnCode = %q, want the fix named", w.Totals().NoOwnCode)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(NewCollector(w))
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reason string
+	for _, f := range fams {
+		switch f.GetName() {
+		case "syncio_blockwatch_not_counting":
+			reason = f.GetMetric()[0].GetLabel()[0].GetValue()
+		case "syncio_blockwatch_request_seconds_total", "syncio_blockwatch_blocked_seconds_total":
+			t.Errorf("%s sent as %v while nothing was counted", f.GetName(), f.GetMetric()[0].GetCounter().GetValue())
+		}
+	}
+	if !strings.Contains(reason, want) {
+		t.Errorf("not_counting reason %q, want %q", reason, want)
+	}
+}
+
+// TestRouteShares: a route's shares are of its own request time and of
+// its own slot time, apart from the overall share.
+func TestRouteShares(t *testing.T) {
+	stop := make(chan struct{})
+	var spin atomic.Bool
+	spin.Store(true)
+	defer func() { spin.Store(false); close(stop) }()
+	run++
+	route := fmt.Sprintf("/mixed#%d", run)
+	other := fmt.Sprintf("/other#%d", run)
+	hold := func(f func()) func(context.Context) {
+		return func(ctx context.Context) {
+			_, release := Hold(ctx, "pool")
+			defer release()
+			f()
+		}
+	}
+	// On /mixed: one request parked holding a worker, one running holding
+	// a worker, one parked holding nothing. On /other: three parked.
+	go Do(context.Background(), route, hold(func() { receiver(stop) }))
+	go Do(context.Background(), route, hold(func() { spinner(&spin) }))
+	go Do(context.Background(), route, func(context.Context) { receiver(stop) })
+	for range 3 {
+		go Do(context.Background(), other, func(context.Context) { receiver(stop) })
+	}
+	routeOf := func(r Report, name string) (Route, bool) {
+		i := slices.IndexFunc(r.Routes, func(x Route) bool { return x.Route == name })
+		if i < 0 {
+			return Route{}, false
+		}
+		return r.Routes[i], true
+	}
+	w := eventually(t, func(r Report) bool {
+		m, ok1 := routeOf(r, route)
+		o, ok2 := routeOf(r, other)
+		// Wait until all six are seen, the spinner running.
+		return ok1 && ok2 && m.RequestS > 0.299 && m.BlockedS > 0.199 && m.BlockedS < 0.201 && o.BlockedS > 0.299
+	})
+	r := w.Report()
+	m, _ := routeOf(r, route)
+	if m.HoldingWorkerS < 0.199 || m.HoldingWorkerS > 0.201 || m.BlockedHoldingWorkerS < 0.099 || m.BlockedHoldingWorkerS > 0.101 {
+		t.Errorf("/mixed holding %v blocked holding %v, want 0.2 and 0.1", m.HoldingWorkerS, m.BlockedHoldingWorkerS)
+	}
+	if m.Share < 0.666 || m.Share > 0.667 || m.SlotShare == nil || *m.SlotShare != 0.5 {
+		t.Errorf("/mixed share %v slot share %v, want 2/3 and 1/2", m.Share, m.SlotShare)
+	}
+	if o, _ := routeOf(r, other); o.SlotShare != nil || o.Share != 1 {
+		t.Errorf("/other share %v slot share %v, want 1 and none (it held no worker)", o.Share, o.SlotShare)
+	}
+	for _, s := range find(r, "receiver") {
+		if s.HoldingWorker && s.Routes[route] > 0 && (s.RouteShares[route] < 0.333 || s.RouteShares[route] > 0.334) {
+			t.Errorf("site share of /mixed %v, want 1/3", s.RouteShares[route])
+		}
+	}
+}
+
+//go:noinline
+func spinner(on *atomic.Bool) {
+	for on.Load() {
+	}
+}
+
+// TestWindowsUnderTheMinimumShowNoFigure: a window with too few samples
+// has no figures and says why; so does a window with none, between two
+// that were sampled.
+func TestWindowsUnderTheMinimumShowNoFigure(t *testing.T) {
+	w := New(WithModule(module), WithWindow(10*time.Second, 3))
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 3 {
+		if err := w.sampleAt(t0.Add(time.Duration(i)*time.Second), time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.sampleAt(t0.Add(35*time.Second), 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := w.Report()
+	if len(r.Windows) != 4 || r.MinSamples != 3 || r.WindowS != 10 {
+		t.Fatalf("windows %+v, want four of 10 s with a minimum of 3", r.Windows)
+	}
+	if full := r.Windows[0]; full.Samples != 3 || full.RequestS == nil || full.BlockedS == nil || full.Reason != "" {
+		t.Errorf("first window %+v, want 3 samples with figures", full)
+	}
+	for i, want := range []string{"", "0 samples in this 10s window, under the minimum of 3", "0 samples", "1 samples in this 10s window, under the minimum of 3 for a figure: sampling ran at 0.1 Hz of the 20 Hz asked"} {
+		if i == 0 {
+			continue
+		}
+		win := r.Windows[i]
+		if win.RequestS != nil || win.BlockedS != nil || win.BlockedHoldingWorkerS != nil || !strings.Contains(win.Reason, want) {
+			t.Errorf("window %d: %+v, want no figures and a reason saying %q", i, win, want)
+		}
+	}
+	data, err := json.Marshal(r.Windows[3])
+	if err != nil || !strings.Contains(string(data), `"request_s":null`) {
+		t.Errorf("JSON of a window under the minimum: %s %v, want a null figure", data, err)
+	}
+}
+
+// TestBodyReadsAreNetwork: a handler reading a request body that the
+// client sends slowly waits on the network, over HTTP/1 and HTTP/2 alike.
+func TestBodyReadsAreNetwork(t *testing.T) {
+	run++
+	h1, h2 := fmt.Sprintf("/h1#%d", run), fmt.Sprintf("/h2#%d", run)
+	handler := func(route string) http.Handler {
+		return Label(route, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { bodyReader(r) }))
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/h1", handler(h1))
+	mux.Handle("/h2", handler(h2))
+	srv1 := httptest.NewServer(mux)
+	defer srv1.Close()
+	srv2 := httptest.NewUnstartedServer(mux)
+	srv2.EnableHTTP2 = true
+	srv2.StartTLS()
+	defer srv2.Close()
+
+	var writers []*io.PipeWriter
+	post := func(c *http.Client, url string) {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		go func() {
+			if resp, err := c.Post(url, "application/octet-stream", pr); err == nil {
+				_ = resp.Body.Close()
+			}
+		}()
+		go func() { _, _ = pw.Write([]byte("x")) }() // a first byte, then nothing until the end
+	}
+	post(srv1.Client(), srv1.URL+"/h1")
+	post(srv2.Client(), srv2.URL+"/h2")
+	defer func() {
+		for _, pw := range writers {
+			_ = pw.Close()
+		}
+	}()
+	onRoute := func(r Report, route string) []Site {
+		var out []Site
+		for _, s := range find(r, "bodyReader") {
+			if s.Routes[route] > 0 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	w := eventually(t, func(r Report) bool { return len(onRoute(r, h1)) == 1 && len(onRoute(r, h2)) == 1 })
+	for _, route := range []string{h1, h2} {
+		if s := onRoute(w.Report(), route)[0]; s.Kind != Network {
+			t.Errorf("%s: body read is %s at %s, want network", route, s.Kind, s.Blocking)
+		}
+	}
+}
+
+//go:noinline
+func bodyReader(r *http.Request) { _, _ = io.ReadAll(r.Body) }

@@ -113,9 +113,16 @@ func TestRunGivenEndpoints(t *testing.T) {
 	// The slots were read from the service's own gauge names.
 	var busyMax float64
 	for _, st := range held {
-		busyMax = max(busyMax, st.WorkersBusyMean)
-		if st.Workers != 2 {
-			t.Errorf("held step %d: workers %v, want app_slots = 2", st.Index, st.Workers)
+		if st.WorkersBusyMean != nil {
+			busyMax = max(busyMax, *st.WorkersBusyMean)
+		}
+		if st.Workers == nil || *st.Workers != 2 {
+			t.Errorf("held step %d: workers %s, want app_slots = 2", st.Index, report.Fig(st.Workers, 0))
+		}
+		// /stats has no queue gauge and -metric-queue was left at the
+		// demo's name: unknown, not an empty queue.
+		if st.QueueLengthMax != nil {
+			t.Errorf("held step %d: queue %v from a gauge the service does not have", st.Index, *st.QueueLengthMax)
 		}
 	}
 	if busyMax == 0 {
@@ -162,8 +169,19 @@ func TestRunGivenEndpoints(t *testing.T) {
 			order = append(order, p.Scenario)
 		}
 		seen[p.Scenario]++
-		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength != nil {
+		// /stats has no queue gauge: the points leave it out.
+		if p.Scenario == "held" && p.WorkersBusy != nil && p.QueueLength == nil && p.Workers != nil && *p.Workers == 2 {
 			heldBusy = true
+		}
+		// A scenario's server figures are its own: never a sample taken
+		// before it started (the previous scenario's last scrape).
+		for _, sc := range sum.Scenarios {
+			if sc.Name == p.Scenario && p.ServerAt != nil && p.ServerAt.Before(sc.StartedAt) {
+				t.Errorf("%s point at %v shows a sample from %v, before the scenario started at %v", p.Scenario, p.Time, *p.ServerAt, sc.StartedAt)
+			}
+		}
+		if p.Steps != 3 || p.ETAS < 0 {
+			t.Errorf("point %+v: want 3 steps (the tiny profile) and an ETA", p)
 		}
 		if p.Scenario == "broken" && p.ErrorsPerS > 0 && p.OKPerS == 0 {
 			brokenErrs = true
@@ -240,6 +258,15 @@ func TestRunWithoutServerMetrics(t *testing.T) {
 	if genRSS == 0 {
 		t.Error("the load generator's RSS was not sampled")
 	}
+	// Its CPU too, per step, as a share of the machine's cores.
+	for _, st := range sum.Scenarios[0].Steps {
+		if st.GeneratorCPU == nil || *st.GeneratorCPU <= 0 || *st.GeneratorCPU > 1.01 {
+			t.Errorf("step %d: generator CPU %s, want a share in (0, 1]", st.Index, report.Fig(st.GeneratorCPU, 3))
+		}
+		if _, err := os.Stat("/proc/stat"); err == nil && st.HostCPUIdle == nil {
+			t.Errorf("step %d: host CPU idle not read from /proc/stat", st.Index)
+		}
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -250,5 +277,62 @@ func TestRunWithoutServerMetrics(t *testing.T) {
 	back, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
 	if err != nil || !back.NoServerMetrics {
 		t.Errorf("summary.json: no_server_metrics lost (%v)", err)
+	}
+}
+
+// TestRunMissingServerFigures: a -metrics URL that does not answer, or a
+// selector that matches no series, shows "–" in the table and null in
+// summary.json, and the summary names the cause once.
+func TestRunMissingServerFigures(t *testing.T) {
+	srv := slotService(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/metrics"
+	ln.Close()
+	for _, c := range []struct {
+		name, url string
+		names     scrape.Names
+		want      string
+	}{
+		{"unreachable", dead, scrape.Names{Busy: "app_slots_in_use", Workers: "app_slots"}, dead},
+		{"typo", srv.URL + "/stats", scrape.Names{Busy: "app_slots_in_us", Workers: "app_slots", Queue: "app_slots"}, "-metric-busy app_slots_in_us matched no series"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			sum, err := Run(context.Background(), Config{
+				BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: given(t, "held=GET /held"), OutDir: dir,
+				ScrapeInterval: 20 * time.Millisecond, MetricsURL: c.url, MetricNames: c.names,
+				Drain: time.Second, BackendLatency: 10 * time.Millisecond, MaxRetryAfter: 100 * time.Millisecond,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(sum.Warnings); n != 1 || !strings.Contains(sum.Warnings[0], c.want) {
+				t.Errorf("warnings %q, want one containing %q", sum.Warnings, c.want)
+			}
+			for _, st := range sum.Scenarios[0].Steps {
+				if st.WorkersBusyMean != nil {
+					t.Errorf("step %d: busy mean %v, want unknown", st.Index, *st.WorkersBusyMean)
+				}
+			}
+			var table strings.Builder
+			if err := sum.WriteTable(&table); err != nil {
+				t.Fatal(err)
+			}
+			row := strings.Fields(strings.Split(table.String(), "\n")[1])
+			// The busy mean column (17th) reads "–", not 0.0.
+			if len(row) < 17 || row[16] != "–" {
+				t.Errorf("table row %q: busy mean is not –", row)
+			}
+			raw, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(raw), `"workers_busy_mean": null`) || !strings.Contains(string(raw), c.want) {
+				t.Errorf("summary.json does not say busy is unknown, or why")
+			}
+		})
 	}
 }

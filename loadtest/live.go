@@ -25,6 +25,14 @@ type live struct {
 	users    int
 	cur      aggregate.Step
 	since    time.Time
+	// began is the scenario's start: a sample older than it belongs to
+	// the previous scenario (or the drain) and is not this one's point.
+	began time.Time
+	steps int
+	// planEnd is when the run's plan ends, for the ETA.
+	planEnd time.Time
+	// prev is the last sample used, for the watcher counter's rate.
+	prev *scrape.Sample
 
 	stop    chan struct{}
 	stopped sync.WaitGroup
@@ -43,7 +51,7 @@ func newLive(cfg Config, scraper *scrape.Scraper) *live {
 	return l
 }
 
-func (l *live) begin(name string) {
+func (l *live) begin(name string, steps int, end time.Time) {
 	if l == nil {
 		return
 	}
@@ -51,6 +59,7 @@ func (l *live) begin(name string) {
 	defer l.mu.Unlock()
 	l.active, l.scenario, l.step, l.users = true, name, 0, 0
 	l.cur, l.since = aggregate.Step{}, time.Now()
+	l.began, l.steps, l.planEnd, l.prev = l.since, steps, end, nil
 }
 
 func (l *live) setStep(index, users int) {
@@ -120,11 +129,33 @@ func (l *live) take(now time.Time) (dashboard.Point, bool) {
 	if secs := now.Sub(l.since).Seconds(); secs > 0 {
 		p.ErrorsPerS = float64(st.Errors+st.Timeouts) / secs
 	}
+	p.Steps, p.ETAS = l.steps, max(l.planEnd.Sub(now).Seconds(), 0)
 	l.cur, l.since = aggregate.Step{}, now
+	began, prev := l.began, l.prev
 	l.mu.Unlock()
 	if l.scraper != nil {
-		if smp, ok := l.scraper.Last(); ok && now.Sub(smp.Time) < l.fresh {
-			p.QueueLength, p.WorkersBusy = &smp.QueueLength, &smp.WorkersBusy
+		if smp, ok := l.scraper.Last(); ok && now.Sub(smp.Time) < l.fresh && !smp.Time.Before(began) {
+			p.ServerAt = &smp.Time
+			if smp.Has(scrape.RoleWorkers) {
+				p.Workers = &smp.Workers
+			}
+			if prev != nil && smp.Blockwatch && prev.Blockwatch {
+				if secs := smp.Time.Sub(prev.Time).Seconds(); secs > 0 {
+					b := (smp.BlockedHoldingWorkerS - prev.BlockedHoldingWorkerS) / secs
+					p.BlockedHoldingWorker = &b
+				}
+			}
+			if prev == nil || smp.Time.After(prev.Time) {
+				l.mu.Lock()
+				l.prev = &smp
+				l.mu.Unlock()
+			}
+			if smp.Has(scrape.RoleQueue) {
+				p.QueueLength = &smp.QueueLength
+			}
+			if smp.Has(scrape.RoleBusy) {
+				p.WorkersBusy = &smp.WorkersBusy
+			}
 		}
 	}
 	return p, true

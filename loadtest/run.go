@@ -25,6 +25,7 @@ import (
 	"github.com/syncio/syncio/loadtest/closedloop"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/limits"
+	"github.com/syncio/syncio/loadtest/openloop"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
 	"github.com/syncio/syncio/loadtest/scrape"
@@ -71,6 +72,10 @@ type Config struct {
 	Server   *report.Server
 	Command  string
 	Progress io.Writer // live progress line; nil for none
+	// Rate, when positive, replaces the closed-loop users with an open
+	// loop (openloop): the top step sends Rate requests a second, and each
+	// earlier step Rate × its users ÷ the top step's users.
+	Rate float64
 	// Live, when set, receives one point a second of the running
 	// scenario (the dashboard's feed), from a goroutine of its own.
 	Live func(dashboard.Point)
@@ -141,6 +146,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 
 		UploadBackendLatencyS: cfg.UploadBackendLatency.Seconds(),
 		Storage:               cfg.Storage,
+		OpenLoopRate:          cfg.Rate,
 	}
 	if sum.Target == "" {
 		sum.Target = cfg.Scenarios[0].Target("", 0).URL
@@ -184,6 +190,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		}
 		res, err := runScenario(ctx, cfg, sc, i, prog, lv)
 		if res != nil {
+			// The API's peak so far, for the progress line's headlines; the
+			// figures are computed again over all samples below.
+			res.APIRSSMaxBytes = aggregate.ServerStats(scraper.Samples(), res.StartedAt, res.EndedAt).RSSBytesMax
 			sum.Scenarios = append(sum.Scenarios, *res)
 			sum.ComputeHeadline()
 			prog.headlines(progressHeadlines(sum))
@@ -209,10 +218,15 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st := &sc.Steps[i]
 			srv := aggregate.ServerStats(samples, st.WindowStart, st.WindowEnd)
 			st.QueueLengthMax, st.WorkersBusyMean, st.Rejected = srv.QueueLengthMax, srv.WorkersBusyMean, srv.RejectedDelta
+			if srv.Samples == 0 && !sum.NoServerMetrics {
+				st.ServerMissing = fmt.Sprintf("no sample of %s in the window", metricsURL)
+			}
 			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
 			st.ServerCPUCores = srv.CPUCores
 			st.BlockedHoldingWorker = srv.BlockedHoldingWorkerMean
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
+			use := self.cpu(st.WindowStart, st.WindowEnd, runtime.NumCPU())
+			st.GeneratorCPU, st.HostCPUIdle = use.Generator, use.HostIdle
 		}
 		// The whole scenario, ramp and settling included: memory peaks
 		// need not fall in a measured window.
@@ -221,6 +235,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		sc.APICPUS = whole.CPUCores * sc.EndedAt.Sub(sc.StartedAt).Seconds()
 		sc.GeneratorRSSMaxBytes = self.max(sc.StartedAt, sc.EndedAt)
 	}
+	sum.Warnings = append(sum.Warnings, scraper.Warnings()...)
 	sum.Machine.LoadAvgAfter, _ = loadAvg()
 	sum.ComputeHeadline()
 	if err := writeSamples(filepath.Join(cfg.OutDir, "metrics.jsonl"), samples); err != nil {
@@ -248,9 +263,38 @@ func progressHeadlines(sum *report.Summary) string {
 		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
 	}
 	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
-		parts = append(parts, fmt.Sprintf("upload %.1fx (API RSS max %.0f MB)", h.ThroughputRatio, h.APIRSSMaxMB))
+		rss := fmt.Sprintf("API RSS max %.0f MB", h.APIRSSMaxMB)
+		if h.APIRSSMaxMB <= 0 {
+			rss = "API RSS max – (no " + scrape.MetricRSS + " in its /metrics)"
+			if sum.NoServerMetrics {
+				rss = "API RSS max – (its /metrics is not scraped)"
+			}
+		}
+		parts = append(parts, fmt.Sprintf("upload %.1fx (%s)", h.ThroughputRatio, rss))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stepRate is the open loop's arrival rate at a step of users.
+func (c Config) stepRate(users int) float64 {
+	top := c.Profile.Users[len(c.Profile.Users)-1]
+	return c.Rate * float64(users) / float64(top)
+}
+
+// PlannedDuration is how long the scenarios' steps take, drains between
+// scenarios not counted, and the most steps any of them has.
+func PlannedDuration(p schedule.Profile, scs []Scenario) (time.Duration, int, error) {
+	var d time.Duration
+	var steps int
+	for _, sc := range scs {
+		pl, err := p.Plan(sc.slowSettle())
+		if err != nil {
+			return 0, 0, err
+		}
+		d += pl.Duration()
+		steps = max(steps, len(pl.Measured()))
+	}
+	return d, steps, nil
 }
 
 // ResultsExt is the extension of the vegeta (gob) result files.
@@ -300,13 +344,32 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 	top := cfg.Profile.Users[len(cfg.Profile.Users)-1]
 	tr := closedloop.NewTransport(top, cfg.Timeout)
 	target := sc.Target(cfg.BaseURL, cfg.UploadSize)
-	atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
-		// No Client.Timeout: the transport's ResponseHeaderTimeout bounds
-		// the wait without net/http's per-request timer goroutines.
-		closedloop.WithClient(&http.Client{Transport: tr}),
-		closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
+	// No Client.Timeout: the transport's ResponseHeaderTimeout bounds the
+	// wait without net/http's per-request timer goroutines.
+	client := &http.Client{Transport: tr}
+	var setLoad func(users int)
+	var stopLoad func()
+	if cfg.Rate > 0 {
+		// At most as many in flight as the top step would have users,
+		// or the rate for a whole -timeout: beyond that the service is
+		// down, not slow.
+		open := openloop.New(target, client, max(top, int(cfg.Rate*cfg.Timeout.Seconds())), func(r *vegeta.Result) { results <- r })
+		setLoad = func(users int) { open.SetRate(cfg.stepRate(users)) }
+		stopLoad = open.Stop
+	} else {
+		atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
+			closedloop.WithClient(client),
+			closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
+		setLoad, stopLoad = atk.SetUsers, atk.Stop
+	}
 	prog.scenario(sc.Name, n, plan, start)
-	lv.begin(sc.Name)
+	rest := plan.Duration()
+	for _, later := range cfg.Scenarios[n+1:] {
+		if pl, err := cfg.Profile.Plan(later.slowSettle()); err == nil {
+			rest += pl.Duration()
+		}
+	}
+	lv.begin(sc.Name, len(measured), start.Add(rest))
 
 	cfg.Log.Info("scenario starting", "scenario", sc.Name, "steps", len(measured), "duration", plan.Duration())
 	timer := time.NewTimer(time.Hour)
@@ -331,14 +394,14 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			interrupted = true
 			break
 		}
-		atk.SetUsers(st.Users)
+		setLoad(st.Users)
 		prog.step(st)
 		lv.setStep(st.Index, st.Users)
 	}
 	if !interrupted && !wait(plan.Duration()) {
 		interrupted = true
 	}
-	atk.Stop()
+	stopLoad()
 	close(results)
 	collected.Wait()
 	lv.end()
@@ -365,6 +428,10 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			LatencyMeanS: stats.LatencyMean, LatencyP50S: stats.P50, LatencyP95S: stats.P95, LatencyP99S: stats.P99, LatencyMaxS: stats.Max,
 			StepStart: start.Add(st.Start), WindowStart: ws[i].From, WindowEnd: ws[i].To,
 		})
+		out.Steps[len(out.Steps)-1].SetBreakdown(stats.Codes, stats.ErrorKinds)
+		if cfg.Rate > 0 {
+			out.Steps[len(out.Steps)-1].RatePerS = cfg.stepRate(st.Users)
+		}
 	}
 	if interrupted {
 		return out, errors.Join(ctx.Err(), encErr)
@@ -381,6 +448,11 @@ func drain(ctx context.Context, cfg Config, scraper *scrape.Scraper, prog *progr
 		smp, err := scraper.Once(ctx)
 		if cfg.NoMetrics || err != nil {
 			// No metrics: give in-flight backend calls time to finish.
+			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
+			return
+		}
+		if !smp.Has(scrape.RoleQueue) && !smp.Has(scrape.RoleBusy) {
+			// Neither figure is known: wait as without metrics.
 			sleep(ctx, min(cfg.BackendLatency+time.Second, time.Until(deadline)))
 			return
 		}

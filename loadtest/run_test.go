@@ -147,7 +147,7 @@ func TestRunEndToEnd(t *testing.T) {
 	asyncTop := sum.Scenarios[1].Steps[2]
 	// 12 users against 2 workers + 4 queue slots: sync must overflow into
 	// 503s and fill its queue; async holds workers only briefly.
-	if syncTop.Status503 == 0 || syncTop.QueueLengthMax == 0 {
+	if syncTop.Status503 == 0 || syncTop.QueueLengthMax == nil || *syncTop.QueueLengthMax == 0 {
 		t.Errorf("sync top step shows no 503s or queue: %+v", syncTop)
 	}
 	if asyncTop.Status503 != 0 || asyncTop.Errors != 0 {

@@ -27,10 +27,50 @@ func selfRSS() float64 {
 	return pages * float64(os.Getpagesize())
 }
 
-// rssSample is one reading of the load generator's own RSS.
+// rssSample is one reading of the load generator's own RSS and CPU time,
+// and of the machine's CPU idle time (/proc/stat; ok false elsewhere).
 type rssSample struct {
 	at  time.Time
 	rss float64
+	cpu time.Duration
+	// idle and total are the machine's jiffies across all CPUs.
+	idle, total float64
+	hostOK      bool
+}
+
+// hostCPU reads the machine's idle (idle + iowait) and total jiffies from
+// Linux's /proc/stat.
+func hostCPU() (idle, total float64, ok bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0, 0, false
+	}
+	for i, v := range f[1:] {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		if i >= 8 { // guest time is already counted in user
+			break
+		}
+		total += n
+		if i == 3 || i == 4 {
+			idle += n
+		}
+	}
+	return idle, total, total > 0
+}
+
+// CPUUse is the load generator's CPU over a window: its own process time
+// as a share of all the machine's cores, and the machine's idle share.
+// Either is nil when it could not be read.
+type CPUUse struct {
+	Generator, HostIdle *float64
 }
 
 // rssSampler records the load generator's RSS at an interval, so its
@@ -45,7 +85,8 @@ func (s *rssSampler) run(ctx context.Context, every time.Duration) {
 	defer t.Stop()
 	for {
 		s.mu.Lock()
-		s.samples = append(s.samples, rssSample{time.Now(), selfRSS()})
+		idle, total, ok := hostCPU()
+		s.samples = append(s.samples, rssSample{at: time.Now(), rss: selfRSS(), cpu: processCPU(), idle: idle, total: total, hostOK: ok})
 		s.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -66,4 +107,34 @@ func (s *rssSampler) max(from, to time.Time) float64 {
 		}
 	}
 	return m
+}
+
+// cpu returns the CPU use between the first and last samples in [from, to].
+func (s *rssSampler) cpu(from, to time.Time, cores int) CPUUse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first, last *rssSample
+	for i := range s.samples {
+		smp := &s.samples[i]
+		if smp.at.Before(from) || smp.at.After(to) {
+			continue
+		}
+		if first == nil {
+			first = smp
+		}
+		last = smp
+	}
+	var u CPUUse
+	if first == nil || last == first {
+		return u
+	}
+	if wall := last.at.Sub(first.at).Seconds(); wall > 0 && cores > 0 && last.cpu > 0 {
+		g := (last.cpu - first.cpu).Seconds() / wall / float64(cores)
+		u.Generator = &g
+	}
+	if first.hostOK && last.hostOK && last.total > first.total {
+		idle := (last.idle - first.idle) / (last.total - first.total)
+		u.HostIdle = &idle
+	}
+	return u
 }

@@ -96,8 +96,8 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	// busy, read through the -metric-* names), released does not.
 	held := sum.Scenarios[0].Steps
 	top := held[len(held)-1]
-	if top.Workers != 4 || top.WorkersBusyMean < 3 || top.QueueLengthMax == 0 {
-		t.Errorf("held top step: workers %v, busy mean %v, queue max %v; want 4 slots, nearly all busy, a queue", top.Workers, top.WorkersBusyMean, top.QueueLengthMax)
+	if top.Workers == nil || *top.Workers != 4 || top.WorkersBusyMean == nil || *top.WorkersBusyMean < 3 || top.QueueLengthMax == nil || *top.QueueLengthMax == 0 {
+		t.Errorf("held top step: workers %s, busy mean %s, queue max %s; want 4 slots, nearly all busy, a queue", report.Fig(top.Workers, 0), report.Fig(top.WorkersBusyMean, 1), report.Fig(top.QueueLengthMax, 0))
 	}
 	if sum.Headline.ThroughputRatio <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
 		t.Errorf("headline %+v, Little's-law latency %v", sum.Headline, sum.Pair.LittlesLawLatencyS)

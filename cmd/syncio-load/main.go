@@ -21,6 +21,7 @@ import (
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/gate"
 	"github.com/syncio/syncio/loadtest/limits"
 	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
@@ -37,7 +38,19 @@ func main() {
 	os.Exit(code)
 }
 
-// run returns the exit code: 0 done, 1 failed, 2 bad usage.
+// The exit codes, documented in -h, the README and docs/load-your-service.md.
+const (
+	exitOK        = 0 // the run finished; every -assert held
+	exitFailed    = 1 // the run could not be done (unreachable target, I/O)
+	exitUsage     = 2 // bad flags
+	exitAssert    = 3 // an -assert was false
+	exitAllFailed = 4 // a scenario got no OK response at all
+)
+
+// errAllFailed marks a run in which a scenario got no OK response.
+var errAllFailed = errors.New("no OK response")
+
+// run returns the exit code (see exitOK and the others).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, ok := stderr.(*os.File); !ok {
 		// The API child's log is copied into stderr by os/exec's goroutine
@@ -61,15 +74,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := attack(ctx, opts, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "syncio-load: %v\n", err)
-		return 1
+		switch {
+		case errors.Is(err, gate.ErrFailed):
+			return exitAssert
+		case errors.Is(err, errAllFailed):
+			return exitAllFailed
+		}
+		return exitFailed
 	}
-	return 0
+	return exitOK
 }
 
 type runOpts struct {
 	cfg       loadtest.Config
 	target    string
 	dashboard string // address of the live dashboard; "" for none
+	linger    time.Duration
 	// given: the scenarios are the user's own endpoints; no API is started.
 	given          bool
 	workers, queue int
@@ -88,13 +108,15 @@ type runOpts struct {
 	coldLatency          time.Duration
 	// temporal is the Temporal frontend the started API runs orders on.
 	temporal string
+	// asserts are checked on the final summary (-assert).
+	asserts []gate.Assertion
 }
 
 func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 	fs := flag.NewFlagSet("syncio-load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		profileName = fs.String("profile", "quick", "load profile: `quick` (~3 min, sync vs async) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; about 13 min per blocking scenario, 12 per async one)")
+		profileName = fs.String("profile", "quick", profileHelp())
 		scenarios   = fs.String("scenarios", "headline,upload", "comma-separated scenarios or groups to run, in table order (see the list below); the default gives the profile headline and the upload headline")
 		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API on 127.0.0.1 with embedded fakes (see -api)")
 		apiMode     = fs.String("api", "child", "without -target, run the API as a `child` process of its own (its RSS, CPU and goroutines are then its own, from its /metrics) or in-process (one process for both, as before)")
@@ -134,8 +156,11 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		metricBusy  = fs.String("metric-busy", scrape.DefaultNames.Busy, "gauge read from -metrics as busy workers, summed over its series; NAME{label=\"value\"} picks some")
 		metricWork  = fs.String("metric-workers", scrape.DefaultNames.Workers, "gauge read from -metrics as the number of workers, summed over its series; NAME{label=\"value\"} picks some")
 	)
+	linger := fs.Duration("dashboard-linger", 0, "keep serving -dashboard this long after the run ends (the page keeps its charts and summary; Ctrl-C ends it sooner)")
 	dash := fs.String("dashboard", "", "serve a live dashboard at `ADDR` (host:port, e.g. 127.0.0.1:8089) while the run lasts: charts per scenario, /events as Server-Sent Events, the summary at the end")
-	var endpoints, headers listFlag
+	rate := fs.String("rate", "", "open loop: `N/s` requests arriving a second at the top step, whatever the answers (vegeta's constant pacer), instead of closed-loop users; earlier steps arrive at N × their users ÷ the top step's. For SLO tests at a fixed rate; the closed loop (default) shows queueing per user")
+	var endpoints, headers, asserts listFlag
+	fs.Var(&asserts, "assert", "`EXPR` checked on the final summary, e.g. 'candidate.ok_per_s >= 5*baseline.ok_per_s' (repeatable); false exits 3. Fields of the baseline's and candidate's top step: "+strings.Join(gateFields(), ", ")+", status_NNN")
 	fs.Var(&endpoints, "endpoint", "your own endpoint, `'NAME=METHOD PATH'` (repeatable; PATH is /path against -target or a full URL); replaces -scenarios, runs in the order given: the first is the headline's baseline, the second its candidate")
 	fs.Var(&headers, "header", "`'Key: value'` header sent with every -endpoint or -targets request (repeatable)")
 	fs.Usage = func() {
@@ -152,6 +177,11 @@ After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-afte
 its next request; that wait sits between two requests and is never counted as latency.
 Figures are taken over each step's measured window, after it has settled; latencies are
 those of OK responses. Read the results with 'vegeta report DIR/NAME.bin' too.
+
+Exit codes: 0 done (and every -assert held), 1 the run failed (unreachable target, I/O),
+2 bad usage, 3 an -assert was false, 4 a scenario got no OK response in its measured windows.
+-assert reads the top (last) step of the baseline and the candidate: the first and second
+-endpoint, or sync-profile and async-profile for the demo.
 
 Flags:
 `)
@@ -203,6 +233,9 @@ Flags:
 	override("top-measure", &prof.TopMeasure, *topMeasure)
 	if err := prof.Validate(); err != nil {
 		return runOpts{}, fmt.Errorf("profile: %w", err)
+	}
+	if n := len(prof.Users); n > maxSteps {
+		return runOpts{}, fmt.Errorf("the plan has %d steps (users %d to %d); more than %d is not a load test anyone waits for: raise -step-users or list the steps with -users", n, prof.Users[0], prof.Users[n-1], maxSteps)
 	}
 	coldstart := slices.Contains(strings.Split(*scenarios, ","), "coldstart")
 	var sel []loadtest.Scenario
@@ -271,6 +304,25 @@ Flags:
 		errs = append(errs, fmt.Errorf("-metrics %q must be an http:// or https:// URL", *metricsURL))
 	}
 	errs = append(errs, checkTemporal(sel, *temporalHP, *target))
+	if *linger < 0 || *linger > 0 && *dash == "" {
+		errs = append(errs, fmt.Errorf("-dashboard-linger %s: needs -dashboard, and must not be negative", *linger))
+	}
+	rateN, err := parseRate(*rate)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	var parsed []gate.Assertion
+	for _, a := range asserts {
+		g, err := gate.Parse(a)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("-assert %w", err))
+			continue
+		}
+		parsed = append(parsed, g)
+	}
+	if d, _, err := loadtest.PlannedDuration(prof, sel); err == nil && d > maxPlan {
+		errs = append(errs, fmt.Errorf("the plan lasts %s (%d steps × %d scenarios), more than %s: shorten -settle/-measure or give fewer steps", d.Round(time.Second), len(prof.Users), len(sel), maxPlan))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return runOpts{}, err
 	}
@@ -323,10 +375,12 @@ Flags:
 			UploadBackendLatency: uploadLatency,
 			Storage:              storage,
 			Command:              commandLine(args),
+			Rate:                 rateN,
 			Progress:             progressWriter(*quiet, stderr),
 		},
 		target:           *target,
 		dashboard:        *dash,
+		linger:           *linger,
 		given:            given,
 		apiMode:          *apiMode,
 		storageLatency:   none(*stLatency),
@@ -341,6 +395,7 @@ Flags:
 		coldReqs:         *coldReqs,
 		coldLatency:      *coldLatency,
 		temporal:         *temporalHP,
+		asserts:          parsed,
 	}, nil
 }
 
@@ -449,7 +504,18 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 				log.Warn("dashboard", "err", err)
 			}
 		}()
-		defer func() { dash.Finish(liveSummary(summary)) }()
+		defer func() {
+			dash.Finish(liveSummary(summary))
+			if o.linger > 0 {
+				fmt.Fprintf(stderr, "syncio-load: the dashboard stays up for %s at %s (Ctrl-C ends it)\n", o.linger, dash.URL())
+				t := time.NewTimer(o.linger)
+				defer t.Stop()
+				select {
+				case <-ctx.Done():
+				case <-t.C:
+				}
+			}
+		}()
 	}
 	if o.target == "" && !o.given {
 		// Check limits before starting anything, so a low ulimit fails fast.
@@ -490,6 +556,10 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		cfg.Server = &report.Server{Workers: o.workers, Queue: o.queue}
 	}
 	fmt.Fprintf(stderr, "syncio-load: profile %s, scenarios %s, target %s (API %s), results in %s\n", cfg.Profile.Name, scenarioNames(cfg), cfg.BaseURL, cfg.APIProcess, cfg.OutDir)
+	if d, steps, err := loadtest.PlannedDuration(cfg.Profile, cfg.Scenarios); err == nil {
+		fmt.Fprintf(stderr, "syncio-load: plan: %d scenarios × %d steps (%d to %d users), %s of load plus the drains between scenarios\n",
+			len(cfg.Scenarios), steps, cfg.Profile.Users[0], cfg.Profile.Users[len(cfg.Profile.Users)-1], d.Round(time.Second))
+	}
 	sum, err := loadtest.Run(ctx, cfg)
 	summary = sum
 	if sum != nil {
@@ -498,7 +568,85 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "Results: %s (summary.md, summary.json, steps.csv, *.png/*.svg, plot.html, *.bin)\n", cfg.OutDir)
 	}
-	return err
+	if err != nil || sum == nil {
+		return err
+	}
+	if err := allFailed(sum); err != nil {
+		return err
+	}
+	if err := gate.Check(sum, o.asserts); err != nil {
+		return err
+	}
+	if len(o.asserts) > 0 {
+		fmt.Fprintf(stderr, "syncio-load: %d assertions held\n", len(o.asserts))
+	}
+	return nil
+}
+
+// allFailed reports every scenario whose measured windows saw requests
+// but not one OK response (an endpoint answering 404, a service down): a
+// run like that is no measurement, whatever -assert says.
+func allFailed(sum *report.Summary) error {
+	var errs []error
+	for _, sc := range sum.Scenarios {
+		var requests, ok int
+		var codes []string
+		for _, st := range sc.Steps {
+			requests += st.Requests
+			ok += st.OK
+			codes = append(codes, st.Breakdown())
+		}
+		if requests > 0 && ok == 0 {
+			errs = append(errs, fmt.Errorf("%w: scenario %s: all %d measured requests failed (per step: %s)", errAllFailed, sc.Name, requests, strings.Join(codes, "; ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// parseRate reads -rate: "N/s" or "N" (per second); "" is the closed loop.
+func parseRate(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "/s"), 64)
+	if err != nil || n <= 0 || n > 1e6 {
+		return 0, fmt.Errorf("-rate %q: want requests a second, like 200/s (more than 0, at most 1000000)", s)
+	}
+	return n, nil
+}
+
+// The largest plan a run accepts: a typo in -step-users (1 instead of
+// 1000) gives thousands of steps and days of load.
+const (
+	maxSteps = 1000
+	maxPlan  = 24 * time.Hour
+)
+
+// profileHelp describes the profiles with their lengths for the default
+// scenarios, derived from the schedule so the help cannot drift from it.
+func profileHelp() string {
+	length := func(p schedule.Profile) string {
+		all, errA := loadtest.Select("headline,upload")
+		blocking, errB := loadtest.Select("sync-profile")
+		async, errC := loadtest.Select("async-profile")
+		d, _, errD := loadtest.PlannedDuration(p, all)
+		b, _, errE := loadtest.PlannedDuration(p, blocking)
+		a, _, errF := loadtest.PlannedDuration(p, async)
+		if errors.Join(errA, errB, errC, errD, errE, errF) != nil {
+			return "length unknown"
+		}
+		return fmt.Sprintf("about %.0f min for the default scenarios, plus the drains between them: %.0f s per blocking scenario, %.0f s per async one", d.Minutes(), b.Seconds(), a.Seconds())
+	}
+	return fmt.Sprintf("load profile: `quick` (%s) or full (the article's 1 → 4000 users, +400 users per 60 s step after a 30 s warm-up; %s)", length(schedule.Quick()), length(schedule.Full()))
+}
+
+func gateFields() []string {
+	var n []string
+	for f := range gate.Fields {
+		n = append(n, f)
+	}
+	slices.Sort(n)
+	return n
 }
 
 // liveSummary is the dashboard's last event: the headlines as text and

@@ -272,7 +272,7 @@ func TestUploadRunInChildProcess(t *testing.T) {
 		// The sync upload holds its worker through the storage call; the
 		// async one gives it back.
 		if b := top.BlockedHoldingWorker; b == nil || (sc.Name == "sync-upload") != (*b > 0.2) {
-			t.Errorf("%s at %d users: blocked holding a worker %v; want > 0.2 for sync only", sc.Name, top.Users, b)
+			t.Errorf("%s at %d users: blocked holding a worker %s; want > 0.2 for sync only", sc.Name, top.Users, report.Fig(b, 3))
 		}
 	}
 	if !strings.Contains(stdout.String(), "Upload headline at 8 users") || !strings.Contains(stdout.String(), "API RSS MB") {

@@ -423,6 +423,21 @@ func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
 			t.Errorf("run step with REPORT_ONLY=%q wrote no SARIF: %v", c.reportOnly, err)
 		}
 	}
+
+	// With a committed baseline the step fails only on a new finding.
+	cmd := exec.Command("bin/syncio", "-baseline", "syncio-baseline.json", "./...")
+	cmd.Dir, cmd.Env = a.dir, a.env
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "wrote the baseline syncio-baseline.json with 1 findings") {
+		t.Fatalf("writing the baseline: %v\n%s", err, out)
+	}
+	if out, code := step("Run syncio", "REPORT_ONLY="); code != 0 || svcFinding.MatchString(out) {
+		t.Errorf("run step with the baseline: exit %d, want 0 and the baselined finding not shown\n%s", code, out)
+	}
+	writeFile(t, filepath.Join(a.dir, "slow.go"), "package main\n\nimport (\n\t\"net/http\"\n\t\"time\"\n)\n\nfunc slow(w http.ResponseWriter, r *http.Request) {\n\ttime.Sleep(time.Second)\n}\n")
+	out, code := step("Run syncio", "REPORT_ONLY=")
+	if code != 3 || svcFinding.MatchString(out) || !strings.Contains(out, "slow.go:9:2: ") || !strings.Contains(out, "1 new findings; 1 more are in the baseline") {
+		t.Errorf("run step with the baseline and one new finding: exit %d, want 3 with that finding only\n%s", code, out)
+	}
 }
 
 // TestEveryDocBlockIsRun: a block marked in docs/ci.md promises a test
@@ -442,6 +457,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"golangci-main":       "tools/golangci TestDocRecipe",
 		"golangci-build":      "tools/golangci TestDocRecipe",
 		"golangci-config":     "tools/golangci TestDocRecipe",
+		"make-lint":           "tools/golangci TestWorkflowRunStep",
 	}
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
 	if err != nil {

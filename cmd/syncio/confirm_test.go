@@ -148,7 +148,10 @@ func loadDemo(t *testing.T) []byte {
 		"POST /api/sync/upload?size=4096", "POST /api/sync/upload?size=4096&client=per-request",
 		"POST /api/async/upload?size=4096", "POST /api/async/upload?size=4096&client=per-request",
 	}
-	// The lab's closed-loop users, three per target, for two seconds.
+	// The lab's closed-loop users, three per target, for two seconds, or
+	// longer until the watcher has enough samples: on a starved machine a
+	// sample can take most of a second, and a finding seen in none of two
+	// samples is "not seen" by chance.
 	var failed atomic.Int64
 	var attacks []*closedloop.Attack
 	for _, target := range targets {
@@ -163,6 +166,11 @@ func loadDemo(t *testing.T) []byte {
 		attacks = append(attacks, a)
 	}
 	time.Sleep(2 * time.Second)
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		if n := reportSamples(t, srv.URL()); n >= 3*blockwatch.DefaultMinSamples {
+			break
+		}
+	}
 	for _, a := range attacks {
 		a.Stop()
 	}
@@ -183,4 +191,21 @@ func loadDemo(t *testing.T) []byte {
 		t.Fatalf("blocking report: %v, %d samples", err, rep.Samples)
 	}
 	return body
+}
+
+// reportSamples is the number of samples the demo's watcher has taken.
+func reportSamples(t *testing.T, base string) int64 {
+	t.Helper()
+	resp, err := http.Get(base + "/debug/syncio/blocking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var rep struct {
+		Samples int64 `json:"samples"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep.Samples
 }

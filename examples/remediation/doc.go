@@ -5,7 +5,9 @@
 // cannot see, kept so the guide can show what the linter misses.
 //
 // Lines in a "before" package that syncio must report end with a marker
-// comment naming the rules, "// syncio: SIO001". The tests in this
+// comment naming the rules, "// syncio: SIO001"; a line syncio should
+// report and does not yet ends with "// syncio-missed: SIO002" instead
+// (ginctx/before), and the test checks it stays unreported. The tests in this
 // package run syncio over every example in one checker run and compare
 // its findings with the markers; they also check that every Go block in
 // the guide is quoted verbatim from the file it names, and that the

@@ -10,11 +10,19 @@ import (
 
 const guidePath = "../../docs/remediation.md"
 
-// readGuide returns the guide's lines.
-func readGuide(t *testing.T) []string {
+// guidePages returns the guide's first page and its pages under
+// docs/remediation/ (one per rule, pprof, the demo).
+func guidePages(t *testing.T) []string {
 	t.Helper()
-	return readLines(t, guidePath)
+	more, err := filepath.Glob("../../docs/remediation/*.md")
+	if err != nil || len(more) == 0 {
+		t.Fatalf("no pages under docs/remediation/ (%v)", err)
+	}
+	return append([]string{guidePath}, more...)
 }
+
+// pageName is how a failure names a page: "docs/remediation/SIO002.md".
+func pageName(path string) string { return strings.TrimPrefix(filepath.ToSlash(path), "../../") }
 
 func readLines(t *testing.T, path string) []string {
 	t.Helper()
@@ -55,60 +63,17 @@ func anchors(t *testing.T, path string) map[string]bool {
 
 // sourceRE finds the example file a code block quotes, named in a link on
 // the line before the block.
-var sourceRE = regexp.MustCompile(`\(\.\./(examples/remediation/[^)#]+\.go)\)`)
+var sourceRE = regexp.MustCompile(`\((?:\.\./)+(examples/remediation/[^)#]+\.go)\)`)
 
 // TestGuideQuotesExamples checks that every Go block in the guide is a
 // verbatim excerpt of the example file linked just before it, so the guide
 // cannot drift from code that the linter test checks; and that every
 // before and after package is quoted at least once.
 func TestGuideQuotesExamples(t *testing.T) {
-	lines := readGuide(t)
 	quoted := map[string]bool{} // example dir, e.g. "locks/after"
 	blocks := 0
-	for i := 0; i < len(lines); i++ {
-		if lines[i] != "```go" {
-			if strings.HasPrefix(lines[i], "```") && strings.TrimPrefix(lines[i], "```") != "" &&
-				strings.Contains(lines[i], "go") && lines[i] != "```go" {
-				t.Errorf("docs/remediation.md:%d: write Go blocks as ```go", i+1)
-			}
-			continue
-		}
-		start := i + 1
-		end := start
-		for end < len(lines) && lines[end] != "```" {
-			end++
-		}
-		if end == len(lines) {
-			t.Fatalf("docs/remediation.md:%d: unterminated code block", i+1)
-		}
-		block := strings.Join(lines[start:end], "\n") + "\n"
-		i = end
-		blocks++
-
-		// The link sits on the last non-empty line before the fence.
-		j := start - 2
-		for j >= 0 && strings.TrimSpace(lines[j]) == "" {
-			j--
-		}
-		m := []string(nil)
-		if j >= 0 {
-			m = sourceRE.FindStringSubmatch(lines[j])
-		}
-		if m == nil {
-			t.Errorf("docs/remediation.md:%d: the line before a Go block must link the example file it quotes", start)
-			continue
-		}
-		rel := strings.TrimPrefix(m[1], "examples/remediation/")
-		src, err := os.ReadFile(filepath.FromSlash(rel))
-		if err != nil {
-			t.Errorf("docs/remediation.md:%d: %v", start, err)
-			continue
-		}
-		if !strings.Contains(string(src), block) {
-			t.Errorf("docs/remediation.md:%d: block is not a verbatim excerpt of %s:\n%s", start, m[1], block)
-			continue
-		}
-		quoted[filepath.ToSlash(filepath.Dir(rel))] = true
+	for _, page := range guidePages(t) {
+		blocks += quotes(t, page, quoted)
 	}
 	if blocks == 0 {
 		t.Fatal("the guide has no Go blocks")
@@ -135,7 +100,7 @@ const pendingNote = "(not written yet)"
 // index point at files (and Markdown headings) that exist, and that the
 // index links every page under docs/.
 func TestDocsLinks(t *testing.T) {
-	for _, page := range []string{guidePath, "../../docs/README.md"} {
+	for _, page := range append(guidePages(t), "../../docs/README.md") {
 		data, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
@@ -188,4 +153,65 @@ func TestDocsLinks(t *testing.T) {
 			t.Errorf("docs/README.md does not link %s", rel)
 		}
 	}
+}
+
+// quotes checks the Go blocks of one page, marks the example directories
+// they quote, and returns how many there are.
+func quotes(t *testing.T, page string, quoted map[string]bool) int {
+	t.Helper()
+	lines := readLines(t, page)
+	name := pageName(page)
+	blocks := 0
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != "```go" {
+			if strings.HasPrefix(lines[i], "```") && strings.TrimPrefix(lines[i], "```") != "" &&
+				strings.Contains(lines[i], "go") && lines[i] != "```go" {
+				t.Errorf("%s:%d: write Go blocks as ```go", name, i+1)
+			}
+			continue
+		}
+		start := i + 1
+		end := start
+		for end < len(lines) && lines[end] != "```" {
+			end++
+		}
+		if end == len(lines) {
+			t.Fatalf("%s:%d: unterminated code block", name, i+1)
+		}
+		block := strings.Join(lines[start:end], "\n") + "\n"
+		i = end
+		blocks++
+		if strings.TrimSpace(block) == "" {
+			// An empty block is an excerpt of every file: it would pass
+			// while showing the reader nothing.
+			t.Errorf("%s:%d: empty Go block", name, start)
+			continue
+		}
+
+		// The link sits on the last non-empty line before the fence.
+		j := start - 2
+		for j >= 0 && strings.TrimSpace(lines[j]) == "" {
+			j--
+		}
+		m := []string(nil)
+		if j >= 0 {
+			m = sourceRE.FindStringSubmatch(lines[j])
+		}
+		if m == nil {
+			t.Errorf("%s:%d: the line before a Go block must link the example file it quotes", name, start)
+			continue
+		}
+		rel := strings.TrimPrefix(m[1], "examples/remediation/")
+		src, err := os.ReadFile(filepath.FromSlash(rel))
+		if err != nil {
+			t.Errorf("%s:%d: %v", name, start, err)
+			continue
+		}
+		if !strings.Contains(string(src), block) {
+			t.Errorf("%s:%d: block is not a verbatim excerpt of %s:\n%s", name, start, m[1], block)
+			continue
+		}
+		quoted[filepath.ToSlash(filepath.Dir(rel))] = true
+	}
+	return blocks
 }

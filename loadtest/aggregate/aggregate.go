@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -45,11 +46,23 @@ func isTimeout(msg string) bool {
 type Step struct {
 	Requests, OK, Rejected, Timeouts, Errors int
 	latencies                                []float64 // OK only, seconds
+	codes                                    map[int]int
+	errKinds                                 map[string]int
 }
 
 // Add counts r.
 func (s *Step) Add(r *vegeta.Result) {
 	s.Requests++
+	if s.codes == nil {
+		s.codes = map[int]int{}
+	}
+	s.codes[int(r.Code)]++
+	if r.Code == 0 && r.Error != "" {
+		if s.errKinds == nil {
+			s.errKinds = map[string]int{}
+		}
+		s.errKinds[ErrorKind(r.Error)]++
+	}
 	switch Classify(r) {
 	case OK:
 		s.OK++
@@ -71,19 +84,54 @@ func (s *Step) Merge(o *Step) {
 	s.Timeouts += o.Timeouts
 	s.Errors += o.Errors
 	s.latencies = append(s.latencies, o.latencies...)
+	for c, n := range o.codes {
+		if s.codes == nil {
+			s.codes = map[int]int{}
+		}
+		s.codes[c] += n
+	}
+	for k, n := range o.errKinds {
+		if s.errKinds == nil {
+			s.errKinds = map[string]int{}
+		}
+		s.errKinds[k] += n
+	}
+}
+
+// ErrorKind names a transport error without its addresses and ports, so
+// that a thousand refused connections count as one kind: the text after
+// the last ": " of Go's wrapped error ("connection refused", "timeout
+// awaiting response headers", "EOF").
+func ErrorKind(msg string) string {
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	msg = strings.TrimSpace(msg)
+	if len(msg) > 60 {
+		msg = msg[:60]
+	}
+	if msg == "" {
+		return "unknown"
+	}
+	return msg
 }
 
 // Stats are a window's figures; latencies are of OK results, in seconds.
 type Stats struct {
 	Requests, OK, Rejected, Timeouts, Errors int
-	ThroughputRPS                            float64 // OK completions per second
-	RejectedRPS                              float64
-	LatencyMean, P50, P95, P99, Max          float64
+	// Codes counts responses by status code (0: no response), and
+	// ErrorKinds the transport errors of those without one (ErrorKind).
+	Codes                           map[int]int
+	ErrorKinds                      map[string]int
+	ThroughputRPS                   float64 // OK completions per second
+	RejectedRPS                     float64
+	LatencyMean, P50, P95, P99, Max float64
 }
 
 // Stats computes the figures over a window of length window.
 func (s *Step) Stats(window time.Duration) Stats {
-	st := Stats{Requests: s.Requests, OK: s.OK, Rejected: s.Rejected, Timeouts: s.Timeouts, Errors: s.Errors}
+	st := Stats{Requests: s.Requests, OK: s.OK, Rejected: s.Rejected, Timeouts: s.Timeouts, Errors: s.Errors,
+		Codes: maps.Clone(s.codes), ErrorKinds: maps.Clone(s.errKinds)}
 	if secs := window.Seconds(); secs > 0 {
 		st.ThroughputRPS = float64(s.OK) / secs
 		st.RejectedRPS = float64(s.Rejected) / secs
@@ -116,12 +164,14 @@ func Percentile(sorted []float64, q float64) float64 {
 	return sorted[rank]
 }
 
-// Server are the /metrics figures over a window.
+// Server are the /metrics figures over a window. The figures read through
+// the user's selectors are nil when no sample in the window had them (a
+// typo, an absent gauge, a failed scrape): unknown, not zero.
 type Server struct {
 	Samples         int
-	QueueLengthMax  float64
-	WorkersBusyMean float64
-	Workers         float64
+	QueueLengthMax  *float64
+	WorkersBusyMean *float64
+	Workers         *float64
 	RejectedDelta   float64 // pool rejections counted by the server
 	RSSBytesMax     float64
 	GoroutinesMax   float64
@@ -140,6 +190,7 @@ type Server struct {
 func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 	var out Server
 	var busy float64
+	var busyN int
 	var first, last *scrape.Sample
 	for i := range samples {
 		smp := &samples[i]
@@ -155,14 +206,23 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		}
 		last = smp
 		out.Samples++
-		busy += smp.WorkersBusy
-		out.QueueLengthMax = max(out.QueueLengthMax, smp.QueueLength)
+		if smp.Has(scrape.RoleBusy) {
+			busy += smp.WorkersBusy
+			busyN++
+		}
+		if smp.Has(scrape.RoleQueue) {
+			out.QueueLengthMax = ptr(max(deref(out.QueueLengthMax), smp.QueueLength))
+		}
+		if smp.Has(scrape.RoleWorkers) {
+			out.Workers = ptr(smp.Workers)
+		}
 		out.RSSBytesMax = max(out.RSSBytesMax, smp.RSSBytes)
 		out.GoroutinesMax = max(out.GoroutinesMax, smp.Goroutines)
-		out.Workers = smp.Workers
+	}
+	if busyN > 0 {
+		out.WorkersBusyMean = ptr(busy / float64(busyN))
 	}
 	if out.Samples > 0 {
-		out.WorkersBusyMean = busy / float64(out.Samples)
 		out.RejectedDelta = last.Rejected - first.Rejected
 		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
 			out.CPUCores = (last.CPUSeconds - first.CPUSeconds) / secs
@@ -173,4 +233,13 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		}
 	}
 	return out
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -135,11 +136,20 @@ func TestServerStats(t *testing.T) {
 		smp(5, 90, 100, 90), // after
 	}
 	got := ServerStats(samples, t0.Add(2*time.Second), t0.Add(4*time.Second))
-	want := Server{Samples: 3, QueueLengthMax: 30, WorkersBusyMean: 90, Workers: 100, RejectedDelta: 30, RSSBytesMax: 4e6, GoroutinesMax: 104}
-	if got != want {
+	want := Server{Samples: 3, QueueLengthMax: ptr(30), WorkersBusyMean: ptr(90), Workers: ptr(100), RejectedDelta: 30, RSSBytesMax: 4e6, GoroutinesMax: 104}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ServerStats = %+v, want %+v", got, want)
 	}
-	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != 0 {
+	// A selector that matched nothing (busy here) leaves its figure
+	// unknown; the others are still read.
+	for i := range samples {
+		samples[i].Missing = []string{scrape.RoleBusy}
+	}
+	got = ServerStats(samples, t0.Add(2*time.Second), t0.Add(4*time.Second))
+	if got.WorkersBusyMean != nil || got.QueueLengthMax == nil || *got.QueueLengthMax != 30 {
+		t.Errorf("busy missing: busy %v queue %v, want busy unknown and queue 30", got.WorkersBusyMean, got.QueueLengthMax)
+	}
+	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != 0 || none.QueueLengthMax != nil || none.Workers != nil {
 		t.Errorf("no samples in window: %+v", none)
 	}
 }

@@ -35,7 +35,12 @@ var All = []Chart{
 	{Name: "rejections", Title: "503 responses/s vs users", YLabel: "503/s",
 		Value: func(s report.Step) float64 { return s.Status503RPS }},
 	{Name: "queue", Title: "Max pool queue length vs users", YLabel: "queued requests",
-		Value: func(s report.Step) float64 { return s.QueueLengthMax }},
+		Value: func(s report.Step) float64 {
+			if s.QueueLengthMax == nil {
+				return math.NaN() // unknown: no point, rather than a 0 that reads as an empty queue
+			}
+			return *s.QueueLengthMax
+		}},
 }
 
 var palette = []color.Color{
@@ -72,7 +77,7 @@ func (c Chart) Plot(s *report.Summary) (*plot.Plot, error) {
 		var xys plotter.XYs
 		for _, st := range sc.Steps {
 			v := c.Value(st)
-			if c.LogY && v <= 0 {
+			if math.IsNaN(v) || c.LogY && v <= 0 {
 				continue
 			}
 			xys = append(xys, plotter.XY{X: float64(st.Users), Y: v})

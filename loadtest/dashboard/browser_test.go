@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -170,20 +171,36 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("%d scenarios show the server chart; /metrics was sampled, want 2", serverShown)
 	}
 
-	// A run without the server's /metrics shows "–" in its columns, not 0.
-	noMetrics := *sum
-	noMetrics.NoServerMetrics = true
-	js, err := json.Marshal(dashboard.Final{Text: "no metrics", Summary: &noMetrics})
+	// The overlay: both scenarios on the same axes of each chart, and the
+	// capacity line at the 2 workers /metrics reported.
+	type overlayChart struct {
+		Scenarios []string `json:"scenarios"`
+		Capacity  *float64 `json:"capacity"`
+		Ymax      float64  `json:"ymax"`
+	}
+	ov, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]overlayChart](`window.dashboard.overlay`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
-		[...document.querySelector("#steps tbody tr").cells].slice(-2).map(c => c.textContent)`))
+	ok := ov["OK/s, every scenario"]
+	if strings.Join(ok.Scenarios, ",") != "held,free" {
+		t.Errorf("OK/s overlay draws %v, want held and free on one chart", ok.Scenarios)
+	}
+	busy := ov["Busy workers vs capacity (-metric-workers), every scenario"]
+	if busy.Capacity == nil || *busy.Capacity != 2 || busy.Ymax < 2 || len(busy.Scenarios) == 0 {
+		t.Errorf("busy overlay %+v: want a capacity line at 2 workers within the axis", busy)
+	}
+	// Round axes: the y axis ends on a 1-2-5 multiple (3 for a capacity
+	// of 2, not 2.2), and the scenario heading says step k of N.
+	if y := ok.Ymax; y <= 0 || !roundTick(y) {
+		t.Errorf("OK/s overlay y axis ends at %v, not a round 1-2-5 multiple", y)
+	}
+	head, err := chromedp.Run(ctx, chromedp.Text(".scenario h2 span"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cells) != 2 || cells[0] != "–" || cells[1] != "–" {
-		t.Errorf("server columns without /metrics: %q, want – and –", cells)
+	if !strings.Contains(head, "step 2 of 2") {
+		t.Errorf("scenario heading %q lacks step 2 of 2", head)
 	}
 
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
@@ -219,6 +236,23 @@ func TestDashboardInBrowser(t *testing.T) {
 			t.Error(err)
 		}
 	}
+
+	// A run without the server's /metrics shows "–" in its columns, not 0.
+	noMetrics := *sum
+	noMetrics.NoServerMetrics = true
+	js, err := json.Marshal(dashboard.Final{Text: "no metrics", Summary: &noMetrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
+		[...document.querySelector("#steps tbody tr").cells].slice(-4, -2).map(c => c.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 2 || cells[0] != "–" || cells[1] != "–" {
+		t.Errorf("server columns without /metrics: %q, want – and –", cells)
+	}
+
 	cancelTimeout() // ends the console subscription
 	reading.Wait()
 	mu.Lock()
@@ -226,4 +260,18 @@ func TestDashboardInBrowser(t *testing.T) {
 	if len(problems) > 0 {
 		t.Errorf("browser reported problems:\n%s", strings.Join(problems, "\n"))
 	}
+}
+
+// roundTick reports whether v is a multiple of a 1, 2 or 5 step that cuts
+// it into at most four parts, as the page's axes are.
+func roundTick(v float64) bool {
+	for exp := 1e-3; exp <= 1e6; exp *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			step := m * exp
+			if n := v / step; n <= 4.0001 && math.Abs(n-math.Round(n)) < 1e-6 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -31,6 +31,20 @@ type Point struct {
 	// The server's figures, from its /metrics; absent when not sampled.
 	QueueLength *float64 `json:"queue_length,omitempty"`
 	WorkersBusy *float64 `json:"workers_busy,omitempty"`
+	// Workers is the capacity (-metric-workers), drawn as a reference
+	// line over busy workers; BlockedHoldingWorker the blocking watcher's
+	// mean goroutines parked in I/O holding a worker since the previous
+	// sample, when the service exposes it.
+	// ServerAt is when the server figures were sampled: always inside
+	// the point's own scenario, never the previous one's last scrape.
+	ServerAt             *time.Time `json:"server_at,omitempty"`
+	Workers              *float64   `json:"workers,omitempty"`
+	BlockedHoldingWorker *float64   `json:"blocked_holding_worker,omitempty"`
+	// Steps is the scenario's number of measured steps, and ETAS the
+	// seconds left in the run's plan (drains between scenarios not
+	// counted).
+	Steps int     `json:"steps"`
+	ETAS  float64 `json:"eta_s"`
 }
 
 // The SSE event names besides the default "message" (a Point).

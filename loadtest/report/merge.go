@@ -34,6 +34,7 @@ func Merge(dirs []string) (*Summary, error) {
 	}
 	merged := map[key]*aggregate.Step{}
 	busyN := map[key]int{}
+	first := map[key]bool{}
 	for _, dir := range dirs {
 		s, err := ReadJSON(filepath.Join(dir, SummaryFile))
 		if err != nil {
@@ -50,6 +51,11 @@ func Merge(dirs []string) (*Summary, error) {
 		// One folder that read the server's /metrics makes its columns known.
 		out.NoServerMetrics = out.NoServerMetrics && s.NoServerMetrics
 		out.Sources = append(out.Sources, dir)
+		for _, w := range s.Warnings {
+			if !slices.Contains(out.Warnings, w) {
+				out.Warnings = append(out.Warnings, w)
+			}
+		}
 		if s.StartedAt.Before(out.StartedAt) {
 			out.StartedAt = s.StartedAt
 		}
@@ -60,26 +66,45 @@ func Merge(dirs []string) (*Summary, error) {
 			}
 			dst := scenarioNamed(out, sc)
 			dst.APIRSSMaxBytes = max(dst.APIRSSMaxBytes, sc.APIRSSMaxBytes)
+			dst.GeneratorRSSMaxBytes = max(dst.GeneratorRSSMaxBytes, sc.GeneratorRSSMaxBytes)
 			for i, st := range sc.Steps {
 				k := key{sc.Name, st.Index}
 				stats := wins.Steps[i].Stats(wins.Windows[i].Len())
+				if _, seen := first[k]; !seen {
+					first[k] = true
+				}
 				d := stepIndexed(dst, st)
 				d.Users += st.Users
 				d.ThroughputRPS += stats.ThroughputRPS
 				d.Status503RPS += stats.RejectedRPS
-				d.QueueLengthMax = max(d.QueueLengthMax, st.QueueLengthMax)
+				d.QueueLengthMax = maxKnown(d.QueueLengthMax, st.QueueLengthMax)
 				d.ServerRSSBytes = max(d.ServerRSSBytes, st.ServerRSSBytes)
 				d.ServerGoroutines = max(d.ServerGoroutines, st.ServerGoroutines)
 				// Every folder scraped the same API: its cores are one figure, not a sum.
 				d.ServerCPUCores = max(d.ServerCPUCores, st.ServerCPUCores)
 				d.Rejected = max(d.Rejected, st.Rejected)
-				d.Workers = max(d.Workers, st.Workers)
-				// Only folders that sampled /metrics know the pool (Workers > 0);
-				// averaging in the zero of one that did not would halve the mean.
-				if st.Workers > 0 {
-					d.WorkersBusyMean += st.WorkersBusyMean
+				d.Workers = maxKnown(d.Workers, st.Workers)
+				// The watcher's figure is the one API's, seen by every folder.
+				d.BlockedHoldingWorker = maxKnown(d.BlockedHoldingWorker, st.BlockedHoldingWorker)
+				// Each folder's generator is a process of its own, often on a
+				// machine of its own: the busiest one is the one that may have
+				// been the limit.
+				d.GeneratorRSSBytes = max(d.GeneratorRSSBytes, st.GeneratorRSSBytes)
+				d.GeneratorCPU = maxKnown(d.GeneratorCPU, st.GeneratorCPU)
+				d.HostCPUIdle = minKnown(d.HostCPUIdle, st.HostCPUIdle)
+				// Only folders that read the busy gauge know it; averaging
+				// in one that did not would halve the mean.
+				if st.WorkersBusyMean != nil {
+					d.WorkersBusyMean = ptr(deref(d.WorkersBusyMean) + *st.WorkersBusyMean)
 					busyN[k]++
 				}
+				// One folder with a server sample makes the step's server figures known.
+				if first[k] {
+					d.ServerMissing = st.ServerMissing
+				} else if st.ServerMissing == "" {
+					d.ServerMissing = ""
+				}
+				first[k] = false
 				if merged[k] == nil {
 					merged[k] = &aggregate.Step{}
 				}
@@ -95,8 +120,9 @@ func Merge(dirs []string) (*Summary, error) {
 			agg := merged[k].Stats(0)
 			st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts = agg.Requests, agg.OK, agg.Rejected, agg.Errors, agg.Timeouts
 			st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max
+			st.SetBreakdown(agg.Codes, agg.ErrorKinds)
 			if busyN[k] > 0 {
-				st.WorkersBusyMean /= float64(busyN[k])
+				st.WorkersBusyMean = ptr(*st.WorkersBusyMean / float64(busyN[k]))
 			}
 		}
 	}
@@ -181,4 +207,35 @@ func EachResult(path string, fn func(*vegeta.Result) error) error {
 			return err
 		}
 	}
+}
+
+// maxKnown is the larger of two optional figures; unknown only if both are.
+func maxKnown(a, b *float64) *float64 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return ptr(max(*a, *b))
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// minKnown is the smaller of two optional figures; unknown only if both are.
+func minKnown(a, b *float64) *float64 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return ptr(min(*a, *b))
 }

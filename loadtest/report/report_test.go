@@ -213,7 +213,9 @@ func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []
 	f.Close()
 	s := &Summary{Profile: "quick", BackendLatencyS: 2, StartedAt: start, Scenarios: []Scenario{{
 		Name: "async-profile", Path: "/api/async/profile", ResultsFile: "async-profile.bin",
-		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: float64(users), WorkersBusyMean: max(busy, 0), Workers: workersIf(busy >= 0)}},
+		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: ptr(float64(users)), WorkersBusyMean: busyIf(busy), Workers: workersIf(busy >= 0),
+			BlockedHoldingWorker: busyIf(busy), GeneratorRSSBytes: float64(users) * 1e6}},
+		GeneratorRSSMaxBytes: float64(users) * 2e6,
 	}}}
 	if err := s.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
 		t.Fatal(err)
@@ -244,8 +246,13 @@ func TestMergeFolders(t *testing.T) {
 	if st.LatencyMeanS != 14.0/6 || st.LatencyMaxS != 5 || st.LatencyP50S != 1 {
 		t.Errorf("merged latencies mean %v p50 %v max %v", st.LatencyMeanS, st.LatencyP50S, st.LatencyMaxS)
 	}
-	if st.QueueLengthMax != 300 || st.WorkersBusyMean != 20 { // (10 + 30) / 2; c not counted
-		t.Errorf("merged server figures: queue %v busy %v", st.QueueLengthMax, st.WorkersBusyMean)
+	if deref(st.QueueLengthMax) != 300 || deref(st.WorkersBusyMean) != 20 { // (10 + 30) / 2; c not counted
+		t.Errorf("merged server figures: queue %v busy %v", Fig(st.QueueLengthMax, 1), Fig(st.WorkersBusyMean, 1))
+	}
+	// The blocked column is the one API's (the highest any folder read),
+	// and the generator's RSS the largest generator's: neither is dropped.
+	if deref(st.BlockedHoldingWorker) != 30 || st.GeneratorRSSBytes != 300e6 || s.Scenarios[0].GeneratorRSSMaxBytes != 600e6 {
+		t.Errorf("merged blocked %s, gen RSS %v, scenario gen RSS max %v; want 30, 300e6, 600e6", Fig(st.BlockedHoldingWorker, 1), st.GeneratorRSSBytes, s.Scenarios[0].GeneratorRSSMaxBytes)
 	}
 	if len(s.Sources) != 3 {
 		t.Errorf("sources = %v", s.Sources)
@@ -309,9 +316,49 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 	}
 }
 
-func workersIf(scraped bool) float64 {
+func workersIf(scraped bool) *float64 {
 	if scraped {
-		return 100
+		return ptr(100)
 	}
-	return 0
+	return nil
+}
+
+// busyIf is the busy mean of a folder that read it (busy >= 0), or unknown.
+func busyIf(busy float64) *float64 {
+	if busy < 0 {
+		return nil
+	}
+	return ptr(busy)
+}
+
+// TestSaturatedHeadline: a top step whose machine had under 10% CPU idle,
+// or whose load generator used nearly every core, puts a warning on the
+// headline naming the step; a machine with room to spare does not.
+func TestSaturatedHeadline(t *testing.T) {
+	mk := func(idle, gen float64) *Summary {
+		s := &Summary{Pair: &Pair{Baseline: "held", Candidate: "released"}, Scenarios: []Scenario{
+			{Name: "held", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: 0.1}, {Index: 2, Users: 1000, ThroughputRPS: 190, LatencyMeanS: 1, HostCPUIdle: ptr(0.5), GeneratorCPU: ptr(0.2)}}},
+			{Name: "released", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: 0.1}, {Index: 2, Users: 1000, ThroughputRPS: 900, LatencyMeanS: 0.7, HostCPUIdle: ptr(idle), GeneratorCPU: ptr(gen)}}},
+		}}
+		s.ComputeHeadline()
+		return s
+	}
+	const warn = "the load generator's machine was the limit in step 2 of released"
+	if got := mk(0.04, 0.5).HeadlineText(); !strings.Contains(got, warn+" (host CPU idle 4%)") || !strings.Contains(got, "ratios are not the service's") {
+		t.Errorf("idle 4%%: headline %q", got)
+	}
+	if got := mk(0.3, 0.95).HeadlineText(); !strings.Contains(got, warn+" (load generator at 95% of all cores)") {
+		t.Errorf("generator 95%%: headline %q", got)
+	}
+	ok := mk(0.4, 0.5)
+	if got := ok.HeadlineText(); strings.Contains(got, "was the limit") || ok.Headline.Saturated != "" {
+		t.Errorf("a machine with room: headline %q", got)
+	}
+	var table strings.Builder
+	if err := mk(0.04, 0.5).WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "gen CPU %") || !strings.Contains(table.String(), "WARNING: the load generator's machine") {
+		t.Errorf("table:\n%s", table.String())
+	}
 }

@@ -3,8 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -45,6 +48,13 @@ type Summary struct {
 	// service of the user's own without -metrics), so the queue, busy,
 	// RSS, cores and goroutine columns are unknown, not zero.
 	NoServerMetrics bool `json:"no_server_metrics,omitempty"`
+	// OpenLoopRate is -rate: the top step's arrivals per second in an open
+	// loop (0: closed-loop users). Each step's rate is in its rate_per_s.
+	OpenLoopRate float64 `json:"open_loop_rate_per_s,omitempty"`
+	// Warnings are what the run could not see, in words: a -metrics URL
+	// that did not answer, a selector that matched no series. Each is
+	// printed once on stderr too.
+	Warnings []string `json:"warnings,omitempty"`
 	// ColdStart is filled by the cold-start measurement (-scenarios coldstart).
 	ColdStart []ColdStart `json:"cold_start,omitempty"`
 }
@@ -111,21 +121,29 @@ type Scenario struct {
 
 // Step is one step's figures over its measured window.
 type Step struct {
-	Users           int     `json:"users"`
-	DurationS       float64 `json:"duration_s"` // the measured window
-	Requests        int     `json:"requests"`
-	OK              int     `json:"ok"`
-	Status503       int     `json:"status_503"`
-	Errors          int     `json:"errors"` // neither OK, 503 nor timeout
-	ThroughputRPS   float64 `json:"throughput_rps"`
-	LatencyMeanS    float64 `json:"latency_mean_s"`
-	LatencyP50S     float64 `json:"latency_p50_s"`
-	LatencyP95S     float64 `json:"latency_p95_s"`
-	LatencyP99S     float64 `json:"latency_p99_s"`
-	LatencyMaxS     float64 `json:"latency_max_s"`
-	QueueLengthMax  float64 `json:"queue_length_max"`
-	WorkersBusyMean float64 `json:"workers_busy_mean"`
-	ServerRSSBytes  float64 `json:"server_rss_bytes"`
+	Users         int     `json:"users"`
+	DurationS     float64 `json:"duration_s"` // the measured window
+	Requests      int     `json:"requests"`
+	OK            int     `json:"ok"`
+	Status503     int     `json:"status_503"`
+	Errors        int     `json:"errors"` // neither OK, 503 nor timeout
+	ThroughputRPS float64 `json:"throughput_rps"`
+	LatencyMeanS  float64 `json:"latency_mean_s"`
+	LatencyP50S   float64 `json:"latency_p50_s"`
+	LatencyP95S   float64 `json:"latency_p95_s"`
+	LatencyP99S   float64 `json:"latency_p99_s"`
+	LatencyMaxS   float64 `json:"latency_max_s"`
+	// The figures read through -metric-queue, -metric-busy and
+	// -metric-workers: null when no sample in the window had them (see
+	// Summary.Warnings for why), never a 0 that reads as an idle pool.
+	QueueLengthMax  *float64 `json:"queue_length_max"`
+	WorkersBusyMean *float64 `json:"workers_busy_mean"`
+	ServerRSSBytes  float64  `json:"server_rss_bytes"`
+
+	// Statuses counts the window's responses by status code ("0": no
+	// response), and ErrorKinds the transport errors of those without one.
+	Statuses   map[string]int `json:"statuses,omitempty"`
+	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 
 	Index            int     `json:"index"`
 	Timeouts         int     `json:"timeouts"`
@@ -135,11 +153,23 @@ type Step struct {
 	ServerCPUCores   float64 `json:"server_cpu_cores"` // the API process's, from its /metrics
 	// GeneratorRSSBytes is the load generator's own highest RSS in the
 	// window (ServerRSSBytes is the API's).
-	GeneratorRSSBytes float64   `json:"generator_rss_bytes"`
-	Workers           float64   `json:"workers"`
-	StepStart         time.Time `json:"step_start"`
-	WindowStart       time.Time `json:"window_start"`
-	WindowEnd         time.Time `json:"window_end"`
+	GeneratorRSSBytes float64  `json:"generator_rss_bytes"`
+	Workers           *float64 `json:"workers"`
+	// RatePerS is the open loop's arrival rate in the step (-rate); 0 in
+	// a closed loop, where Users users each wait for their answer.
+	RatePerS float64 `json:"rate_per_s,omitempty"`
+	// GeneratorCPU is the load generator's process CPU time over the
+	// window ÷ wall time ÷ the machine's cores (1 = every core; with the
+	// API in-process it includes the API), and HostCPUIdle the machine's
+	// idle share from /proc/stat. nil when not measured.
+	GeneratorCPU *float64 `json:"generator_cpu,omitempty"`
+	HostCPUIdle  *float64 `json:"host_cpu_idle,omitempty"`
+	// ServerMissing says why the step has no server figures at all (no
+	// /metrics sample in its window), when metrics were asked for.
+	ServerMissing string    `json:"server_missing,omitempty"`
+	StepStart     time.Time `json:"step_start"`
+	WindowStart   time.Time `json:"window_start"`
+	WindowEnd     time.Time `json:"window_end"`
 	// BlockedHoldingWorker is the mean number of request goroutines the
 	// API's blocking watcher saw parked in I/O while holding a worker
 	// (absent when the API has no watcher).
@@ -153,6 +183,51 @@ func (st Step) blockedCol() string {
 		return "–"
 	}
 	return strconv.FormatFloat(*st.BlockedHoldingWorker, 'f', 1, 64)
+}
+
+// SetBreakdown fills Statuses and ErrorKinds from a window's counts.
+func (st *Step) SetBreakdown(codes map[int]int, kinds map[string]int) {
+	st.Statuses, st.ErrorKinds = nil, nil
+	for c, n := range codes {
+		if st.Statuses == nil {
+			st.Statuses = map[string]int{}
+		}
+		st.Statuses[strconv.Itoa(c)] = n
+	}
+	if len(kinds) > 0 {
+		st.ErrorKinds = maps.Clone(kinds)
+	}
+}
+
+// Breakdown is the compact form of Statuses and ErrorKinds for tables and
+// CSV: "200:120 503:30 0(connection refused):4", codes in order.
+func (st Step) Breakdown() string {
+	codes := slices.Sorted(maps.Keys(st.Statuses))
+	slices.SortFunc(codes, func(a, b string) int { return cmpInt(a) - cmpInt(b) })
+	var parts []string
+	for _, c := range codes {
+		if c == "0" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d", c, st.Statuses[c]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(st.ErrorKinds)) {
+		parts = append(parts, fmt.Sprintf("0(%s):%d", k, st.ErrorKinds[k]))
+	}
+	if len(parts) == 0 {
+		return "–"
+	}
+	return strings.Join(parts, " ")
+}
+
+func cmpInt(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// Fig formats an optional figure with digits decimals, or "–" when unknown.
+func Fig(v *float64, digits int) string {
+	if v == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*v, 'f', digits, 64)
 }
 
 // Headline compares sync and async profile at the top step.
@@ -169,6 +244,29 @@ type Headline struct {
 	AsyncLatencyMeanS  float64 `json:"async_latency_mean_s"`
 	Sync503            int     `json:"sync_status_503"`
 	Note               string  `json:"note,omitempty"`
+	// Saturated, when set, says the load generator's machine was the limit
+	// in a step the headline uses: its ratios are not the service's.
+	Saturated string `json:"generator_saturated,omitempty"`
+}
+
+// The thresholds of a saturated load generator: the machine had less than
+// SaturatedIdle of its CPU idle, or the generator used more than
+// SaturatedGenerator of all its cores.
+const (
+	SaturatedIdle      = 0.10
+	SaturatedGenerator = 0.90
+)
+
+// saturation says why st's machine was saturated, or "".
+func (st Step) saturation() string {
+	var why []string
+	if st.HostCPUIdle != nil && *st.HostCPUIdle < SaturatedIdle {
+		why = append(why, fmt.Sprintf("host CPU idle %.0f%%", 100**st.HostCPUIdle))
+	}
+	if st.GeneratorCPU != nil && *st.GeneratorCPU > SaturatedGenerator {
+		why = append(why, fmt.Sprintf("load generator at %.0f%% of all cores", 100**st.GeneratorCPU))
+	}
+	return strings.Join(why, ", ")
 }
 
 // UploadHeadline is Headline for the upload pair, plus the API's own peak
@@ -249,6 +347,20 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 		if latencyS > 0 && asyncTop.Users > 0 {
 			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS)
 		}
+	}
+	var sat []string
+	if okS {
+		if why := syncTop.saturation(); why != "" {
+			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", syncTop.Index, syncName, why))
+		}
+	}
+	if okA {
+		if why := asyncTop.saturation(); why != "" {
+			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", asyncTop.Index, asyncName, why))
+		}
+	}
+	if len(sat) > 0 {
+		h.Saturated = "the load generator's machine was the limit in " + strings.Join(sat, " and ") + "; ratios are not the service's"
 	}
 	if okS && okA {
 		if h.SyncThroughputRPS > 0 {

@@ -15,7 +15,7 @@ var csvHeader = []string{
 	"scenario", "path", "step", "users", "duration_s", "requests", "ok", "status_503", "errors", "timeouts",
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
-	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean",
+	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean", "statuses", "generator_cpu", "host_cpu_idle",
 }
 
 // WriteCSV writes steps.csv.
@@ -25,17 +25,24 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("writing csv: %w", err)
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	// An unknown figure is an empty cell, as blocked_holding_worker_mean's.
+	opt := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return f(*v)
+	}
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			row := []string{
 				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
-				f(st.QueueLengthMax), f(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
-				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "",
+				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
+				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
 			}
 			if st.BlockedHoldingWorker != nil {
-				row[len(row)-1] = f(*st.BlockedHoldingWorker)
+				row[len(row)-4] = f(*st.BlockedHoldingWorker)
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -52,14 +59,14 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\tusers\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\t\n", s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\t%s\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tcodes\t\n", s.loadLabel(), s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n",
-				sc.Name, st.Index, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
+				sc.Name, st.Index, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6)
+				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -81,18 +88,35 @@ func (s *Summary) WriteTable(w io.Writer) error {
 type serverFigures struct{ queueMax, busyMean, rssMB, cores, goroutines string }
 
 // serverCells formats st's server figures, or "–" for each when nothing was
-// read from the server: a 0 there would read as measured.
+// read from the server (or a selector matched nothing): a 0 there would
+// read as measured.
 func (s *Summary) serverCells(st Step) serverFigures {
-	if s.NoServerMetrics {
+	if s.NoServerMetrics || st.ServerMissing != "" {
 		return serverFigures{"–", "–", "–", "–", "–"}
 	}
 	return serverFigures{
-		queueMax:   fmt.Sprintf("%.0f", st.QueueLengthMax),
-		busyMean:   fmt.Sprintf("%.1f", st.WorkersBusyMean),
+		queueMax:   Fig(st.QueueLengthMax, 0),
+		busyMean:   Fig(st.WorkersBusyMean, 1),
 		rssMB:      fmt.Sprintf("%.0f", st.ServerRSSBytes/1e6),
 		cores:      fmt.Sprintf("%.2f", st.ServerCPUCores),
 		goroutines: fmt.Sprintf("%.0f", st.ServerGoroutines),
 	}
+}
+
+// loadLabel names the load column: users in a closed loop, the arrival
+// rate in an open one (-rate).
+func (s *Summary) loadLabel() string {
+	if s.OpenLoopRate > 0 {
+		return "rate/s"
+	}
+	return "users"
+}
+
+func (s *Summary) loadCell(st Step) string {
+	if s.OpenLoopRate > 0 {
+		return strconv.FormatFloat(st.RatePerS, 'f', -1, 64)
+	}
+	return strconv.Itoa(st.Users)
 }
 
 // rssLabel names the RSS column: the API's own unless it shared the load
@@ -136,6 +160,9 @@ func headlineText(title string, h Headline, latencyS float64, latencyName, extra
 		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, h.ThroughputRatio, n.baseline, h.SyncLatencyMeanS, n.candidate, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
 		n.candidate, h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
 	b.WriteString(extra)
+	if h.Saturated != "" {
+		fmt.Fprintf(&b, " WARNING: %s.", h.Saturated)
+	}
 	if h.Note != "" {
 		fmt.Fprintf(&b, " Note: %s.", h.Note)
 	}
@@ -181,8 +208,18 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 		return nil
 	}
 	fmt.Fprintf(&b, "## Headline\n\n%s\n\n", s.HeadlineText())
+	if len(s.Warnings) > 0 {
+		b.WriteString("## Warnings\n\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+		b.WriteString("\n")
+	}
 	if s.HasUploadHeadline() {
 		fmt.Fprintf(&b, "%s\n\n", s.UploadHeadlineText())
+	}
+	if s.OpenLoopRate > 0 {
+		fmt.Fprintf(&b, "Open loop (-rate): requests arrive at %g a second at the top step, whatever the answers; each step's rate is in summary.json's rate_per_s, and the users column only shaped the ramp.\n\n", s.OpenLoopRate)
 	}
 	b.WriteString("## Steps\n\nFigures are over each step's measured window, after settling; latencies are of OK responses only, and time spent waiting out a 503's Retry-After is not latency.\n\n")
 	switch {
@@ -191,17 +228,19 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	case s.APIProcess == "child":
 		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
+	b.WriteString("gen CPU % is the load generator's own CPU time over the window as a share of all the machine's cores; host idle % the machine's idle CPU (/proc/stat). Under 10% idle, or a generator above 90%, the machine and not the service may have set the figures; the headline says so.\n\n")
+	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB |\n", s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | codes |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f |\n",
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6)
+				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
 		}
 	}
 	var cpu []string
@@ -248,4 +287,12 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("closing %s: %w", path, err)
 	}
 	return nil
+}
+
+// pct formats a share as a percentage, or "–" when not measured.
+func pct(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(100**v, 'f', 0, 64)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,9 @@ const (
 	MetricBlockedHoldingWorker = "syncio_blockwatch_blocked_holding_worker_seconds_total"
 )
 
-// Sample is one scrape of /metrics. Missing metrics read as zero.
+// Sample is one scrape of /metrics. Missing metrics read as zero, except
+// the three selected by Names: those that matched no series are listed in
+// Missing, so a typo or an absent gauge never reads as an idle pool.
 type Sample struct {
 	Time        time.Time `json:"time"`
 	Workers     float64   `json:"workers"`
@@ -49,7 +52,24 @@ type Sample struct {
 	// totals, and BlockedHoldingWorkerS is that counter.
 	Blockwatch            bool    `json:"blockwatch,omitempty"`
 	BlockedHoldingWorkerS float64 `json:"blocked_holding_worker_s,omitempty"`
+	// Missing names the figures of Names whose selector matched no series
+	// in this scrape (RoleQueue, RoleBusy, RoleWorkers).
+	Missing []string `json:"missing,omitempty"`
 }
+
+// The roles of Names, as Sample.Missing lists them.
+const (
+	RoleQueue   = "queue"
+	RoleBusy    = "busy"
+	RoleWorkers = "workers"
+)
+
+// RoleFlag is the syncio-load flag that sets each role's selector, for
+// warnings a user can act on.
+var RoleFlag = map[string]string{RoleQueue: "-metric-queue", RoleBusy: "-metric-busy", RoleWorkers: "-metric-workers"}
+
+// Has reports whether the role's selector matched a series in s.
+func (s Sample) Has(role string) bool { return !slices.Contains(s.Missing, role) }
 
 // Names are the metrics read as the bounded resource of another service:
 // its queue (waiters), its busy slots and its total slots. For a database
@@ -98,19 +118,27 @@ func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
 	if err != nil {
 		return Sample{}, fmt.Errorf("parsing metrics: %w", err)
 	}
-	return Sample{
-		Time:        at,
-		Workers:     sels[0].sum(fams),
-		WorkersBusy: sels[1].sum(fams),
-		QueueLength: sels[2].sum(fams),
-		Rejected:    Selector{Name: MetricRejected}.sum(fams),
-		Goroutines:  Selector{Name: MetricGoroutines}.sum(fams),
-		RSSBytes:    Selector{Name: MetricRSS}.sum(fams),
-		CPUSeconds:  Selector{Name: MetricCPU}.sum(fams),
+	smp := Sample{
+		Time:       at,
+		Rejected:   Selector{Name: MetricRejected}.value(fams),
+		Goroutines: Selector{Name: MetricGoroutines}.value(fams),
+		RSSBytes:   Selector{Name: MetricRSS}.value(fams),
+		CPUSeconds: Selector{Name: MetricCPU}.value(fams),
 
 		Blockwatch:            fams[MetricBlockedHoldingWorker] != nil,
-		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.sum(fams),
-	}, nil
+		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.value(fams),
+	}
+	for i, f := range []struct {
+		role string
+		dst  *float64
+	}{{RoleWorkers, &smp.Workers}, {RoleBusy, &smp.WorkersBusy}, {RoleQueue, &smp.QueueLength}} {
+		v, ok := sels[i].sum(fams)
+		*f.dst = v
+		if !ok {
+			smp.Missing = append(smp.Missing, f.role)
+		}
+	}
+	return smp, nil
 }
 
 // Selector picks the series of one metric whose labels have the given
@@ -154,18 +182,26 @@ func ParseSelector(s string) (Selector, error) {
 	return sel, nil
 }
 
+// value is sum without the found flag, for the process collector's
+// metrics, whose absence the report handles itself.
+func (sel Selector) value(fams map[string]*dto.MetricFamily) float64 {
+	v, _ := sel.sum(fams)
+	return v
+}
+
 // sum adds the selected series of a gauge or counter: the pool total
-// should the API ever label its pools, or one pool of several.
-func (sel Selector) sum(fams map[string]*dto.MetricFamily) float64 {
+// should the API ever label its pools, or one pool of several. found says
+// whether any series matched.
+func (sel Selector) sum(fams map[string]*dto.MetricFamily) (v float64, found bool) {
 	f := fams[sel.Name]
 	if f == nil {
-		return 0
+		return 0, false
 	}
-	var v float64
 	for _, m := range f.GetMetric() {
 		if !sel.matches(m) {
 			continue
 		}
+		found = true
 		switch {
 		case m.GetGauge() != nil:
 			v += m.GetGauge().GetValue()
@@ -175,7 +211,7 @@ func (sel Selector) sum(fams map[string]*dto.MetricFamily) float64 {
 			v += m.GetUntyped().GetValue()
 		}
 	}
-	return v
+	return v, found
 }
 
 func (sel Selector) matches(m *dto.Metric) bool {
@@ -199,9 +235,11 @@ type Scraper struct {
 	log    *slog.Logger
 	names  Names
 
-	mu      sync.Mutex
-	samples []Sample
-	failed  bool
+	mu       sync.Mutex
+	samples  []Sample
+	failed   bool
+	warned   map[string]bool // roles already warned about
+	warnings []string
 }
 
 // Option configures a Scraper.
@@ -254,9 +292,10 @@ func (s *Scraper) Run(ctx context.Context, interval time.Duration) {
 		s.mu.Lock()
 		if err == nil {
 			s.samples = append(s.samples, smp)
+			s.warnMissing(smp)
 		} else if !s.failed && ctx.Err() == nil {
 			s.failed = true
-			s.log.Warn("metrics scrape failed; server figures will be missing", "err", err)
+			s.warn(fmt.Sprintf("%v; the server's columns show – for windows without a sample", err))
 		}
 		s.mu.Unlock()
 		select {
@@ -265,6 +304,45 @@ func (s *Scraper) Run(ctx context.Context, interval time.Duration) {
 		case <-t.C:
 		}
 	}
+}
+
+// warnMissing warns, once per role, of a selector that matched no series
+// in smp. Called with s.mu held.
+func (s *Scraper) warnMissing(smp Sample) {
+	for _, role := range smp.Missing {
+		if s.warned[role] {
+			continue
+		}
+		if s.warned == nil {
+			s.warned = map[string]bool{}
+		}
+		s.warned[role] = true
+		s.warn(fmt.Sprintf("%s %s matched no series in %s (first seen at %s); %s shows – where it is missing",
+			RoleFlag[role], s.names.selector(role), s.url, smp.Time.Format("15:04:05"), role))
+	}
+}
+
+// warn logs msg and keeps it for the summary. Called with s.mu held.
+func (s *Scraper) warn(msg string) {
+	s.warnings = append(s.warnings, msg)
+	s.log.Warn(msg)
+}
+
+// Warnings returns the scraper's warnings so far, in order, each once.
+func (s *Scraper) Warnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.warnings)
+}
+
+func (n Names) selector(role string) string {
+	switch role {
+	case RoleQueue:
+		return n.Queue
+	case RoleBusy:
+		return n.Busy
+	}
+	return n.Workers
 }
 
 // Samples returns a copy of the samples taken so far.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -40,7 +42,7 @@ func TestParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Sample{Time: at, Workers: 100, WorkersBusy: 87, QueueLength: 2999, Rejected: 1234, Goroutines: 4321, RSSBytes: 1.93e8, CPUSeconds: 12.5}
-	if s != want {
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Parse = %+v, want %+v", s, want)
 	}
 	watched, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 1)+
@@ -78,7 +80,7 @@ func TestScraperRun(t *testing.T) {
 			t.Errorf("sample %d has queue %v, want %d (one scrape per sample, in order)", i, smp.QueueLength, i+1)
 		}
 	}
-	if last, ok := s.Last(); !ok || last != got[len(got)-1] {
+	if last, ok := s.Last(); !ok || !reflect.DeepEqual(last, got[len(got)-1]) {
 		t.Errorf("Last = %+v, %v", last, ok)
 	}
 }
@@ -112,16 +114,17 @@ syncio_pool_queue_length 5
 	for _, c := range []struct {
 		names              Names
 		queue, busy, total float64
+		missing            []string // a selector that matches nothing is missing, not 0
 	}{
-		{Names{Queue: "app_waiting", Busy: "go_sql_in_use_connections", Workers: "go_sql_max_open_connections"}, 42, 8, 14},
-		{Names{Busy: `go_sql_in_use_connections{db_name="before"}`, Workers: `go_sql_max_open_connections{ db_name = "after" }`}, 5, 7, 4},
-		{Names{Busy: `go_sql_in_use_connections{db_name="other"}`}, 5, 0, 0},
+		{Names{Queue: "app_waiting", Busy: "go_sql_in_use_connections", Workers: "go_sql_max_open_connections"}, 42, 8, 14, nil},
+		{Names{Busy: `go_sql_in_use_connections{db_name="before"}`, Workers: `go_sql_max_open_connections{ db_name = "after" }`}, 5, 7, 4, nil},
+		{Names{Busy: `go_sql_in_use_connections{db_name="other"}`}, 5, 0, 0, []string{RoleWorkers, RoleBusy}},
 	} {
 		s, err := ParseNames(strings.NewReader(db), time.Unix(1, 0), c.names)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.QueueLength != c.queue || s.WorkersBusy != c.busy || s.Workers != c.total {
+		if s.QueueLength != c.queue || s.WorkersBusy != c.busy || s.Workers != c.total || !reflect.DeepEqual(s.Missing, c.missing) {
 			t.Errorf("%+v: sample %+v, want queue %v, busy %v, workers %v", c.names, s, c.queue, c.busy, c.total)
 		}
 	}
@@ -139,5 +142,59 @@ syncio_pool_queue_length 5
 	}
 	if _, err := ParseNames(strings.NewReader(db), time.Unix(1, 0), Names{Busy: "x{"}); err == nil {
 		t.Error("ParseNames took a malformed selector")
+	}
+}
+
+// TestScraperWarnsOnce: a selector that matches no series (a typo in
+// -metric-busy) and a -metrics URL that does not answer are each named in
+// a warning, once, at the first scrape that misses them; the samples say
+// which figure is missing instead of reading 0.
+func TestScraperWarnsOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "slots_in_use 3\nslots_total 4\nslots_waiting 0\n")
+	}))
+	defer srv.Close()
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	s := New(srv.URL, log, WithNames(Names{Busy: "slots_in_us", Workers: "slots_total", Queue: "slots_waiting"}))
+	defer s.Close()
+	runFor := func(s *Scraper, n int) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx, 5*time.Millisecond); close(done) }()
+		for deadline := time.Now().Add(5 * time.Second); len(s.Samples()) < n && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(30 * time.Millisecond)
+		cancel()
+		<-done
+	}
+	runFor(s, 3)
+	w := s.Warnings()
+	if len(w) != 1 || !strings.Contains(w[0], "-metric-busy slots_in_us matched no series") || !strings.Contains(w[0], srv.URL) {
+		t.Errorf("warnings = %q, want one naming -metric-busy slots_in_us and the URL", w)
+	}
+	if n := strings.Count(logged.String(), "slots_in_us"); n != 1 {
+		t.Errorf("logged the typo %d times, want once:\n%s", n, logged.String())
+	}
+	for _, smp := range s.Samples() {
+		if smp.Has(RoleBusy) || !smp.Has(RoleWorkers) || !smp.Has(RoleQueue) {
+			t.Errorf("sample %+v: busy should be missing, workers and queue present", smp)
+		}
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/metrics"
+	ln.Close()
+	d := New(dead, slog.New(slog.DiscardHandler))
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	d.Run(ctx, 10*time.Millisecond)
+	cancel()
+	if w := d.Warnings(); len(w) != 1 || !strings.Contains(w[0], dead) || !strings.Contains(w[0], "–") {
+		t.Errorf("unreachable -metrics: warnings = %q, want one naming %s", w, dead)
 	}
 }

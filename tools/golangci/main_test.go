@@ -51,6 +51,7 @@ type issue struct {
 	Pos        struct {
 		Filename string
 		Line     int
+		Column   int
 	}
 }
 
@@ -228,6 +229,17 @@ func (l *linter) run(t *testing.T, dir string, args ...string) (stdout, stderr s
 	return out.String(), errb.String(), code
 }
 
+// report runs the linter in dir and returns every issue it printed.
+func (l *linter) report(t *testing.T, dir string) ([]issue, int) {
+	t.Helper()
+	stdout, stderr, code := l.run(t, dir, "run", "--output.json.path", "stdout", "--show-stats=false", "./...")
+	var report struct{ Issues []issue }
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("exit %d, output is not golangci-lint JSON: %v\nstdout: %s\nstderr: %s", code, err, stdout, stderr)
+	}
+	return report.Issues, code
+}
+
 // issues runs the linter in dir and returns its syncio findings as sorted
 // "file:line: rule" strings, failing on findings without a rule ID, and the
 // related-information issues as sorted "file:line" strings.
@@ -337,103 +349,4 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, b, 0o644)
-}
-
-// driverLine is a finding line of the standalone and go vet drivers
-// (related hops are indented with a tab and do not match).
-var driverLine = regexp.MustCompile(`(?m)^(?:\./)?(\S+\.go):(\d+):\d+: [^\t].*\((SIO\d{3})\)$`)
-
-// TestDriversAgreeOnDispatch runs the interface-dispatch module
-// (testdata/wired: handlers reach storage through interfaces bound in a
-// wiring package that two mains import) through all three drivers: the
-// standalone syncio, go vet -vettool and golangci-lint with the plugin. The
-// handler package does not import the implementation, so the findings come
-// from the package that sees both sides; every driver must report each
-// marked finding exactly once, at the handler's call.
-func TestDriversAgreeOnDispatch(t *testing.T) {
-	src := filepath.Join("testdata", "wired")
-	dir := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		return copyFile(p, filepath.Join(dir, rel))
-	})
-	if err == nil {
-		err = copyFile(filepath.Join("testdata", "wired.golangci.yml"), filepath.Join(dir, ".golangci.yml"))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	src2, err := os.ReadFile(filepath.Join(dir, "api", "api.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, line := range strings.Split(string(src2), "\n") {
-		for _, m := range findingMarker.FindAllStringSubmatch(line, -1) {
-			want = append(want, fmt.Sprintf("api.go:%d: %s", i+1, m[1]))
-		}
-	}
-	slices.Sort(want)
-	if len(want) < 3 {
-		t.Fatalf("testdata/wired has %d finding markers, want at least 3", len(want))
-	}
-
-	syncio := filepath.Join(t.TempDir(), "syncio")
-	build := exec.Command("go", "build", "-o", syncio, "./cmd/syncio")
-	build.Dir = filepath.Join("..", "..")
-	build.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building syncio: %v\n%s", err, out)
-	}
-	lines := func(name string, args ...string) ([]string, int) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-		out, err := cmd.CombinedOutput()
-		code := 0
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			code = exit.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, out)
-		}
-		var got []string
-		for _, m := range driverLine.FindAllStringSubmatch(string(out), -1) {
-			got = append(got, fmt.Sprintf("%s:%s: %s", filepath.Base(m[1]), m[2], m[3]))
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s %v: findings (file:line: rule)\n got %v\nwant %v\noutput:\n%s", name, args, got, want, out)
-		}
-		return got, code
-	}
-	if _, code := lines(syncio, "./..."); code != 3 {
-		t.Errorf("standalone exit code %d, want 3", code)
-	}
-	if _, code := lines("go", "vet", "-vettool="+syncio, "./..."); code == 0 {
-		t.Errorf("go vet exit code 0, want non-zero")
-	}
-	// go vet knows the store package's file by line only, from the wiring
-	// package's point of view: the chain's last hop keeps its exact place
-	// in its message.
-	vet := exec.Command("go", "vet", "-vettool="+syncio, "./...")
-	vet.Dir = dir
-	vet.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-	out, _ := vet.CombinedOutput()
-	if !regexp.MustCompile(`(?m)^store/store\.go:12:\d+: \tdatabase/sql\.\(\*DB\)\.Ping blocks without the request context \(at \S*store/store\.go:12:37\)$`).Match(out) {
-		t.Errorf("go vet output lacks the chain's last hop with its exact place:\n%s", out)
-	}
-	got, _, code := newLinter(t).issues(t, dir)
-	if code != 1 {
-		t.Errorf("golangci-lint exit code %d, want 1", code)
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("golangci-lint findings (file:line: rule)\n got %v\nwant %v", got, want)
-	}
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/pprofwalk/run.sh OUTDIR: the "Goroutine and block profiles (pprof)"
-# walkthrough of docs/remediation.md, run end to end in about 30 s.
+# walkthrough of docs/remediation/pprof.md, run end to end in about 30 s.
 #
 # Builds bin/syncio-api and bin/syncio-load (PPROFWALK_BIN overrides bin/),
 # then runs three short loads, each against a fresh `syncio-api -pprof -workers

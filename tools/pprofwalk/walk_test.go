@@ -15,7 +15,7 @@ import (
 	"github.com/syncio/syncio/docs/docblock"
 )
 
-const guidePath = "../../docs/remediation.md"
+const guidePath = "../../docs/remediation/pprof.md"
 
 // A frame of a debug=1 profile: "#	0x4681c7	runtime.selectgo+0x707	/usr/local/go/src/runtime/select.go:535"
 // as printed, "#	runtime.selectgo	runtime/select.go:535" as quoted (addresses
@@ -80,7 +80,7 @@ func guideExcerpts(t *testing.T) (ex []excerpt, command string) {
 	}
 	b, err := docblock.Find(string(data), "pprofwalk")
 	if err != nil {
-		t.Fatalf("docs/remediation.md: %v", err)
+		t.Fatalf("docs/remediation/pprof.md: %v", err)
 	}
 	lines := strings.Split(string(data), "\n")
 	for i := 0; i < len(lines); i++ {
@@ -93,14 +93,14 @@ func guideExcerpts(t *testing.T) (ex []excerpt, command string) {
 			j++
 		}
 		if j == len(lines) || !strings.HasPrefix(lines[j], "```") {
-			t.Fatalf("docs/remediation.md:%d: the marker must be followed by a code block", i+1)
+			t.Fatalf("docs/remediation/pprof.md:%d: the marker must be followed by a code block", i+1)
 		}
 		end := j + 1
 		for end < len(lines) && lines[end] != "```" {
 			end++
 		}
 		if end == len(lines) {
-			t.Fatalf("docs/remediation.md:%d: unterminated code block", j+1)
+			t.Fatalf("docs/remediation/pprof.md:%d: unterminated code block", j+1)
 		}
 		ex = append(ex, excerpt{line: j + 1, file: m[1], text: strings.Join(lines[j+1:end], "\n")})
 		i = end
@@ -147,10 +147,10 @@ func TestWalkthrough(t *testing.T) {
 	}
 	excerpts, command := guideExcerpts(t)
 	if want := "tools/pprofwalk/run.sh /tmp/pprofwalk"; strings.TrimSpace(command) != want {
-		t.Errorf("docs/remediation.md: the <!-- block: pprofwalk --> block is %q, want %q", command, want)
+		t.Errorf("docs/remediation/pprof.md: the <!-- block: pprofwalk --> block is %q, want %q", command, want)
 	}
 	if len(excerpts) == 0 {
-		t.Fatal("docs/remediation.md quotes no <!-- pprofwalk: FILE --> excerpt")
+		t.Fatal("docs/remediation/pprof.md quotes no <!-- pprofwalk: FILE --> excerpt")
 	}
 
 	root, err := filepath.Abs("../..")
@@ -177,7 +177,7 @@ func TestWalkthrough(t *testing.T) {
 	for _, ex := range excerpts {
 		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(ex.file)))
 		if err != nil {
-			t.Errorf("docs/remediation.md:%d: %v", ex.line, err)
+			t.Errorf("docs/remediation/pprof.md:%d: %v", ex.line, err)
 			continue
 		}
 		fresh := parseStacks(string(data))
@@ -192,14 +192,14 @@ func TestWalkthrough(t *testing.T) {
 			}
 			for _, l := range strings.Split(ex.text, "\n") {
 				if f := strings.Fields(l); len(f) > 0 && !series[f[0]] {
-					t.Errorf("docs/remediation.md:%d: %s has no %s\n%s", ex.line, ex.file, f[0], data)
+					t.Errorf("docs/remediation/pprof.md:%d: %s has no %s\n%s", ex.line, ex.file, f[0], data)
 				}
 			}
 			continue
 		}
 		for _, q := range quoted {
 			if len(q) == 0 {
-				t.Errorf("docs/remediation.md:%d: a stack quoted from %s has no frame", ex.line, ex.file)
+				t.Errorf("docs/remediation/pprof.md:%d: a stack quoted from %s has no frame", ex.line, ex.file)
 				continue
 			}
 			found := false
@@ -210,7 +210,7 @@ func TestWalkthrough(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("docs/remediation.md:%d: no stack of a fresh %s has the quoted frames %v; re-run tools/pprofwalk/run.sh and re-quote it\n%s",
+				t.Errorf("docs/remediation/pprof.md:%d: no stack of a fresh %s has the quoted frames %v; re-run tools/pprofwalk/run.sh and re-quote it\n%s",
 					ex.line, ex.file, q, data)
 			}
 		}

@@ -1,10 +1,12 @@
 package confirm
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +44,23 @@ type Verdict struct {
 	BlockedS, HoldingWorkerS, Share float64
 	// Sites are the matched sites, most blocked first.
 	Sites []blockwatch.Site
+	// Routes are the finding's time on each route it was seen on, as a
+	// share of that route's own time, most blocked first (empty with a
+	// report that has no per-route times).
+	Routes []RouteShare
+}
+
+// RouteShare is a finding's blocked time on one route.
+type RouteShare struct {
+	Route string
+	// BlockedS is the blocked time at the finding's sites on the route,
+	// HoldingWorkerS the part of it holding a worker.
+	BlockedS, HoldingWorkerS float64
+	// Share is BlockedS over the route's request time; SlotShare is
+	// HoldingWorkerS over the time the route held a worker (its slot
+	// time), nil when it never held one.
+	Share     float64
+	SlotShare *float64
 }
 
 // Result is the join of findings with a report.
@@ -49,6 +68,26 @@ type Result struct {
 	Verdicts  []Verdict         // one per finding, in the findings' order
 	Uncovered []blockwatch.Site // sampled sites no finding covers, most blocked first
 	Report    blockwatch.Report
+	// Blind says, in words, why the report cannot confirm anything (no
+	// request time was counted at all), or is empty. With it, a finding
+	// not seen is unknown, not cleared.
+	Blind string
+}
+
+// blind says why rep counted no request time, or "" when it did.
+func blind(rep blockwatch.Report) string {
+	if rep.RequestS > 0 {
+		return ""
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "own-code filter") {
+			return w
+		}
+	}
+	if rep.OutsideOwnCodeS > 0 {
+		return fmt.Sprintf("labelled requests ran (%.1f goroutine-seconds) but none ran code under the own-code filter %q: name your handlers' import path with blockwatch.WithModule", rep.OutsideOwnCodeS, rep.Module)
+	}
+	return "no labelled request was seen: label the service's requests (blockwatch.Label, LabelFunc or ginwatch.Middleware) and load it while the watcher runs"
 }
 
 // Join matches rep's sites to findings. dir is the directory the finding
@@ -56,7 +95,11 @@ type Result struct {
 // built elsewhere or with -trimpath): a frame matches when its file ends
 // with the finding's path relative to dir.
 func Join(dir string, findings []sarifreport.Finding, rep blockwatch.Report) Result {
-	res := Result{Verdicts: make([]Verdict, len(findings)), Report: rep}
+	res := Result{Verdicts: make([]Verdict, len(findings)), Report: rep, Blind: blind(rep)}
+	routes := map[string]blockwatch.Route{}
+	for _, r := range rep.Routes {
+		routes[r.Route] = r
+	}
 	covered := make([]bool, len(rep.Sites))
 	for i, f := range findings {
 		v := &res.Verdicts[i]
@@ -75,6 +118,7 @@ func Join(dir string, findings []sarifreport.Finding, rep blockwatch.Report) Res
 		if rep.RequestS > 0 {
 			v.Share = v.BlockedS / rep.RequestS
 		}
+		v.Routes = routeShares(v.Sites, routes)
 	}
 	for j, s := range rep.Sites {
 		if !covered[j] {
@@ -82,6 +126,40 @@ func Join(dir string, findings []sarifreport.Finding, rep blockwatch.Report) Res
 		}
 	}
 	return res
+}
+
+// routeShares sums sites by route, over each route's own time.
+func routeShares(sites []blockwatch.Site, routes map[string]blockwatch.Route) []RouteShare {
+	by := map[string]*RouteShare{}
+	for _, s := range sites {
+		for route, secs := range s.Routes {
+			rs := by[route]
+			if rs == nil {
+				rs = &RouteShare{Route: route}
+				by[route] = rs
+			}
+			rs.BlockedS += secs
+			if s.HoldingWorker {
+				rs.HoldingWorkerS += secs
+			}
+		}
+	}
+	var out []RouteShare
+	for _, name := range slices.Sorted(maps.Keys(by)) {
+		rs := *by[name]
+		r, ok := routes[name]
+		if !ok || r.RequestS <= 0 {
+			continue // a report without per-route times: no denominator
+		}
+		rs.Share = rs.BlockedS / r.RequestS
+		if r.HoldingWorkerS > 0 {
+			slot := rs.HoldingWorkerS / r.HoldingWorkerS
+			rs.SlotShare = &slot
+		}
+		out = append(out, rs)
+	}
+	slices.SortStableFunc(out, func(a, b RouteShare) int { return cmp.Compare(b.BlockedS, a.BlockedS) })
+	return out
 }
 
 // lockedAt finds the lock an SIO003 message names: "(locked at file.go:12)".
@@ -135,8 +213,17 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 	if r.Report.WatchedS > 0 {
 		achieved = float64(r.Report.Samples) / r.Report.WatchedS
 	}
+	if r.Blind != "" {
+		fmt.Fprintf(&b, "confirm: cannot confirm or clear any of the %d findings: the report counted no request time (%d samples over %.0f s): %s\n",
+			len(r.Verdicts), r.Report.Samples, r.Report.WatchedS, r.Blind)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	fmt.Fprintf(&b, "confirm: %d of %d findings seen blocking under load (%d samples over %.0f s, %.1f Hz; %.1f s of request time, %.1f s blocked, %.1f s of it holding a worker)\n",
 		seen, len(r.Verdicts), r.Report.Samples, r.Report.WatchedS, achieved, r.Report.RequestS, r.Report.BlockedS, r.Report.BlockedHoldingWorkerS)
+	for _, warning := range r.Report.Warnings {
+		fmt.Fprintf(&b, "confirm: warning: %s\n", warning)
+	}
 	for i, f := range findings {
 		v := r.Verdicts[i]
 		pos := f.Pos
@@ -146,14 +233,35 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 			continue
 		}
 		top := v.Sites[0]
-		fmt.Fprintf(&b, "%s: %s confirmed: blocked %.1f%% of request time (%.2f s, %.2f s holding a worker), most at %s (%s)\n",
-			pos, f.RuleID, 100*v.Share, v.BlockedS, v.HoldingWorkerS, top.Site, top.Kind)
+		fmt.Fprintf(&b, "%s: %s confirmed: blocked %.1f%% of request time (%.2f s, %.2f s holding a worker), most at %s (%s)%s\n",
+			pos, f.RuleID, 100*v.Share, v.BlockedS, v.HoldingWorkerS, top.Site, top.Kind, describeRoutes(v.Routes))
 	}
 	for _, s := range r.Uncovered {
 		fmt.Fprintf(&b, "uncovered: %s\n", Describe(s, short))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxRoutes is how many routes a verdict line names.
+const maxRoutes = 3
+
+// describeRoutes is the per-route part of a verdict line: the share of
+// overall request time hides a route that spent all its slot time blocked
+// when other routes carry most of the traffic.
+func describeRoutes(routes []RouteShare) string {
+	var b strings.Builder
+	for i, rs := range routes {
+		if i == maxRoutes {
+			fmt.Fprintf(&b, "; and %d more routes", len(routes)-maxRoutes)
+			break
+		}
+		fmt.Fprintf(&b, "; on %s blocked %.1f%% of this route's request time", rs.Route, 100*rs.Share)
+		if rs.SlotShare != nil {
+			fmt.Fprintf(&b, " and %.1f%% of its slot time (holding a worker)", 100**rs.SlotShare)
+		}
+	}
+	return b.String()
 }
 
 // Describe is one line about an uncovered site.
@@ -188,11 +296,22 @@ func siteFrame(s blockwatch.Site) (blockwatch.Frame, bool) {
 // finding (in order) and one note per uncovered site.
 func (r Result) SARIF(short func(string) string) (props []map[string]any, notes []sarifreport.Note) {
 	for _, v := range r.Verdicts {
+		if r.Blind != "" {
+			props = append(props, map[string]any{"syncio/confirmUnknown": r.Blind})
+			continue
+		}
 		p := map[string]any{"syncio/confirmed": v.Seen}
 		if v.Seen {
 			p["syncio/requestShare"] = v.Share
 			p["syncio/blockedSeconds"] = v.BlockedS
 			p["syncio/blockedHoldingWorkerSeconds"] = v.HoldingWorkerS
+			if len(v.Routes) > 0 {
+				shares := map[string]any{}
+				for _, rs := range v.Routes {
+					shares[rs.Route] = rs.Share
+				}
+				p["syncio/routeShares"] = shares
+			}
 		}
 		props = append(props, p)
 	}

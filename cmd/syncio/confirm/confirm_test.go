@@ -117,3 +117,74 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("Load(ok) = %+v, %v", rep, err)
 	}
 }
+
+// TestRouteShares: a finding on a route that carries little of the
+// traffic has a small overall share; its line also gives its share of
+// that route's own request and slot time.
+func TestRouteShares(t *testing.T) {
+	at := blockwatch.Frame{Func: "example.com/svc.held", File: "/src/svc/main.go", Line: 30}
+	held := site("main.held", blockwatch.Network, "pool", 0.98, at)
+	held.Routes = map[string]float64{"GET /held": 0.98}
+	rep := blockwatch.Report{
+		Samples: 100, RateHz: 20, WatchedS: 5, RequestS: 16,
+		Routes: []blockwatch.Route{
+			{Route: "GET /fast", RequestS: 15},
+			{Route: "GET /held", RequestS: 1, HoldingWorkerS: 1, BlockedS: 0.98, BlockedHoldingWorkerS: 0.98},
+		},
+		Sites: []blockwatch.Site{held},
+	}
+	findings := []sarifreport.Finding{{RuleID: "SIO001", Pos: token.Position{Filename: "/src/svc/main.go", Line: 30, Column: 2}}}
+	res := Join("/src/svc", findings, rep)
+	v := res.Verdicts[0]
+	if len(v.Routes) != 1 || v.Routes[0].Share != 0.98 || v.Routes[0].SlotShare == nil || *v.Routes[0].SlotShare != 0.98 {
+		t.Fatalf("route shares %+v, want GET /held at 0.98 of its request and slot time", v.Routes)
+	}
+	var out bytes.Buffer
+	if err := res.Print(&out, findings, filepath.Base); err != nil {
+		t.Fatal(err)
+	}
+	want := "main.go:30:2: SIO001 confirmed: blocked 6.1% of request time (0.98 s, 0.98 s holding a worker), most at main.held (network); " +
+		"on GET /held blocked 98.0% of this route's request time and 98.0% of its slot time (holding a worker)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	props, _ := res.SARIF(filepath.Base)
+	if shares, _ := props[0]["syncio/routeShares"].(map[string]any); shares["GET /held"] != 0.98 {
+		t.Errorf("SARIF properties %v, want syncio/routeShares", props[0])
+	}
+}
+
+// TestBlindReport: a report that counted no request time (labelled
+// requests ran, but the own-code filter matched none of their frames)
+// cannot clear a finding; the output says so in words instead of "0 of N
+// findings seen".
+func TestBlindReport(t *testing.T) {
+	warning := `labelled requests ran (12.0 goroutine-seconds seen) but no frame of theirs matched the own-code filter "example.com/svc", "main", so nothing was counted: name your handlers' import path with blockwatch.WithModule`
+	rep := blockwatch.Report{Samples: 40, RateHz: 20, WatchedS: 2, OutsideOwnCodeS: 12, Warnings: []string{warning}, Sites: []blockwatch.Site{}}
+	findings := []sarifreport.Finding{
+		{RuleID: "SIO001", Pos: token.Position{Filename: "/src/svc/main.go", Line: 30}},
+		{RuleID: "SIO003", Pos: token.Position{Filename: "/src/svc/main.go", Line: 40}},
+	}
+	res := Join("/src/svc", findings, rep)
+	var out bytes.Buffer
+	if err := res.Print(&out, findings, filepath.Base); err != nil {
+		t.Fatal(err)
+	}
+	want := "confirm: cannot confirm or clear any of the 2 findings: the report counted no request time (40 samples over 2 s): " + warning + "\n"
+	if out.String() != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
+	}
+	props, _ := res.SARIF(filepath.Base)
+	if _, ok := props[0]["syncio/confirmed"]; ok || props[1]["syncio/confirmUnknown"] != warning {
+		t.Errorf("SARIF properties %v: want no verdict, and the reason", props)
+	}
+	// No labelled request at all: also said, with what to do.
+	res = Join("/src/svc", findings, blockwatch.Report{Samples: 40, WatchedS: 2, Sites: []blockwatch.Site{}})
+	out.Reset()
+	if err := res.Print(&out, findings, filepath.Base); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "no labelled request was seen: label the service's requests") || strings.Contains(out.String(), "not seen under load") {
+		t.Errorf("output with no labelled request:\n%s", out.String())
+	}
+}

@@ -12,9 +12,14 @@
 //
 // Exit codes: 0 no findings, 3 findings, 1 when a package could not be
 // loaded or analysed (the other packages are still analysed and their
-// findings printed), 2 for a usage error. With -json the exit code is 0 or
-// 1, as in singlechecker; -exit-zero turns 3 into 0 ("report, don't
-// block") and leaves 1 alone, because an incomplete run is not a clean one.
+// findings printed; 1 wins over 3), 2 for a usage error. With -json the
+// exit code is 0 or 1, as in singlechecker; -exit-zero turns 3 into 0
+// ("report, don't block") and leaves 1 alone, because an incomplete run is
+// not a clean one. -partial leaves the packages that did not load out of
+// the exit code (they are still named on stderr and in SARIF).
+//
+// -baseline FILE gates on new findings only (baseline.go): findings are
+// keyed without line numbers, so moving code does not revive them.
 //
 // A //go:embed pattern that matches no file counts as a load error too,
 // though go/packages only reports it when it builds export data.

@@ -26,7 +26,7 @@ import (
 // Exit codes of Run.
 const (
 	ExitClean    = 0 // no findings
-	ExitError    = 1 // a package failed to load or analyse, or output failed
+	ExitError    = 1 // a package failed to load or analyse (unless -partial), or output failed
 	ExitUsage    = 2 // bad flags or arguments
 	ExitFindings = 3 // findings were reported
 )
@@ -104,6 +104,10 @@ type options struct {
 	sarif        string
 	confirm      string
 	report       blockwatch.Report // read from confirm before the analysis
+	partial      bool
+	baseline     string
+	baseWrite    bool
+	accepted     map[string]int // read from baseline before the analysis; nil writes it
 	// handed to singlechecker
 	fix, diff                            bool
 	debug, cpuprofile, memprofile, trace string
@@ -132,7 +136,10 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet(a.Name, flag.ContinueOnError)
 	fs.SetOutput(stderrOf(cfg))
 	fs.BoolVar(&o.json, "json", false, "emit JSON output (exit code 0 even with findings)")
-	fs.BoolVar(&o.exitZero, "exit-zero", false, "report findings but exit 0 (report, don't block); a package that fails to load still exits 1")
+	fs.BoolVar(&o.exitZero, "exit-zero", false, "report findings but exit 0 (report, don't block); a package that fails to load still exits 1 unless -partial")
+	fs.BoolVar(&o.partial, "partial", false, "analyse the packages that load and name the others on stderr (and in -sarif) without failing the run for them: the exit code then depends on findings alone")
+	fs.StringVar(&o.baseline, "baseline", "", "fail only on findings not in the baseline `file`; when the file does not exist, write it with the current findings and exit 0")
+	fs.BoolVar(&o.baseWrite, "baseline-write", false, "with -baseline, (re)write the baseline file with the current findings and exit 0")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
@@ -163,13 +170,17 @@ func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
   %[1]s [flags] packages                 report findings (exit 3 when there are any)
   %[1]s -sarif out.sarif ./...           also write SARIF 2.1.0 for code scanning
   %[1]s -exit-zero ./...                 report findings, exit 0 (report, don't block)
+  %[1]s -baseline syncio-baseline.json ./...   fail only on findings not in the baseline
+  %[1]s -partial ./...                   analyse what loads; a package that does not load is no failure
   %[1]s -confirm blocking.json ./...     join with what a load saw blocking (blockwatch)
   %[1]s -fix [-diff] packages            apply (or show) the suggested fixes
   go vet -vettool="$(command -v %[1]s || echo /%[1]s-not-installed)" ./...
                                           run as a go vet tool (fails if %[1]s is missing)
 
-Exit codes: 0 no findings (or -exit-zero), 3 findings, 1 a package failed
-to load or type-check (the others are still analysed), 2 bad usage.
+Exit codes: 0 no findings (or -exit-zero, or none new with -baseline),
+3 findings, 1 a package failed to load or type-check (the others are still
+analysed and their findings printed; 1 wins over 3; -partial makes it no
+failure), 2 bad usage.
 
 Flags:
 `, a.Name)
@@ -209,6 +220,26 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 			return ExitUsage, false
 		}
 		o.report = rep
+	}
+	if o.baseWrite && o.baseline == "" {
+		fmt.Fprintf(stderr, "%s: -baseline-write needs -baseline FILE\n", cfg.Analyzer.Name)
+		return ExitUsage, false
+	}
+	if o.baseline != "" && o.json {
+		fmt.Fprintf(stderr, "%s: -baseline cannot be combined with -json (the JSON output lists every finding)\n", cfg.Analyzer.Name)
+		return ExitUsage, false
+	}
+	if o.baseline != "" && !o.baseWrite {
+		path := o.baseline
+		if d, err := workDir(cfg.Dir); err == nil && !filepath.IsAbs(path) {
+			path = filepath.Join(d, path) // as the analysis resolves it
+		}
+		acc, err := readBaseline(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: -baseline %s: %v\n", cfg.Analyzer.Name, o.baseline, err)
+			return ExitUsage, false
+		}
+		o.accepted = acc
 	}
 	return analyze(cfg, o, fs.Args()), false
 }
@@ -261,6 +292,32 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 
 	found := collect(graph)
+	shown := found
+	var baselineNote string
+	if o.baseline != "" {
+		path := o.baseline
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if o.accepted == nil {
+			if err := writeBaseline(path, name, found); err != nil {
+				fmt.Fprintf(stderr, "%s: -baseline %s: %v\n", name, o.baseline, err)
+				return ExitError
+			}
+			for i := range found {
+				found[i].state = stateUnchanged
+			}
+			shown = nil
+			baselineNote = fmt.Sprintf("wrote the baseline %s with %d findings, not shown; later runs with -baseline %[1]s fail only on findings not in it", o.baseline, len(found))
+		} else {
+			fresh, gone := applyBaseline(found, o.accepted)
+			shown = slices.DeleteFunc(slices.Clone(found), func(f finding) bool { return f.state != stateNew })
+			baselineNote = fmt.Sprintf("%d new findings; %d more are in the baseline %s and not shown (run without -baseline to see them)", fresh, len(found)-fresh, o.baseline)
+			if gone > 0 {
+				baselineNote += fmt.Sprintf("; %d baselined findings were not seen (fixed, or changed): -baseline-write rewrites the file", gone)
+			}
+		}
+	}
 
 	code := ExitClean
 	if o.json {
@@ -269,11 +326,14 @@ func analyze(cfg Config, o options, patterns []string) int {
 			code = ExitError
 		}
 	} else {
-		if err := printText(stderr, dir, found, o.context); err != nil {
+		if err := printText(stderr, dir, shown, o.context); err != nil {
 			fmt.Fprintf(stderr, "%s: writing findings: %v\n", name, err)
 			code = ExitError
 		}
-		if len(found) > 0 && !o.exitZero {
+		if baselineNote != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", name, baselineNote)
+		}
+		if len(shown) > 0 && !o.exitZero {
 			code = ExitFindings
 		}
 	}
@@ -296,9 +356,14 @@ func analyze(cfg Config, o options, patterns []string) int {
 		}
 	}
 	if len(problems) > 0 {
-		// An incomplete run must not pass for a clean one, and a partial
-		// list of findings is not the whole story either.
-		code = ExitError
+		if o.partial {
+			fmt.Fprintf(stderr, "%s: -partial: the packages above were not (fully) analysed; their findings are missing, and the exit code does not count them\n", name)
+		} else {
+			// An incomplete run must not pass for a clean one, and a
+			// partial list of findings is not the whole story either.
+			fmt.Fprintf(stderr, "%s: exit 1: some packages could not be loaded (see above); generate or fix what they need, or pass -partial to analyse what loads without failing for the rest\n", name)
+			code = ExitError
+		}
 	}
 	return code
 }
@@ -437,9 +502,11 @@ func actionProblems(g *checker.Graph) []string {
 
 // finding is a diagnostic of a root package with its file set.
 type finding struct {
-	diag analysis.Diagnostic
-	fset *token.FileSet
-	pos  token.Position
+	diag  analysis.Diagnostic
+	fset  *token.FileSet
+	pos   token.Position
+	base  baselineEntry // the finding's key in a baseline
+	state string        // with -baseline: stateNew or stateUnchanged
 }
 
 // collect returns the root diagnostics, de-duplicated (a file in both a
@@ -451,6 +518,7 @@ func collect(g *checker.Graph) []finding {
 	}
 	seen := map[key]bool{}
 	var out []finding
+	ix := newDeclIndex(g)
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			continue
@@ -463,7 +531,8 @@ func collect(g *checker.Graph) []finding {
 				continue
 			}
 			seen[k] = true
-			out = append(out, finding{diag: d, fset: fset, pos: p})
+			base := ix.entry(fset, pkgName(act.Package), d.Pos, ruleOf(d.Category, d.Message), d.Message)
+			out = append(out, finding{diag: d, fset: fset, pos: p, base: base})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -531,7 +600,9 @@ func shortPath(dir, path string) string {
 func sarifFindings(found []finding) []sarifreport.Finding {
 	out := make([]sarifreport.Finding, 0, len(found))
 	for _, f := range found {
-		out = append(out, sarifreport.FromDiagnostic(f.fset, f.diag))
+		sf := sarifreport.FromDiagnostic(f.fset, f.diag)
+		sf.BaselineState = f.state
+		out = append(out, sf)
 	}
 	return out
 }

@@ -43,6 +43,9 @@ type Finding struct {
 	// Properties, when set, become the result's property bag (syncio
 	// -confirm puts a finding's run-time verdict there).
 	Properties map[string]any
+	// BaselineState, when set, is the result's baselineState ("new" or
+	// "unchanged" against syncio -baseline).
+	BaselineState string
 }
 
 // Note is a result of level "note" under NoteRule: something seen at run
@@ -276,6 +279,9 @@ func (b *builder) addResult(ruleID string, f Finding) error {
 		WithMessage(sarif.NewTextMessage(f.Message)).
 		AddLocation(loc)
 	withProperties(res, f.Properties)
+	if f.BaselineState != "" {
+		res.WithBaselineState(f.BaselineState)
+	}
 	if len(f.Chain) == 0 {
 		return nil
 	}

@@ -16,7 +16,8 @@ type Connector struct {
 	rtt time.Duration
 
 	mu     sync.Mutex
-	outbox []string // order ids not charged yet, oldest first
+	outbox []string          // order ids not charged yet, oldest first
+	status map[string]string // order id → status, as the UPDATEs set it
 }
 
 // New returns a Connector whose round trips take rtt.
@@ -56,6 +57,12 @@ func (c *Connector) exec(query string, args []driver.NamedValue) {
 	switch {
 	case strings.HasPrefix(query, "INSERT INTO outbox") && len(args) > 0:
 		c.outbox = append(c.outbox, toString(args[0].Value))
+	case strings.HasPrefix(query, "UPDATE orders SET status = '") && len(args) > 0:
+		status, _, _ := strings.Cut(strings.TrimPrefix(query, "UPDATE orders SET status = '"), "'")
+		if c.status == nil {
+			c.status = map[string]string{}
+		}
+		c.status[toString(args[0].Value)] = status
 	case strings.HasPrefix(query, "UPDATE outbox SET done = true") && len(args) > 0:
 		id := toString(args[0].Value)
 		for i, v := range c.outbox {
@@ -68,14 +75,20 @@ func (c *Connector) exec(query string, args []driver.NamedValue) {
 }
 
 // next returns the oldest pending outbox row for "SELECT order_id FROM
-// outbox ...", and nothing for any other query.
-func (c *Connector) next(query string) []string {
+// outbox ...", an order's status for "SELECT status FROM orders ... $1"
+// (once an UPDATE has set one), and nothing for any other query.
+func (c *Connector) next(query string, args []driver.NamedValue) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !strings.HasPrefix(query, "SELECT order_id FROM outbox") || len(c.outbox) == 0 {
-		return nil
+	switch {
+	case strings.HasPrefix(query, "SELECT order_id FROM outbox") && len(c.outbox) > 0:
+		return []string{c.outbox[0]}
+	case strings.HasPrefix(query, "SELECT status FROM orders") && len(args) > 0:
+		if s, ok := c.status[toString(args[0].Value)]; ok {
+			return []string{s}
+		}
 	}
-	return []string{c.outbox[0]}
+	return nil
 }
 
 func toString(v driver.Value) string {
@@ -116,11 +129,11 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	return driver.RowsAffected(1), nil
 }
 
-func (c *conn) QueryContext(ctx context.Context, query string, _ []driver.NamedValue) (driver.Rows, error) {
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if err := c.db.roundTrip(ctx); err != nil {
 		return nil, err
 	}
-	return &rows{vals: c.db.next(query)}, nil
+	return &rows{vals: c.db.next(query, args)}, nil
 }
 
 // tx commits in one round trip. The model keeps no undo log: the outbox

@@ -3,11 +3,12 @@ package after
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
-
-	"golang.org/x/sync/semaphore"
+	"time"
 )
 
 // Prices is a client of the downstream price service.
@@ -39,12 +40,13 @@ type Quotes struct {
 	Prices *Prices
 	// inflight bounds the calls to the price service across ALL requests:
 	// the limit is the downstream's capacity, not one request's.
-	inflight *semaphore.Weighted
+	inflight *Limiter
 }
 
-// NewQuotes returns a Quotes that makes at most limit price calls at once.
+// NewQuotes returns a Quotes that makes at most limit price calls at once,
+// and sheds a request that waited 100 ms for a slot without getting one.
 func NewQuotes(p *Prices, limit int64) *Quotes {
-	return &Quotes{Prices: p, inflight: semaphore.NewWeighted(limit)}
+	return &Quotes{Prices: p, inflight: NewLimiter(limit, 100*time.Millisecond)}
 }
 
 type priced struct {
@@ -52,8 +54,9 @@ type priced struct {
 	err   error
 }
 
-// Quote waits for a slot before each call and gives up, slots and all,
-// when the client goes away.
+// Quote waits briefly for a slot before each call, answers 503 with
+// Retry-After when none frees up, and gives up, slots and all, when the
+// client goes away.
 func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	items := r.URL.Query()["item"]
@@ -61,11 +64,17 @@ func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 	// returned never blocks its goroutine.
 	results := make(chan priced, len(items))
 	for _, item := range items {
-		if err := q.inflight.Acquire(ctx, 1); err != nil {
-			return // the client left while we waited for a slot
+		if err := q.inflight.Acquire(ctx); err != nil {
+			if errors.Is(err, ErrShed) {
+				w.Header().Set("Retry-After", "1")
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = io.WriteString(w, `{"error":"price service at its limit, retry later","code":"overloaded"}`)
+			}
+			return // shed, or the client left while we waited for a slot
 		}
 		go func() {
-			defer q.inflight.Release(1)
+			defer q.inflight.Release()
 			price, err := q.Prices.Get(ctx, item)
 			results <- priced{price, err}
 		}()

@@ -1,6 +1,7 @@
 package after
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -25,4 +26,18 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 	}
+}
+
+// WithDeadline bounds every request's context by d without
+// TimeoutHandler's buffering: the handler writes straight to the client,
+// so Flush (server-sent events) and Hijack (websockets) still work, and a
+// handler that runs out of time writes its own error (JSON, with its
+// status). Use it for the routes that stream; it cannot answer for a
+// handler that ignores its context, which TimeoutHandler can.
+func WithDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }

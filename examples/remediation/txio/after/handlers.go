@@ -3,6 +3,8 @@ package after
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,12 +17,18 @@ type Payments struct {
 	URL    string
 }
 
-// Charge asks the payment service to charge an order.
+// Charge asks the payment service to charge an order. The outbox delivers
+// at least once: a worker that dies after the charge and before marking it
+// done charges again on restart. The idempotency key, one per order, lets
+// the payment service answer the repeat with the first charge's result
+// instead of charging twice; a payment API without such a key cannot be
+// called safely from an outbox.
 func (p *Payments) Charge(ctx context.Context, orderID string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.URL+"/charge?order="+url.QueryEscape(orderID), nil)
 	if err != nil {
 		return fmt.Errorf("charge %s: %w", orderID, err)
 	}
+	req.Header.Set("Idempotency-Key", "charge-"+orderID)
 	resp, err := p.Client.Do(req)
 	if err != nil {
 		return fmt.Errorf("charge %s: %w", orderID, err)
@@ -61,7 +69,28 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	// 202: accepted, not done. The client reads the outcome at Location.
+	w.Header().Set("Location", "/orders/"+id)
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// Status answers GET /orders/{id} with the order's status: "charging"
+// until the worker has charged it, then "paid".
+func (o *Orders) Status(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var status string
+	err := o.DB.QueryRowContext(r.Context(), "SELECT status FROM orders WHERE id = $1", id).Scan(&status)
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		w.WriteHeader(http.StatusNotFound)
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": "no such order", "code": "not_found"})
+	case err != nil:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": "order status unavailable", "code": "db_unavailable"})
+	default:
+		_ = json.NewEncoder(w).Encode(map[string]string{"id": id, "status": status})
+	}
 }
 
 // RunOutbox charges the orders of the outbox until ctx ends. It runs in
@@ -92,6 +121,23 @@ func (o *Orders) chargeNext(ctx context.Context) bool {
 	if err := o.Payments.Charge(ctx, id); err != nil {
 		return false // retried on the next tick
 	}
-	_, err := o.DB.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id)
-	return err == nil
+	// A crash here, after the charge and before the mark commits, leaves
+	// the row pending: the next run charges again, with the same key.
+	return o.markPaid(ctx, id) == nil
+}
+
+// markPaid marks the outbox row done and the order paid, together.
+func (o *Orders) markPaid(ctx context.Context, id string) error {
+	tx, err := o.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
+	if _, err := tx.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -1,4 +1,4 @@
-package analyzer
+package regions
 
 import (
 	"go/ast"
@@ -8,11 +8,13 @@ import (
 	"strconv"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
 // lockRegion is a stretch of a body during which a sync.Mutex/RWMutex is
 // held (SIO003).
-type lockRegion struct {
+type Lock struct {
 	from, to token.Pos
 	desc     string // "s.mu (locked at file.go:12)"
 	// gaps are stretches inside the region where a branch has released
@@ -44,8 +46,8 @@ func lockOpKind(info *types.Info, call *ast.CallExpr) (recv string, lock, unlock
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
 		return "", false, false, false
 	}
-	r := recvOf(fn)
-	if r == nil || !isNamed(r.Type(), true, "sync", "Mutex") && !isNamed(r.Type(), true, "sync", "RWMutex") {
+	r := named.Recv(fn)
+	if r == nil || !named.Is(r.Type(), true, "sync", "Mutex") && !named.Is(r.Type(), true, "sync", "RWMutex") {
 		return "", false, false, false
 	}
 	recv = types.ExprString(sel.X)
@@ -60,9 +62,10 @@ func lockOpKind(info *types.Info, call *ast.CallExpr) (recv string, lock, unlock
 	return "", false, false, false
 }
 
-const readLocked = "read-locked at "
+// ReadLocked marks a read lock in a Lock description.
+const ReadLocked = "read-locked at "
 
-// lockRegions finds where locks are held in body. A Lock ends at the
+// Locks finds where locks are held in body. A Lock ends at the
 // first Unlock of the same receiver in the same statement list; a deferred
 // Unlock, or none, holds it to the end of the function (to the end of its
 // block when that block ends with a return); an Unlock only in
@@ -70,9 +73,8 @@ const readLocked = "read-locked at "
 // Unlock, which under-reports rather than guesses. Within a region, the
 // rest of a nested block after its own Unlock is a gap (see
 // lockRegion.gaps). Func literals are their own functions.
-func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
-	info := r.pass.TypesInfo
-	var regions []lockRegion
+func Locks(info *types.Info, fset *token.FileSet, body *ast.BlockStmt) []Lock {
+	var regions []Lock
 	var walkFunc func(fbody *ast.BlockStmt)
 	walkFunc = func(fbody *ast.BlockStmt) {
 		// Unlock calls of this function (not of nested literals), in order.
@@ -179,12 +181,12 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 						}
 					}
 				}
-				p := r.pass.Fset.Position(call.Pos())
+				p := fset.Position(call.Pos())
 				how := "locked at "
 				if read {
-					how = readLocked
+					how = ReadLocked
 				}
-				rg := lockRegion{
+				rg := Lock{
 					from: call.End(), to: end,
 					desc: recv + " (" + how + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + ")",
 				}
@@ -201,8 +203,8 @@ func (r *runner) lockRegions(body *ast.BlockStmt) []lockRegion {
 	return regions
 }
 
-// heldAt returns the description of a lock held at pos, or "".
-func heldAt(regions []lockRegion, pos token.Pos) string {
+// LockHeldAt returns the description of a lock held at pos, or "".
+func LockHeldAt(regions []Lock, pos token.Pos) string {
 	for _, rg := range regions {
 		if pos >= rg.from && pos < rg.to && !inGap(rg.gaps, pos) {
 			return rg.desc

@@ -1,0 +1,5 @@
+package wirea
+
+import "testing"
+
+func TestNew(t *testing.T) { _ = New() }

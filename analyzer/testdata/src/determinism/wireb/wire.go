@@ -1,0 +1,7 @@
+// Package wireb converts *store.SQL to store.Store, as the other wiring
+// packages do: the same binding, seen from four places.
+package wireb
+
+import "determinism/store"
+
+func New() store.Store { return &store.SQL{URL: "http://b/"} }

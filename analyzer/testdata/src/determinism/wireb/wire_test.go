@@ -1,0 +1,5 @@
+package wireb
+
+import "testing"
+
+func TestNew(t *testing.T) { _ = New() }

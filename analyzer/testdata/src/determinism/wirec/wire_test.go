@@ -1,0 +1,5 @@
+package wirec
+
+import "testing"
+
+func TestNew(t *testing.T) { _ = New() }

@@ -1,0 +1,5 @@
+package wired
+
+import "testing"
+
+func TestNew(t *testing.T) { _ = New() }

@@ -1,0 +1,44 @@
+package driver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/syncio/syncio/cmd/syncio/driver"
+)
+
+// TestPartial: a package that does not load (a //go:embed file that is
+// generated and git-ignored, not there in CI) is named on stderr with its
+// error. Without -partial the run fails with 1, whatever -exit-zero says;
+// with it the exit code tells findings (3) from none (0), so a
+// report-only run (-exit-zero) stays green, and the findings of the
+// packages that load are printed either way.
+func TestPartial(t *testing.T) {
+	const embedErr = "syncio: package example.com/mod/embedmiss: embed error: pattern missing.txt: no matching files found\n"
+	for _, c := range []struct {
+		args []string
+		want int
+		hint string
+	}{
+		{[]string{"./embedmiss", "./good"}, driver.ExitError, "pass -partial to analyse what loads"},
+		{[]string{"-exit-zero", "./embedmiss", "./good"}, driver.ExitError, "pass -partial to analyse what loads"},
+		{[]string{"-partial", "./embedmiss", "./good"}, driver.ExitFindings, "-partial: the packages above were not (fully) analysed"},
+		{[]string{"-partial", "-exit-zero", "./embedmiss", "./good"}, driver.ExitClean, "-partial: the packages above were not (fully) analysed"},
+		{[]string{"-partial", "./embedmiss", "./clean"}, driver.ExitClean, "-partial: the packages above were not (fully) analysed"},
+		{[]string{"-partial", "./bad", "./good"}, driver.ExitFindings, "-partial: the packages above were not (fully) analysed"},
+	} {
+		r := run(t, c.args...)
+		if r.code != c.want {
+			t.Errorf("%v: exit %d, want %d\n%s", c.args, r.code, c.want, r.stderr)
+		}
+		if !strings.Contains(r.stderr, c.hint) {
+			t.Errorf("%v: stderr lacks %q:\n%s", c.args, c.hint, r.stderr)
+		}
+		if c.args[len(c.args)-1] == "./good" && !strings.Contains(r.stderr, "Handler calls block") {
+			t.Errorf("%v: the finding of the package that loads is missing:\n%s", c.args, r.stderr)
+		}
+		if strings.Contains(strings.Join(c.args, " "), "embedmiss") && strings.Count(r.stderr, embedErr) != 1 {
+			t.Errorf("%v: stderr should name the broken package once:\n%s\ngot:\n%s", c.args, embedErr, r.stderr)
+		}
+	}
+}

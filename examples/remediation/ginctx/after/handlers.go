@@ -1,0 +1,57 @@
+package after
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Proxy serves a gin route that calls the profile service.
+type Proxy struct {
+	Client     *http.Client
+	ProfileURL string
+	// CallTimeout bounds one call to the profile service; zero means 2 s.
+	CallTimeout time.Duration
+}
+
+// Profile gives the call the request's context, bounded: it ends when the
+// client hangs up, whatever the engine's ContextWithFallback.
+func (p *Proxy) Profile(c *gin.Context) {
+	timeout := p.CallTimeout
+	if timeout == 0 {
+		timeout = 2 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.ProfileURL+"/profiles/"+c.Param("id"), nil)
+	if err != nil {
+		c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error(), "code": "internal"})
+		return
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		c.JSON(http.StatusBadGateway, gin.H{"error": "profile service unavailable", "code": "upstream"})
+		return
+	}
+	defer resp.Body.Close()
+	c.Status(resp.StatusCode)
+	_, _ = io.Copy(c.Writer, resp.Body)
+}
+
+// Audit records a visit after the response. The goroutine never sees c:
+// gin pools its Contexts and hands this one to another request once the
+// handler returns. It gets what it needs copied out, and a context that
+// keeps the request's values without its cancellation.
+func (p *Proxy) Audit(c *gin.Context, record func(ctx context.Context, route, id string)) {
+	ctx := context.WithoutCancel(c.Request.Context())
+	route, id := c.FullPath(), c.Param("id")
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		record(ctx, route, id)
+	}()
+	c.Status(http.StatusNoContent)
+}

@@ -1,0 +1,64 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/scrape"
+)
+
+// TestLiveBlockedSeries: when the service exposes the blocking watcher's
+// counter, the live points carry its rate (goroutines blocked holding a
+// worker) and the capacity from the workers gauge, from samples of the
+// running scenario only.
+func TestLiveBlockedSeries(t *testing.T) {
+	start := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Three goroutines blocked all the time: the counter grows 3 s a second.
+		fmt.Fprintf(w, "syncio_pool_workers 4\nsyncio_pool_workers_busy 3\nsyncio_pool_queue_length 0\n%s %g\n",
+			scrape.MetricBlockedHoldingWorker, 3*time.Since(start).Seconds())
+	}))
+	defer srv.Close()
+	sc := scrape.New(srv.URL, slog.New(slog.DiscardHandler))
+	defer sc.Close()
+	var mu sync.Mutex
+	var points []dashboard.Point
+	lv := newLive(Config{ScrapeInterval: 50 * time.Millisecond, Live: func(p dashboard.Point) {
+		mu.Lock()
+		defer mu.Unlock()
+		points = append(points, p)
+	}}, sc)
+	ctx, cancel := context.WithCancel(t.Context())
+	var scraping sync.WaitGroup
+	scraping.Go(func() { sc.Run(ctx, 50*time.Millisecond) })
+	lv.begin("s", 2, time.Now().Add(time.Minute))
+	time.Sleep(3500 * time.Millisecond)
+	lv.end()
+	lv.close()
+	cancel()
+	scraping.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	var seen bool
+	for _, p := range points {
+		if p.BlockedHoldingWorker != nil {
+			seen = true
+			if b := *p.BlockedHoldingWorker; b < 2.5 || b > 3.5 {
+				t.Errorf("blocked holding a worker %v, want about 3", b)
+			}
+		}
+		if p.Workers == nil || *p.Workers != 4 {
+			t.Errorf("point %+v: capacity not read from the workers gauge", p)
+		}
+	}
+	if !seen {
+		t.Errorf("no point carries the blocked series (%d points)", len(points))
+	}
+}

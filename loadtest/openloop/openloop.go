@@ -1,0 +1,67 @@
+package openloop
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/syncio/syncio/loadtest/closedloop"
+)
+
+// Attack sends one Target at a rate that SetRate changes.
+type Attack struct {
+	target closedloop.Target
+	client *http.Client
+	emit   func(*vegeta.Result)
+	// maxWorkers bounds the requests in flight: an open loop against a
+	// service that stops answering would otherwise grow without end.
+	maxWorkers uint64
+
+	mu      sync.Mutex
+	current *vegeta.Attacker
+	done    sync.WaitGroup
+}
+
+// New returns an Attack sending nothing until SetRate. emit receives every
+// result, from the attack's goroutines. maxInFlight bounds the requests
+// outstanding at once (vegeta's -max-workers).
+func New(t closedloop.Target, client *http.Client, maxInFlight int, emit func(*vegeta.Result)) *Attack {
+	return &Attack{target: t, client: client, emit: emit, maxWorkers: uint64(max(maxInFlight, 1))}
+}
+
+// SetRate stops the current arrivals and starts perSecond requests a
+// second (0 stops). Requests already sent finish and are emitted.
+func (a *Attack) SetRate(perSecond float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.current != nil {
+		a.current.Stop()
+		a.current = nil
+	}
+	if perSecond <= 0 {
+		return
+	}
+	atk := vegeta.NewAttacker(vegeta.Client(a.client), vegeta.MaxWorkers(a.maxWorkers), vegeta.Workers(min(a.maxWorkers, 10)))
+	// vegeta's pacer counts hits per Per: a fractional rate becomes whole
+	// hits per a longer period.
+	pacer := vegeta.ConstantPacer{Freq: int(perSecond), Per: time.Second}
+	if perSecond != float64(int(perSecond)) {
+		pacer = vegeta.ConstantPacer{Freq: int(perSecond * 1000), Per: 1000 * time.Second}
+	}
+	tgt := vegeta.Target{Method: a.target.Method, URL: a.target.URL, Header: a.target.Header, Body: a.target.Body}
+	results := atk.Attack(vegeta.NewStaticTargeter(tgt), pacer, 0, a.target.Attack)
+	a.current = atk
+	a.done.Go(func() {
+		for r := range results {
+			a.emit(r)
+		}
+	})
+}
+
+// Stop ends the arrivals and waits for every request in flight.
+func (a *Attack) Stop() {
+	a.SetRate(0)
+	a.done.Wait()
+}
