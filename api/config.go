@@ -53,6 +53,20 @@ type Config struct {
 	Container string
 	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).
 	MaxUploadBytes int64
+	// MaxInflightBytes bounds the upload bytes the async upload route holds
+	// at once (default 256 MiB). Each upload counts what it can hold: its
+	// declared size, up to the 2 MiB of streaming buffers (all 2 MiB when
+	// chunked). Past the bound it answers 503 uploads_busy with Retry-After,
+	// as the pool does past its queue. The sync route is bounded by its
+	// workers (Workers × 2 MiB).
+	MaxInflightBytes int64
+	// BodyTimeout bounds how long one request may take to send its body
+	// (uploads and orders; default 30 s, which lets the largest default
+	// upload arrive at about 1.1 MiB/s). It is set per request with
+	// http.ResponseController.SetReadDeadline when the handler starts
+	// reading, separately from ReadTimeout: a slow client loses its request
+	// (408 body_timeout), not everyone's workers.
+	BodyTimeout time.Duration
 
 	// UpstreamTimeout bounds each profile or storage call made by a handler
 	// (after it has a worker; queueing time is not included). Exceeding it
@@ -113,6 +127,8 @@ func DefaultConfig() Config {
 		StorageBandwidth:  blobserver.DefaultBandwidth,
 		Container:         "uploads",
 		MaxUploadBytes:    32 << 20,
+		MaxInflightBytes:  256 << 20,
+		BodyTimeout:       30 * time.Second,
 		UpstreamTimeout:   30 * time.Second,
 		TemporalWait:      10 * time.Second,
 		StorageRetries:    2,
@@ -154,6 +170,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxUploadBytes <= 0 {
 		c.MaxUploadBytes = d.MaxUploadBytes
+	}
+	if c.MaxInflightBytes <= 0 {
+		c.MaxInflightBytes = d.MaxInflightBytes
+	}
+	if c.BodyTimeout <= 0 {
+		c.BodyTimeout = d.BodyTimeout
 	}
 	if c.UpstreamTimeout <= 0 {
 		c.UpstreamTimeout = d.UpstreamTimeout

@@ -35,6 +35,11 @@
 //     [activity.Workflow.RunHolding]. The async workflow's I/O activities
 //     release the worker through [pool.Pool.Await]; the sync one holds it
 //     across both calls. A bad order is answered 400 before anything runs.
+//     The order's client ID is an idempotency key (ledger): a repeat with
+//     the same body shares the first run's answer, another body is 409
+//     order_conflict; each run has a server-made run key, which names its
+//     receipt, so a failed run's compensation cannot delete a confirmed
+//     run's receipt.
 //     Workflow health events feed syncio_workflows_{started,completed,
 //     faulted}_total{workflow="order-sync"|"order-async"}.
 //

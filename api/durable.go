@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -67,28 +67,58 @@ func (d *durable) close() {
 
 // orderIDs are the workflow IDs durableOrder makes; a status request for
 // anything else is answered 404 without asking Temporal.
-var orderIDs = regexp.MustCompile(`^order-[A-Za-z0-9_-]{1,64}-[0-9a-f]{16}$`)
+var orderIDs = regexp.MustCompile(`^order-[A-Za-z0-9_-]{1,64}$`)
+
+// memoDigest is the workflow memo key holding the order's digest, which
+// tells a retry (same body) from a conflict (another body).
+const memoDigest = "orderDigest"
 
 // durableOrder starts the order workflow on Temporal and waits for it with
 // no pool worker held. It answers 201 with the confirmation, or 202 with a
 // status URL once Config.TemporalWait has passed: the order goes on without
 // the request, and survives this process.
+//
+// The workflow ID is the client's order ID, so Temporal is the ledger: a
+// repeat of a running or confirmed order with the same body waits for (or
+// reads) that run and answers the same, a repeat with another body is a
+// 409, and only an order whose last run failed may run again. Each run has
+// its own run key in its input, so it writes and compensates only its own
+// receipt.
 func (a *app) durableOrder(c *gin.Context) {
-	o, ok := decodeOrder(c)
+	o, ok := a.decodeOrder(c)
 	if !ok {
 		return
 	}
-	// A fresh ID per request: posting the same order twice is two orders,
-	// as on the in-process route.
-	var suffix [8]byte
-	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
-	id := "order-" + o.ID + "-" + hex.EncodeToString(suffix[:])
+	digest := digestOrder(o)
+	o.Run = order.NewRun()
+	id := "order-" + o.ID
 
 	ctx := c.Request.Context()
 	var conf order.Confirmation
-	var started, waited bool
+	var started, waited, conflict bool
 	err := a.pool.Await(ctx, func(ctx context.Context) error {
-		run, err := a.durable.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: temporal.TaskQueue}, a.durable.name, o)
+		run, err := a.durable.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID:        id,
+			TaskQueue: temporal.TaskQueue,
+			Memo:      map[string]any{memoDigest: hex.EncodeToString(digest[:])},
+			// A confirmed order stays the one answer for its ID; only a
+			// failed, cancelled or timed-out one may be run again.
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+			// A running duplicate must be compared first, not joined blindly.
+			WorkflowExecutionErrorWhenAlreadyStarted: true,
+		}, a.durable.name, o)
+		var already *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &already) {
+			same, derr := a.durable.sameDigest(ctx, id, digest)
+			if derr != nil {
+				return derr
+			}
+			if !same {
+				conflict = true
+				return nil
+			}
+			run, err = a.durable.client.GetWorkflow(ctx, id, ""), nil
+		}
 		if err != nil {
 			return err
 		}
@@ -101,11 +131,14 @@ func (a *app) durableOrder(c *gin.Context) {
 	})
 	var failed *sdktemporal.WorkflowExecutionError
 	switch {
+	case err == nil && conflict:
+		abortConflict(c, o.ID)
 	case err == nil:
 		c.JSON(http.StatusCreated, conf)
 	case errors.As(err, &failed):
 		_ = c.Error(err)
-		abortError(c, http.StatusBadGateway, codeOrderFailed, "order workflow failed: "+err.Error())
+		abortError(c, http.StatusBadGateway, codeOrderFailed,
+			"the order workflow failed and the order was not confirmed (a receipt it stored was removed); posting it again runs it anew")
 	case ctx.Err() != nil:
 		abortError(c, statusClientClosed, codeClientClosed, "client closed the request")
 	case waited:
@@ -114,11 +147,29 @@ func (a *app) durableOrder(c *gin.Context) {
 		c.JSON(http.StatusAccepted, gin.H{"id": id, "status": "running", "statusUrl": url})
 	case !started:
 		_ = c.Error(err)
-		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "starting the order on Temporal failed: "+err.Error())
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "Temporal is unreachable: the order was not started")
 	default:
 		_ = c.Error(err)
-		abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "waiting for the order on Temporal failed: "+err.Error())
+		abortError(c, http.StatusServiceUnavailable, codeTemporalDown,
+			"lost contact with Temporal while waiting for the order; GET /api/orders/"+id+" reports on it")
 	}
+}
+
+// sameDigest reports whether the latest run of workflow id was started for
+// an order with digest d.
+func (d *durable) sameDigest(ctx context.Context, id string, want orderDigest) (bool, error) {
+	desc, err := d.client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return false, err
+	}
+	p := desc.GetWorkflowExecutionInfo().GetMemo().GetFields()[memoDigest]
+	var got string
+	if p != nil {
+		if err := converter.GetDefaultDataConverter().FromPayload(p, &got); err != nil {
+			return false, fmt.Errorf("order memo: %w", err)
+		}
+	}
+	return got == hex.EncodeToString(want[:]), nil
 }
 
 // waitEnded reports whether err is the end of the wait bounded by wctx.
@@ -166,12 +217,13 @@ func (a *app) orderStatus(c *gin.Context) {
 	case errors.As(err, &notFound):
 		abortError(c, http.StatusNotFound, codeNoSuchOrder, "no such order")
 	case err != nil:
-		_ = c.Error(err)
 		abortUpstream(c, err, codeTemporalDown, "order status")
 	case status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
 		c.JSON(http.StatusOK, gin.H{"id": id, "status": "running"})
 	case runErr != nil:
-		c.JSON(http.StatusOK, gin.H{"id": id, "status": "failed", "error": runErr.Error()})
+		// The failure's text stays in the log: it may carry storage URLs.
+		a.log.Warn("order failed", "id", id, "request_id", c.GetString(requestIDKey), "err", runErr)
+		c.JSON(http.StatusOK, gin.H{"id": id, "status": "failed", "error": "the order workflow failed and the order was not confirmed"})
 	default:
 		c.JSON(http.StatusOK, gin.H{"id": id, "status": "completed", "confirmation": conf})
 	}

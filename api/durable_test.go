@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,7 +106,7 @@ func TestTemporalOrderAccepted(t *testing.T) {
 			t.Fatalf("status body %s: %v", st.body, err)
 		}
 		if body.Status == "completed" {
-			if body.Confirmation.OrderID != "slow-1" || body.Confirmation.Receipt.Name != "receipts/slow-1.json" {
+			if body.Confirmation.OrderID != "slow-1" || !strings.HasPrefix(body.Confirmation.Receipt.Name, "receipts/slow-1/") {
 				t.Errorf("completed status %s", st.body)
 			}
 			break
@@ -114,7 +116,7 @@ func TestTemporalOrderAccepted(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	for _, bad := range []string{"/api/orders/nope", "/api/orders/order-slow-1-0000000000000000"} {
+	for _, bad := range []string{"/api/orders/nope", "/api/orders/order-slow-2"} {
 		r := get(t, s.URL()+bad)
 		if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNoSuchOrder {
 			t.Errorf("GET %s: %d %s, want 404 %s", bad, r.status, r.body, codeNoSuchOrder)
@@ -148,5 +150,85 @@ func TestTemporalUnreachable(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "temporal at "+addr) {
 		t.Errorf("error %q does not name the address", err)
+	}
+}
+
+// TestTemporalSameOrderIDPairsLoseNoReceipt is the in-process probe on
+// Temporal: 40 pairs of concurrent orders with the same ID while the
+// profile fails most attempts (Temporal retries each activity 5 times, so
+// 0.87 per attempt fails about half the orders). The workflow ID is the
+// order ID: a pair shares one run and answers the same, no confirmed
+// receipt goes missing, a confirmed order's repeat answers the same
+// confirmation and another body is 409. Before, the two orders of a pair
+// were two workflows writing one receipt name, and 7 of 7 mixed pairs lost
+// the confirmed receipt.
+func TestTemporalSameOrderIDPairsLoseNoReceipt(t *testing.T) {
+	const pairs = 40
+	ts := temporaltest.Start(t)
+	cfg := testConfig()
+	cfg.Workers, cfg.Queue = 8, 4*pairs
+	cfg.ProfileErrorRate = 0.87
+	cfg.Temporal, cfg.TemporalWait = ts.HostPort, 2*time.Minute
+	cfg.UpstreamTimeout = 2 * time.Minute
+	s := startServer(t, cfg)
+
+	got := make([][2]response, pairs)
+	var wg sync.WaitGroup
+	for i := range pairs {
+		for j := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := postOrder(context.Background(), s, "async", orderBody(fmt.Sprintf("tdup-%d", i)))
+				if err != nil {
+					r.status = -1
+				}
+				got[i][j] = r
+			}()
+		}
+	}
+	wg.Wait()
+	confirmed, failed := 0, 0
+	for i, p := range got {
+		for _, r := range p {
+			switch r.status {
+			case http.StatusCreated:
+				confirmed++
+				checkReceipt(t, s, r.body)
+			case http.StatusBadGateway:
+				failed++
+				if r.errorBody(t).Code != codeOrderFailed {
+					t.Errorf("tdup-%d: %s", i, r.body)
+				}
+			default:
+				t.Errorf("tdup-%d: %d %s", i, r.status, r.body)
+			}
+		}
+		if p[0].status == http.StatusCreated && p[1].status == http.StatusCreated && !bytes.Equal(p[0].body, p[1].body) {
+			t.Errorf("tdup-%d: two confirmations for one order: %s / %s", i, p[0].body, p[1].body)
+		}
+	}
+	if confirmed == 0 || failed == 0 {
+		t.Fatalf("%d confirmed and %d failed orders: the probe needs both", confirmed, failed)
+	}
+	for i, p := range got {
+		first := p[0]
+		if first.status != http.StatusCreated {
+			first = p[1]
+		}
+		if first.status != http.StatusCreated {
+			continue
+		}
+		id := fmt.Sprintf("tdup-%d", i)
+		r, err := postOrder(context.Background(), s, "async", orderBody(id))
+		if err != nil || r.status != http.StatusCreated || !bytes.Equal(r.body, first.body) {
+			t.Errorf("%s: repeat of a confirmed order: %d %s %v, want the same 201 %s", id, r.status, r.body, err, first.body)
+		}
+		other := strings.Replace(orderBody(id), `"quantity":3`, `"quantity":4`, 1)
+		r, err = postOrder(context.Background(), s, "async", other)
+		if err != nil || r.status != http.StatusConflict || r.errorBody(t).Code != codeOrderConflict {
+			t.Errorf("%s with another body: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
+		}
+		checkReceipt(t, s, first.body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/gin-gonic/gin"
@@ -20,7 +21,10 @@ import (
 // maxOrderBytes bounds an order body. MaxItems lines of JSON fit easily.
 const maxOrderBytes = 64 << 10
 
-const codeInvalidOrder = "invalid_order"
+const (
+	codeInvalidOrder  = "invalid_order"
+	codeOrderConflict = "order_conflict"
+)
 
 // orderWorkflows holds the two order workflows, built once at start-up.
 type orderWorkflows struct {
@@ -104,7 +108,8 @@ func (a *app) asyncOrder(c *gin.Context) {
 
 // decodeOrder reads and validates the posted order, answering 413 or 400
 // (and returning false) when it is too big or invalid.
-func decodeOrder(c *gin.Context) (order.Order, bool) {
+func (a *app) decodeOrder(c *gin.Context) (order.Order, bool) {
+	a.bodyDeadline(c)
 	o, err := order.Decode(http.MaxBytesReader(c.Writer, c.Request.Body, maxOrderBytes))
 	var maxErr *http.MaxBytesError
 	switch {
@@ -113,6 +118,9 @@ func decodeOrder(c *gin.Context) (order.Order, bool) {
 		abortError(c, http.StatusRequestEntityTooLarge, codeTooLarge,
 			fmt.Sprintf("order body exceeds the limit of %d bytes", maxOrderBytes))
 		return order.Order{}, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		abortError(c, http.StatusRequestTimeout, codeBodyTimeout, "the order body did not arrive within the body deadline")
+		return order.Order{}, false
 	case err != nil:
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, err.Error())
 		return order.Order{}, false
@@ -120,16 +128,70 @@ func decodeOrder(c *gin.Context) (order.Order, bool) {
 	return o, true
 }
 
+// abortConflict answers a repeated order ID whose body differs from the
+// first one's.
+func abortConflict(c *gin.Context, id string) {
+	abortError(c, http.StatusConflict, codeOrderConflict, fmt.Sprintf(
+		"order id %q was already used with a different body: post a retry unchanged, or use a new id for a new order", id))
+}
+
 // runOrder decodes and validates the order first, so a bad one is a 400 and
-// nothing runs, then runs wf on the worker the admission middleware holds.
+// nothing runs. The first request with an order ID then runs wf on the
+// worker the admission middleware holds, under a fresh run key (its own
+// receipt); a repeat of that ID with the same body waits for that run, with
+// no worker held, and answers the same; with another body it is a 409.
 func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.Confirmation]) {
-	o, ok := decodeOrder(c)
+	o, ok := a.decodeOrder(c)
 	if !ok {
+		return
+	}
+	entry, owner, conflict := a.ledger.begin(o.ID, digestOrder(o))
+	if conflict {
+		abortConflict(c, o.ID)
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), a.cfg.UpstreamTimeout)
 	defer cancel()
-	conf, err := wf.RunHolding(ctx, a.pool, o)
+	if !owner {
+		err := a.pool.Await(ctx, func(ctx context.Context) error {
+			select {
+			case <-entry.done:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if err != nil {
+			abortUpstream(c, err, codeUpstreamError, "waiting for the same order's first request")
+			return
+		}
+		a.respondOrder(c, entry.conf, entry.err)
+		return
+	}
+	o.Run = order.NewRun()
+	var (
+		conf order.Confirmation
+		err  = errors.New("order run panicked")
+	)
+	// Deferred, so a panicking run still releases the ID and its waiters.
+	defer func() { a.ledger.finish(o.ID, entry, conf, err) }()
+	conf, err = wf.RunHolding(ctx, a.pool, o)
+	a.respondOrder(c, conf, err)
+}
+
+// orderStep names where a failed order failed, for the client: the
+// activity's path ("order workflow step Order/Parallel/UploadReceipt"),
+// never the error's text, which may carry storage URLs.
+func orderStep(err error) string {
+	var ae *activity.Error
+	if errors.As(err, &ae) {
+		return "order workflow step " + ae.Path
+	}
+	return "order workflow"
+}
+
+// respondOrder answers with a run's result.
+func (a *app) respondOrder(c *gin.Context, conf order.Confirmation, err error) {
 	var verr *order.ValidationError
 	switch {
 	case err == nil:
@@ -137,7 +199,6 @@ func (a *app) runOrder(c *gin.Context, wf *activity.Workflow[order.Order, order.
 	case errors.As(err, &verr):
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, verr.Error())
 	default:
-		_ = c.Error(err)
-		abortUpstream(c, err, codeUpstreamError, "order workflow")
+		abortUpstream(c, err, codeUpstreamError, orderStep(err))
 	}
 }

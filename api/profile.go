@@ -187,6 +187,5 @@ func (a *app) respondProfile(c *gin.Context, p profile.Profile, err error) {
 		c.JSON(http.StatusOK, p)
 		return
 	}
-	_ = c.Error(err)
 	abortUpstream(c, err, codeUpstreamError, "profile service")
 }

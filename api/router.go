@@ -31,7 +31,7 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	r.NoMethod(func(c *gin.Context) {
 		abortError(c, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed")
 	})
-	r.Use(a.observe(reg), a.recoverJSON)
+	r.Use(requestID, a.observe(reg), a.recoverJSON)
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
 		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))
@@ -53,7 +53,7 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	g.POST("/sync/order", a.syncOrder)
 	g.POST("/async/order", a.asyncOrder)
 	g.GET("/orders/:id", a.orderStatus)
-	g.GET("/blobs/:name", a.getBlob)
+	g.GET("/blobs/*name", a.getBlob)
 	return r
 }
 
@@ -107,7 +107,7 @@ func (a *app) recoverJSON(c *gin.Context) {
 		if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared by identity, as net/http does
 			panic(v)
 		}
-		a.log.Error("handler panic", "route", c.FullPath(), "panic", fmt.Sprint(v))
+		a.log.Error("handler panic", "route", c.FullPath(), "request_id", c.GetString(requestIDKey), "panic", fmt.Sprint(v))
 		if !c.Writer.Written() {
 			abortError(c, http.StatusInternalServerError, codeInternal, "internal error")
 		} else {
@@ -118,7 +118,8 @@ func (a *app) recoverJSON(c *gin.Context) {
 }
 
 // observe records syncio_http_request_duration_seconds by route and status,
-// and logs server errors.
+// and logs server errors with the request ID the client was given. This log
+// line is the only place an upstream error's text goes.
 func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
 	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "syncio_http_request_duration_seconds",
@@ -135,8 +136,10 @@ func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
 		}
 		status := c.Writer.Status()
 		hist.WithLabelValues(route, strconv.Itoa(status)).Observe(time.Since(start).Seconds())
-		if status >= 500 && status != http.StatusServiceUnavailable {
-			a.log.Warn("request failed", "route", route, "status", status,
+		// Overload 503s are expected and counted, not logged; a request
+		// that recorded an error (an upstream failure, readiness) is.
+		if len(c.Errors) > 0 || status >= 500 && status != http.StatusServiceUnavailable {
+			a.log.Warn("request failed", "route", route, "status", status, "request_id", c.GetString(requestIDKey),
 				"duration", time.Since(start), "errors", c.Errors.String())
 		}
 	}
@@ -145,8 +148,8 @@ func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
 // ready reports whether storage is reachable.
 func (a *app) ready(c *gin.Context) {
 	if err := a.store.ping(c.Request.Context()); err != nil {
-		a.log.Warn("readiness check failed", "err", err)
-		abortError(c, http.StatusServiceUnavailable, codeStorageDown, "storage unreachable: "+err.Error())
+		_ = c.Error(err) // logged by observe, redacted
+		abortError(c, http.StatusServiceUnavailable, codeStorageDown, "storage unreachable")
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})

@@ -36,6 +36,8 @@ type app struct {
 	profiles *profiles
 	store    *store
 	orders   *orderWorkflows
+	ledger   *ledger             // idempotency of the in-process order routes
+	inflight *byteGate           // the async upload route's bound on bytes in flight
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
 }
@@ -66,19 +68,33 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	// Every log line of the server, its fakes, net/http and the Temporal
+	// SDK goes through the redacting handler: storage errors carry URLs
+	// with SAS signatures, and those must not reach a log in clear.
+	log = slog.New(newRedactingHandler(log.Handler()))
+	s, err := start(ctx, cfg, log)
+	if err != nil {
+		return nil, redactedError{err}
+	}
+	return s, nil
+}
+
+func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	a := &app{
-		cfg: cfg,
-		log: log,
+		cfg:    cfg,
+		log:    log,
+		ledger: newLedger(ledgerSize),
 		// Await and Offload hand the worker back while they wait; the
 		// watcher must see those waits as holding nothing.
 		pool: pool.New(cfg.Workers, cfg.Queue, pool.WithRegisterer(reg),
 			pool.WithYield(func(ctx context.Context) func() { return blockwatch.Drop(ctx, workerResource) })),
 	}
+	a.inflight = newByteGate(cfg.MaxInflightBytes, reg)
 	s := &Server{app: a, served: make(chan error, 1), unwatch: func() {}}
 	if cfg.BlockwatchRate >= 0 {
 		a.watcher = blockwatch.New(

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/syncio/syncio/loadtest/closedloop"
 )
@@ -25,10 +27,12 @@ type Scenario struct {
 	FastBackend bool
 	// Upload sends an -upload-size body.
 	Upload bool
-	// JSON, when set, is sent as an application/json body (the order
-	// scenarios). Every request posts the same order, so the API overwrites
-	// one receipt blob instead of filling storage.
-	JSON string
+	// Order posts an order (application/json) with an ID of its own per
+	// request: the API answers a repeated ID from what it stored for the
+	// first (an idempotent retry), so a fixed ID would measure a lookup,
+	// not the workflow. The IDs start with a prefix made per run, so runs
+	// against one API (or one Temporal server) never collide.
+	Order bool
 	// Temporal marks variants that need the API started with -temporal
 	// (syncio-load -temporal HOST:PORT), where POST /api/async/order runs
 	// the order workflow on Temporal.
@@ -68,11 +72,11 @@ var Scenarios = []Scenario{
 		Groups: []string{"client"}, About: "a new azblob client and transport per request"},
 	{Name: "async-upload-client-per-request", FastBackend: true, Method: http.MethodPost, Path: "/api/async/upload?client=per-request", Upload: true,
 		Groups: []string{"client"}, About: "a new azblob client and transport per request, async"},
-	{Name: "sync-order", Method: http.MethodPost, Path: "/api/sync/order", Blocking: true, JSON: loadOrder,
+	{Name: "sync-order", Method: http.MethodPost, Path: "/api/sync/order", Blocking: true, Order: true,
 		Groups: []string{"order"}, About: "order workflow with blocking activities holding the worker"},
-	{Name: "async-order", Method: http.MethodPost, Path: "/api/async/order", JSON: loadOrder,
+	{Name: "async-order", Method: http.MethodPost, Path: "/api/async/order", Order: true,
 		Groups: []string{"order"}, About: "order workflow whose async activities release the worker during I/O"},
-	{Name: "temporal-order", Method: http.MethodPost, Path: "/api/async/order", JSON: loadOrder, Temporal: true,
+	{Name: "temporal-order", Method: http.MethodPost, Path: "/api/async/order", Order: true, Temporal: true,
 		Groups: []string{"temporal"}, About: "the same order workflow on Temporal, durable (needs -temporal; not with async-order, which it replaces)"},
 }
 
@@ -80,8 +84,11 @@ var Scenarios = []Scenario{
 // longer settle.
 func (sc Scenario) slowSettle() bool { return sc.Given || sc.Blocking && !sc.FastBackend }
 
-// loadOrder is the order the order scenarios post: valid, small, fixed.
-const loadOrder = `{"id":"load-test","items":[{"sku":"pen","quantity":2,"priceCents":150},{"sku":"ink","quantity":1,"priceCents":999}]}`
+// orderBody is the order the order scenarios post: valid and small, 1299
+// cents in all, under the given ID.
+func orderBody(id string) []byte {
+	return []byte(`{"id":"` + id + `","items":[{"sku":"pen","quantity":2,"priceCents":150},{"sku":"ink","quantity":1,"priceCents":999}]}`)
+}
 
 // Target returns the request every user of sc repeats against baseURL;
 // uploadSize is the body size of upload scenarios.
@@ -100,8 +107,9 @@ func (sc Scenario) Target(baseURL string, uploadSize int) closedloop.Target {
 	case sc.Upload:
 		t.Body = payload(uploadSize)
 		t.Header = http.Header{"Content-Type": {"application/octet-stream"}}
-	case sc.JSON != "":
-		t.Body = []byte(sc.JSON)
+	case sc.Order:
+		prefix := "load-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-"
+		t.BodyFor = func(n uint64) []byte { return orderBody(prefix + strconv.FormatUint(n, 10)) }
 		t.Header = http.Header{"Content-Type": {"application/json"}}
 	}
 	return t

@@ -50,7 +50,7 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
         POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
         GET /api/orders/:id  (with -temporal: an order answered 202)
-        GET /api/blobs/:name, /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
+        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
 
 Flags:
 `)
@@ -71,6 +71,8 @@ Flags:
 	fs.StringVar(&cfg.StorageDir, "storage-dir", "", "embedded blob server: where to make its temporary directory (empty: the system's temporary directory)")
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
+	fs.Int64Var(&cfg.MaxInflightBytes, "max-inflight-bytes", cfg.MaxInflightBytes, "bound on the upload bytes the async upload route holds at once, each upload counting min(its size, 2 MiB of streaming buffers); 503 uploads_busy beyond it")
+	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long one request may take to send its body (uploads, orders), set per request apart from the server's read timeout; 408 body_timeout beyond it")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
 	fs.IntVar(&cfg.StorageRetries, "storage-retries", cfg.StorageRetries, "azcore retries per storage call (negative: none)")
 	fs.IntVar(&cfg.StorageConns, "storage-conns", cfg.StorageConns, "most connections to storage, and so storage calls in flight (at least -workers); async uploads beyond it wait for one")

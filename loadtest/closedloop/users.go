@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -24,6 +25,11 @@ type Target struct {
 	URL    string
 	Header http.Header
 	Body   []byte
+	// BodyFor, when set, makes the n-th request's body (n counts from 0
+	// across the attack's users) instead of Body: a request that must be
+	// unique, such as an order whose ID the API keeps, cannot be repeated
+	// byte for byte.
+	BodyFor func(n uint64) []byte
 }
 
 // Attack is a growing set of closed-loop users hitting one Target.
@@ -44,6 +50,8 @@ type Attack struct {
 	// HTML plot relies on.
 	seqMu sync.Mutex
 	seq   uint64
+	// bodies numbers the requests given to Target.BodyFor.
+	bodies atomic.Uint64
 }
 
 // Option configures an Attack.
@@ -161,9 +169,13 @@ func (a *Attack) user() {
 // (nil on a transport error) for Retry-After.
 func (a *Attack) hit() (*vegeta.Result, http.Header) {
 	res := &vegeta.Result{Attack: a.target.Attack, Method: a.target.Method, URL: a.target.URL}
+	payload := a.target.Body
+	if a.target.BodyFor != nil {
+		payload = a.target.BodyFor(a.bodies.Add(1) - 1)
+	}
 	var body io.Reader
-	if a.target.Body != nil {
-		body = bytes.NewReader(a.target.Body)
+	if payload != nil {
+		body = bytes.NewReader(payload)
 	}
 	req, err := http.NewRequestWithContext(a.ctx, a.target.Method, a.target.URL, body)
 	if err != nil {
@@ -174,7 +186,7 @@ func (a *Attack) hit() (*vegeta.Result, http.Header) {
 	for k, vs := range a.target.Header {
 		req.Header[k] = vs
 	}
-	res.BytesOut = uint64(len(a.target.Body))
+	res.BytesOut = uint64(len(payload))
 
 	a.stamp(res)
 	resp, err := a.client.Do(req)

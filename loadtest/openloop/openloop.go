@@ -3,6 +3,7 @@ package openloop
 import (
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -18,6 +19,9 @@ type Attack struct {
 	// maxWorkers bounds the requests in flight: an open loop against a
 	// service that stops answering would otherwise grow without end.
 	maxWorkers uint64
+
+	// bodies numbers the requests given to Target.BodyFor.
+	bodies atomic.Uint64
 
 	mu      sync.Mutex
 	current *vegeta.Attacker
@@ -50,14 +54,28 @@ func (a *Attack) SetRate(perSecond float64) {
 	if perSecond != float64(int(perSecond)) {
 		pacer = vegeta.ConstantPacer{Freq: int(perSecond * 1000), Per: 1000 * time.Second}
 	}
-	tgt := vegeta.Target{Method: a.target.Method, URL: a.target.URL, Header: a.target.Header, Body: a.target.Body}
-	results := atk.Attack(vegeta.NewStaticTargeter(tgt), pacer, 0, a.target.Attack)
+	results := atk.Attack(a.targeter(), pacer, 0, a.target.Attack)
 	a.current = atk
 	a.done.Go(func() {
 		for r := range results {
 			a.emit(r)
 		}
 	})
+}
+
+// targeter repeats the Target, with a body of its own per request when
+// Target.BodyFor is set. The count goes on across SetRate calls, so no two
+// requests of the attack share a body.
+func (a *Attack) targeter() vegeta.Targeter {
+	static := vegeta.Target{Method: a.target.Method, URL: a.target.URL, Header: a.target.Header, Body: a.target.Body}
+	if a.target.BodyFor == nil {
+		return vegeta.NewStaticTargeter(static)
+	}
+	return func(t *vegeta.Target) error {
+		*t = static
+		t.Body = a.target.BodyFor(a.bodies.Add(1) - 1)
+		return nil
+	}
 }
 
 // Stop ends the arrivals and waits for every request in flight.

@@ -2,6 +2,8 @@ package order
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,10 +14,15 @@ import (
 	"github.com/syncio/syncio/api/activity"
 )
 
-// Limits on an order, enforced by Validate.
+// Limits on an order, enforced by Validate. MaxPriceCents and
+// MaxTotalCents (10^13 cents, a hundred billion in currency units) keep
+// every total exact in an int64 with room to spare: Total cannot overflow
+// for any order that Validate accepts.
 const (
-	MaxItems    = 100
-	MaxQuantity = 1000
+	MaxItems      = 100
+	MaxQuantity   = 1000
+	MaxPriceCents = int64(1e13)
+	MaxTotalCents = int64(1e13)
 )
 
 // Item is one order line. Prices are in cents to keep totals exact.
@@ -25,10 +32,17 @@ type Item struct {
 	PriceCents int64  `json:"priceCents"`
 }
 
-// Order is the workflow's input, as posted by the client.
+// Order is the workflow's input, as posted by the client, plus the run key
+// the server gives each run.
 type Order struct {
 	ID    string `json:"id"`
 	Items []Item `json:"items"`
+	// Run names this run of the order (NewRun), and with it the receipt.
+	// The server sets it, never the client: two runs with the same client
+	// ID (a retry, or a concurrent duplicate) then write different receipts,
+	// and one run's compensation cannot delete what another run confirmed.
+	// It travels with the input so a durable host replays it unchanged.
+	Run string `json:"run,omitempty"`
 }
 
 // Profile is the customer profile the workflow fetches.
@@ -109,11 +123,42 @@ func (e *ValidationError) Error() string { return "invalid order: " + e.Field + 
 // Unwrap returns Err.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var (
+	idPattern  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	runPattern = regexp.MustCompile(`^[0-9a-f]{16,64}$`)
+)
 
-// Validate checks o and returns a *ValidationError for the first problem.
-// The ID must be safe to use in a blob name, hence the strict pattern.
+// NewRun returns a fresh run key for Order.Run: 128 random bits in hex.
+func NewRun() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// Validate checks what the client posted and returns a *ValidationError
+// for the first problem. The ID must be safe to use in a blob name, hence
+// the strict pattern. Run is not the client's: a non-empty Run is an error
+// here, and the workflow checks the server-set one (ValidateRun).
 func Validate(o Order) error {
+	if o.Run != "" {
+		return &ValidationError{Field: "run", Reason: "is set by the server, not the client"}
+	}
+	return validateLines(o)
+}
+
+// ValidateRun checks a server-built order: the client's fields, and a run
+// key from NewRun.
+func ValidateRun(o Order) error {
+	if err := validateLines(o); err != nil {
+		return err
+	}
+	if !runPattern.MatchString(o.Run) {
+		return &ValidationError{Field: "run", Reason: "must be a run key from order.NewRun (set by the server)"}
+	}
+	return nil
+}
+
+func validateLines(o Order) error {
 	if !idPattern.MatchString(o.ID) {
 		return &ValidationError{Field: "id", Reason: "must be 1-64 letters, digits, '-' or '_'"}
 	}
@@ -127,19 +172,40 @@ func Validate(o Order) error {
 			return &ValidationError{Field: field + ".sku", Reason: "is required"}
 		case it.Quantity < 1 || it.Quantity > MaxQuantity:
 			return &ValidationError{Field: field + ".quantity", Reason: fmt.Sprintf("must be 1-%d", MaxQuantity)}
-		case it.PriceCents < 0:
-			return &ValidationError{Field: field + ".priceCents", Reason: "must not be negative"}
+		case it.PriceCents < 0 || it.PriceCents > MaxPriceCents:
+			return &ValidationError{Field: field + ".priceCents", Reason: fmt.Sprintf("must be 0-%d", MaxPriceCents)}
 		}
+	}
+	if _, ok := checkedTotal(o); !ok {
+		return &ValidationError{Field: "totalCents", Reason: fmt.Sprintf("the order total must not exceed %d cents", MaxTotalCents)}
 	}
 	return nil
 }
 
-// Total returns the order total in cents. Validate's limits keep it far
-// from overflowing for any sane price.
-func Total(o Order) int64 {
+// checkedTotal sums the lines, stopping as soon as the total passes
+// MaxTotalCents. With Validate's per-line bounds (quantity ≤ 1000, price ≤
+// 10^13) a line is at most 10^16 and a partial sum stays below 2·10^16, far
+// inside int64, so neither the product nor the sum can wrap.
+func checkedTotal(o Order) (int64, bool) {
 	var t int64
 	for _, it := range o.Items {
+		if it.Quantity < 0 || it.Quantity > MaxQuantity || it.PriceCents < 0 || it.PriceCents > MaxPriceCents {
+			return 0, false
+		}
 		t += int64(it.Quantity) * it.PriceCents
+		if t > MaxTotalCents {
+			return 0, false
+		}
+	}
+	return t, true
+}
+
+// Total returns the order total in cents, for an order Validate accepted;
+// for any other it returns -1 rather than a wrapped sum.
+func Total(o Order) int64 {
+	t, ok := checkedTotal(o)
+	if !ok {
+		return -1
 	}
 	return t
 }
@@ -159,9 +225,13 @@ func Decode(r io.Reader) (Order, error) {
 	return o, Validate(o)
 }
 
-// ReceiptName is the blob name of o's receipt. It is deterministic, so a
-// retried order overwrites its own receipt instead of adding another.
-func ReceiptName(o Order) string { return "receipts/" + o.ID + ".json" }
+// ReceiptName is the blob name of o's receipt: the client's ID and the
+// run's key, so each run writes, and its compensation deletes, only its own
+// receipt. (Named from the ID alone, a failed duplicate's compensation once
+// deleted the receipt of the run that had been confirmed.) A durable host
+// replays the same Run, so its retried activities overwrite their own
+// receipt instead of adding another.
+func ReceiptName(o Order) string { return "receipts/" + o.ID + "/" + o.Run + ".json" }
 
 type receipt struct {
 	Order
@@ -187,7 +257,7 @@ func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Or
 		prepared := activity.Declare[Upload](s, "upload")
 
 		validate := activity.Code("Validate", in, total, func(_ context.Context, o Order) (int64, error) {
-			if err := Validate(o); err != nil {
+			if err := ValidateRun(o); err != nil {
 				return 0, err
 			}
 			return Total(o), nil

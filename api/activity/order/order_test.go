@@ -22,8 +22,10 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// validOrder is an order as the server runs it: the client's fields and a
+// fresh run key.
 func validOrder(id string) order.Order {
-	return order.Order{ID: id, Items: []order.Item{{SKU: "pen", Quantity: 3, PriceCents: 150}, {SKU: "ink", Quantity: 1, PriceCents: 999}}}
+	return order.Order{ID: id, Run: order.NewRun(), Items: []order.Item{{SKU: "pen", Quantity: 3, PriceCents: 150}, {SKU: "ink", Quantity: 1, PriceCents: 999}}}
 }
 
 // recorder is an in-memory stand-in for the two services.
@@ -77,8 +79,8 @@ func TestOrderBothModes(t *testing.T) {
 			if got.OrderID != "A-1" || got.Customer != "Ada Lovelace" || got.TotalCents != 1449 || got.Status != "confirmed" {
 				t.Errorf("confirmation = %+v", got)
 			}
-			data := rec.uploads["receipts/A-1.json"]
-			if got.Receipt.Name != "receipts/A-1.json" || got.Receipt.Size != int64(len(data)) {
+			data := rec.uploads[order.ReceiptName(o)]
+			if got.Receipt.Name != "receipts/A-1/"+o.Run+".json" || got.Receipt.Size != int64(len(data)) {
 				t.Errorf("receipt = %+v, uploaded %d bytes", got.Receipt, len(data))
 			}
 			if len(rec.deletes) != 0 {
@@ -106,6 +108,13 @@ func TestInvalidOrderUploadsNothing(t *testing.T) {
 		{order.Order{ID: "x", Items: []order.Item{{SKU: "", Quantity: 1}}}, "items[0].sku"},
 		{order.Order{ID: "x", Items: []order.Item{{SKU: "a", Quantity: 1}, {SKU: "b", Quantity: 0}}}, "items[1].quantity"},
 		{order.Order{ID: "x", Items: []order.Item{{SKU: "a", Quantity: 1, PriceCents: -1}}}, "items[0].priceCents"},
+		// The issue's probe: 1000 × MaxInt64 wrapped to a total of -1000.
+		{order.Order{ID: "x", Run: order.NewRun(), Items: []order.Item{{SKU: "a", Quantity: 1000, PriceCents: 9223372036854775807}}}, "items[0].priceCents"},
+		// Each line within its bounds, the sum past MaxTotalCents.
+		{order.Order{ID: "x", Run: order.NewRun(), Items: []order.Item{{SKU: "a", Quantity: 1000, PriceCents: order.MaxPriceCents / 1000}, {SKU: "b", Quantity: 1, PriceCents: 1}}}, "totalCents"},
+		// Validate alone passes it; the workflow needs the server's run key.
+		{order.Order{ID: "x", Items: validOrder("x").Items}, "run"},
+		{order.Order{ID: "x", Run: "../../etc", Items: validOrder("x").Items}, "run"},
 	}
 	for _, mode := range []order.Mode{order.ModeAsync, order.ModeSync} {
 		rec := &recorder{}
@@ -130,7 +139,8 @@ func TestDecode(t *testing.T) {
 	if o, err := order.Decode(strings.NewReader(`{"id":"B2","items":[{"sku":"a","quantity":2,"priceCents":5}]}`)); err != nil || order.Total(o) != 10 {
 		t.Errorf("good order: %+v, %v", o, err)
 	}
-	for _, body := range []string{`{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`} {
+	for _, body := range []string{`{"id":"B2","run":"0123456789abcdef","items":[{"sku":"a","quantity":1}]}`,
+		`{"id":"B2","items":[{"sku":"a","quantity":1000,"priceCents":9223372036854775807}]}`, `{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`} {
 		var ve *order.ValidationError
 		if _, err := order.Decode(strings.NewReader(body)); !errors.As(err, &ve) {
 			t.Errorf("Decode(%s) = %v, want a ValidationError", body, err)
@@ -163,7 +173,7 @@ func TestProfileFailureCancelsUpload(t *testing.T) {
 	if !errors.Is(uploadErr, context.Canceled) {
 		t.Errorf("upload ended with %v, want context.Canceled", uploadErr)
 	}
-	if len(rec.deletes) != 1 || rec.deletes[0] != "receipts/C3.json" {
+	if len(rec.deletes) != 1 || !strings.HasPrefix(rec.deletes[0], "receipts/C3/") {
 		t.Errorf("compensation deleted %q, want the receipt once", rec.deletes)
 	}
 }
@@ -180,7 +190,7 @@ func TestUploadFailureRunsCompensation(t *testing.T) {
 		if !errors.Is(err, errStore) || !strings.HasPrefix(err.Error(), "Order/Parallel/UploadReceipt: ") {
 			t.Errorf("%v: err = %v", mode, err)
 		}
-		if len(rec.deletes) != 1 || rec.deletes[0] != "receipts/D4.json" {
+		if len(rec.deletes) != 1 || !strings.HasPrefix(rec.deletes[0], "receipts/D4/") {
 			t.Errorf("%v: compensation deleted %q, want the receipt once", mode, rec.deletes)
 		}
 	}
@@ -295,5 +305,33 @@ func TestWiringWithFakeProfile(t *testing.T) {
 		if err != nil || got.Customer != "Alton Hudgens" {
 			t.Errorf("got %+v, %v", got, err)
 		}
+	}
+}
+
+// TestSameIDRunsWriteTheirOwnReceipts: two runs of one client ID, one of
+// which fails, must not share a receipt; the failed run's compensation
+// deletes only its own. Named from the ID alone, the failure deleted the
+// confirmed run's receipt.
+func TestSameIDRunsWriteTheirOwnReceipts(t *testing.T) {
+	rec := &recorder{}
+	ok := order.New(order.ModeAsync, rec.services())
+	failing := rec.services()
+	failing.Profile = func(context.Context) (order.Profile, error) { return order.Profile{}, errors.New("profile down") }
+	bad := order.New(order.ModeAsync, failing)
+
+	conf, err := ok.Run(context.Background(), activity.Unlimited{}, validOrder("SAME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bad.Run(context.Background(), activity.Unlimited{}, validOrder("SAME")); err == nil {
+		t.Fatal("the failing run succeeded")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if _, kept := rec.uploads[conf.Receipt.Name]; !kept {
+		t.Errorf("confirmed receipt %s was deleted by the other run's compensation (deletes %q)", conf.Receipt.Name, rec.deletes)
+	}
+	if len(rec.deletes) != 1 || rec.deletes[0] == conf.Receipt.Name {
+		t.Errorf("deletes = %q, want only the failed run's own receipt", rec.deletes)
 	}
 }
