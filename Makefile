@@ -44,9 +44,12 @@ $(TEMPORAL_STAMP):
 	touch $@
 
 # SYNCIO_TEMPORAL points the Temporal tests at the CLI; under CI=true they
-# fail rather than skip without it.
+# fail rather than skip without it. -timeout 40m: the analyzer and
+# cmd/syncio packages each take several minutes under -race on a loaded
+# 2-core machine, past go test's 10-minute default (measured 945 s for
+# cmd/syncio at load 12-28).
 test-unit: $(TEMPORAL_STAMP)
-	SYNCIO_TEMPORAL=$(CURDIR)/$(TEMPORAL) tools/azurite/run.sh $(GO) test -race -count=1 ./...
+	SYNCIO_TEMPORAL=$(CURDIR)/$(TEMPORAL) tools/azurite/run.sh $(GO) test -race -count=1 -timeout 40m ./...
 
 # golangci-lint v2.15.0 with the syncio plugin (nested module tools/golangci),
 # rebuilt only when that module or the analyzer changed.
