@@ -158,11 +158,11 @@ func (a *app) durableOrder(c *gin.Context) {
 // sameDigest reports whether the latest run of workflow id was started for
 // an order with digest d.
 func (d *durable) sameDigest(ctx context.Context, id string, want orderDigest) (bool, error) {
-	desc, err := d.client.DescribeWorkflowExecution(ctx, id, "")
+	desc, err := d.client.DescribeWorkflow(ctx, id, "")
 	if err != nil {
 		return false, err
 	}
-	p := desc.GetWorkflowExecutionInfo().GetMemo().GetFields()[memoDigest]
+	p := desc.RawResponse.GetWorkflowExecutionInfo().GetMemo().GetFields()[memoDigest]
 	var got string
 	if p != nil {
 		if err := converter.GetDefaultDataConverter().FromPayload(p, &got); err != nil {
