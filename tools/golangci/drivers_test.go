@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,24 +57,7 @@ type driverRun struct {
 // "drivers-dispatch" markers in docs/ci.md, which this test checks (and
 // rewrites with SYNCIO_UPDATE_DOCS=1).
 func TestDriversAgreeOnDispatch(t *testing.T) {
-	src := filepath.Join("testdata", "wired")
-	dir := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		return copyFile(p, filepath.Join(dir, rel))
-	})
-	if err == nil {
-		err = copyFile(filepath.Join("testdata", "wired.golangci.yml"), filepath.Join(dir, ".golangci.yml"))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := copyModule(t, "wired", "wired.golangci.yml")
 	want, place := wiredMarkers(t, dir)
 	for _, p := range []string{placeExported, placeBelow, placeNone} {
 		if n := countPlace(want, place, p); n < 1 {

@@ -319,8 +319,15 @@ func findingAt(t *testing.T, path, substr string) string {
 // .golangci.yml, so that runs and fixes stay hermetic.
 func copySvc(t *testing.T, cfgName string) string {
 	t.Helper()
+	return copyModule(t, "svc", cfgName)
+}
+
+// copyModule copies testdata/NAME (without .golden files) and
+// testdata/CFGNAME as its .golangci.yml into a new directory.
+func copyModule(t *testing.T, name, cfgName string) string {
+	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join("testdata", "svc")
+	src := filepath.Join("testdata", name)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
 			return err

@@ -86,8 +86,9 @@ function fmt(v) {
   return v.toPrecision(2);
 }
 
-function draw(chart, points) {
-  const { canvas, spec } = chart;
+// clearCanvas sizes canvas to its layout box at the device's pixel ratio,
+// so lines stay sharp, and returns a cleared context in CSS pixels.
+function clearCanvas(canvas) {
   const ratio = window.devicePixelRatio || 1;
   const w = canvas.clientWidth, h = canvas.clientHeight;
   canvas.width = Math.round(w * ratio);
@@ -95,6 +96,12 @@ function draw(chart, points) {
   const ctx = canvas.getContext("2d");
   ctx.scale(ratio, ratio);
   ctx.clearRect(0, 0, w, h);
+  return { ctx, w, h };
+}
+
+function draw(chart, points) {
+  const { canvas, spec } = chart;
+  const { ctx, w, h } = clearCanvas(canvas);
   const left = 44, right = 8, top = 8, bottom = 20;
   const pw = w - left - right, ph = h - top - bottom;
   const t0 = points[0].t, span = Math.max(points[points.length - 1].t - t0, 1);
@@ -159,13 +166,7 @@ function overlay() {
 // the watcher's blocked-holding series dotted, when the service has them.
 function drawOverlay(chart) {
   const { canvas, spec, legend } = chart;
-  const ratio = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth, h = canvas.clientHeight;
-  canvas.width = Math.round(w * ratio);
-  canvas.height = Math.round(h * ratio);
-  const ctx = canvas.getContext("2d");
-  ctx.scale(ratio, ratio);
-  ctx.clearRect(0, 0, w, h);
+  const { ctx, w, h } = clearCanvas(canvas);
   const left = 44, right = 8, top = 8, bottom = 20;
   const pw = w - left - right, ph = h - top - bottom;
   const names = [...panels.keys()];
