@@ -177,6 +177,9 @@ type runner struct {
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
+	// ginFallback: a *gin.Context is the request's context here (the
+	// configuration says so, or this package sets ContextWithFallback).
+	ginFallback bool
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -188,6 +191,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		src:     map[string][]byte{},
 		emitted: map[string]bool{},
 	}
+	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the

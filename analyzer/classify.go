@@ -24,7 +24,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		return nil
 	}
 	info := r.pass.TypesInfo
-	flow := newCtxFlow(info, sig, body)
+	flow := newCtxFlow(info, sig, body, r.ginFallback)
 	invoked := map[*ast.FuncLit]bool{}
 	inSelect := map[ast.Node]bool{}
 	var items []item
@@ -313,8 +313,14 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			if id, ok := arg.(*ast.Ident); ok {
 				given = id.Name + " (" + ci.desc + ")"
 			}
-			it := mk("SIO002", name, "is given "+given+" instead of the request context",
-				"pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request")
+			hint := "pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request"
+			if use := frameworkCtxFix(arg, ci.desc); use != "" {
+				hint = "pass " + use
+				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
+				it.fixArg = arg
+				return it, true
+			}
+			it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
 				it.fixArg = c
 			}

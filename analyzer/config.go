@@ -53,6 +53,11 @@ type Config struct {
 	// joining with what was seen at run time (syncio -confirm): a
 	// suppressed antipattern still blocks under load.
 	ReportIgnored bool
+	// GinContextFallback says the program sets gin's
+	// Engine.ContextWithFallback = true, so a *gin.Context is the request's
+	// context. syncio sees the assignment only in the package it analyses;
+	// set this when the engine is built in another package.
+	GinContextFallback bool
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
@@ -72,7 +77,7 @@ func DefaultConfig() Config {
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
-	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored}
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored, GinContextFallback: c.GinContextFallback}
 	for k, v := range c.Rules {
 		n.Rules[k] = v
 	}
@@ -110,6 +115,9 @@ type Settings struct {
 	// "func(pkg/path.Type)" / "func(*pkg/path.Type)" first-parameter
 	// patterns.
 	Roots []string `json:"roots"`
+	// GinContextFallback: the program sets gin's
+	// Engine.ContextWithFallback = true (see Config).
+	GinContextFallback bool `json:"gin-context-fallback"`
 }
 
 // Config validates s and returns the configuration it describes, starting
@@ -129,6 +137,7 @@ func (s Settings) Config() (Config, error) {
 		cfg.Rules[id] = s.Rules[raw]
 	}
 	cfg.Tests = s.Tests
+	cfg.GinContextFallback = s.GinContextFallback
 	for _, b := range s.Blocking {
 		if err := addBlocking(&cfg, b); err != nil {
 			return Config{}, err
@@ -342,6 +351,8 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
 	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
 		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
+	fs.BoolVar(&cfg.GinContextFallback, "gin-context-fallback", cfg.GinContextFallback,
+		"the program sets gin's Engine.ContextWithFallback = true in a package other than the handlers' (then a *gin.Context is the request's context)")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
 		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",

@@ -14,10 +14,11 @@ func (c *Context) Done() <-chan struct{}            { return nil }
 func (c *Context) Err() error                       { return nil }
 func (c *Context) Value(key any) any                { return nil }
 func (c *Context) JSON(code int, obj any)           {}
+func (c *Context) Copy() *Context                   { return c }
 func (e *Engine) GET(path string, h ...HandlerFunc) {}
 
 type HandlerFunc func(*Context)
 
-type Engine struct{}
+type Engine struct{ ContextWithFallback bool }
 
 func New() *Engine { return &Engine{} }
