@@ -31,6 +31,10 @@ type laterFlow struct {
 	release map[*types.Var][]token.Pos // cmd.Process.Release()
 	setsid  map[*types.Var][]token.Pos // cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}, or .Setsid = true
 	waited  map[*types.Var][]token.Pos // cmd.Run(), Output(), CombinedOutput()
+	// discarded are WithContext/Clone calls whose result is thrown away
+	// (a statement of its own, or assigned to _): they attach nothing,
+	// since both return a copy.
+	discarded map[*ast.CallExpr]bool
 }
 
 func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFlow {
@@ -38,6 +42,7 @@ func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFl
 		info: info, flow: flow, made: map[*ast.CallExpr]*types.Var{}, defs: map[*types.Var][]token.Pos{},
 		withCtx: map[*types.Var][]token.Pos{}, started: map[*types.Var][]token.Pos{},
 		release: map[*types.Var][]token.Pos{}, setsid: map[*types.Var][]token.Pos{}, waited: map[*types.Var][]token.Pos{},
+		discarded: map[*ast.CallExpr]bool{},
 	}
 	if body == nil {
 		return l
@@ -56,9 +61,21 @@ func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFl
 		}
 		l.defs[v] = append(l.defs[v], pos)
 	}
+	discard := func(e ast.Expr) {
+		if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && l.reqMethod(c, nil) != "" {
+			l.discarded[c] = true
+		}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.ExprStmt:
+			discard(n.X)
 		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" && len(n.Lhs) == len(n.Rhs) {
+					discard(n.Rhs[i])
+				}
+			}
 			if len(n.Lhs) == len(n.Rhs) {
 				for i := range n.Lhs {
 					assign(n.Lhs[i], n.Rhs[i], true, n.Pos())
@@ -124,7 +141,7 @@ func (l *laterFlow) call(call *ast.CallExpr) {
 		return
 	}
 	if m := l.reqMethod(call, nil); m != "" {
-		if v := l.localVar(sel.X); v != nil && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
+		if v := l.localVar(sel.X); v != nil && !l.discarded[call] && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
 			l.withCtx[v] = append(l.withCtx[v], call.Pos())
 		}
 		return

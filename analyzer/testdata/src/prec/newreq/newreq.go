@@ -81,6 +81,17 @@ func Before(w http.ResponseWriter, r *http.Request) {
 	_, _ = http.DefaultClient.Do(req)
 }
 
+// DroppedResult calls WithContext and throws the result away: req keeps
+// no context, since WithContext returns a copy (issue 21).
+func DroppedResult(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds a request without the request context`
+	req.WithContext(r.Context())
+	_, _ = http.DefaultClient.Do(req)
+	req2, _ := http.NewRequest(http.MethodGet, "http://y", nil) // want `NewRequest builds a request without the request context`
+	_ = req2.WithContext(r.Context())
+	_, _ = http.DefaultClient.Do(req2)
+}
+
 // Discarded: the request is not kept in a variable.
 func Discarded(w http.ResponseWriter, r *http.Request) {
 	_, _ = http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds`
