@@ -180,6 +180,9 @@ type runner struct {
 	// ginFallback: a *gin.Context is the request's context here (the
 	// configuration says so, or this package sets ContextWithFallback).
 	ginFallback bool
+	// semChans are the channels this package uses as semaphores (see
+	// semaphoreChan); nil until first asked.
+	semChans map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {

@@ -93,6 +93,17 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	// discardedRecv are receives whose value is dropped (<-ch as a
+	// statement): the shape of a semaphore release.
+	discardedRecv := map[*ast.UnaryExpr]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if u, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				discardedRecv[u] = true
+			}
+		}
+		return true
+	})
 	releases := func(ch ast.Expr) bool {
 		p, ok := sent[types.ExprString(ch)]
 		if id, isID := ast.Unparen(ch).(*ast.Ident); isID && unbuffered[info.ObjectOf(id)] {
@@ -208,6 +219,9 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			}
 			if releases(n.X) {
 				break // the release of a slot taken above
+			}
+			if discardedRecv[n] && r.semaphoreChan(n.X) {
+				break // a release helper: func (s *slots) release() { <-s.sem }
 			}
 			switch ci := isDone(n.X); ci.class {
 			case ctxUnset:
@@ -494,4 +508,70 @@ func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 	}
 	b, ok := info.Uses[id].(*types.Builtin)
 	return ok && b.Name() == name
+}
+
+// semaphoreChan reports whether ch (a struct field or a package-level
+// variable) is taken like a semaphore somewhere in the package: a send on
+// it that is not in a loop and not in a go statement's function, as in
+// func (s *slots) acquire() { s.sem <- struct{}{} }. A dropped receive on
+// such a channel gives a slot back and finds the element a take put there;
+// a token bucket's filler sends in a loop, and a hand-off sends from
+// another goroutine, so their receives stay waits.
+func (r *runner) semaphoreChan(ch ast.Expr) bool {
+	obj := chanObject(r.pass.TypesInfo, ch)
+	if obj == nil {
+		return false
+	}
+	if r.semChans == nil {
+		r.semChans = map[types.Object]bool{}
+		var walk func(n ast.Node, inLoop bool)
+		walk = func(n ast.Node, inLoop bool) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					return false
+				case *ast.ForStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.RangeStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.FuncLit:
+					walk(n.Body, false)
+					return false
+				case *ast.SendStmt:
+					if o := chanObject(r.pass.TypesInfo, n.Chan); o != nil && !inLoop {
+						r.semChans[o] = true
+					}
+				}
+				return true
+			})
+		}
+		for _, f := range r.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					walk(fd.Body, false)
+				}
+			}
+		}
+	}
+	return r.semChans[obj]
+}
+
+// chanObject is the struct field or package-level variable ch names.
+func chanObject(info *types.Info, ch ast.Expr) types.Object {
+	var id *ast.Ident
+	switch e := ast.Unparen(ch).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.Pkg() == nil || !v.IsField() && v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
 }
