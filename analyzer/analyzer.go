@@ -43,7 +43,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 	}
 	registerFlags(&a.Flags, c)
@@ -212,6 +212,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.dirs = newDirectives(pass.Fset, files)
 	r.reportBadIgnores()
 	r.scanCallbacks(files)
+	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary
 	// litRoots adds the handler literals under n (router arguments,

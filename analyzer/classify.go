@@ -43,7 +43,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// its waits on the outside world are I/O, which the tables describe.
 	wait := !r.thirdParty
 	gorm := newGormFlow(info, sig, body)
-	later := newLaterFlow(info, flow, body)
+	later := newLaterFlow(info, flow, body, r.attachOf)
 	// x.Done() is the cancellation escape, and so are local variables
 	// holding it (done := ctx.Done()), unless x is a context that does not
 	// derive from the request's (context.Background(), a timeout derived
