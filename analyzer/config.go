@@ -53,6 +53,13 @@ type Config struct {
 	// joining with what was seen at run time (syncio -confirm): a
 	// suppressed antipattern still blocks under load.
 	ReportIgnored bool
+	// StrictRoots reports, as an SIO000 diagnostic at its first
+	// registration call, a package that registers routes but where no
+	// request root was found (its handlers are not analysed). For drivers
+	// that show nothing but diagnostics (go vet, golangci-lint); the
+	// standalone syncio prints a warning instead, and its own -strict-roots
+	// turns that into a failure.
+	StrictRoots bool
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
@@ -72,7 +79,7 @@ func DefaultConfig() Config {
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
-	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored}
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored, StrictRoots: c.StrictRoots}
 	for k, v := range c.Rules {
 		n.Rules[k] = v
 	}
@@ -110,6 +117,9 @@ type Settings struct {
 	// "func(pkg/path.Type)" / "func(*pkg/path.Type)" first-parameter
 	// patterns.
 	Roots []string `json:"roots"`
+	// StrictRoots reports a package that registers routes but where no
+	// request root was found (see Config.StrictRoots).
+	StrictRoots bool `json:"strict-roots"`
 }
 
 // Config validates s and returns the configuration it describes, starting
@@ -129,6 +139,7 @@ func (s Settings) Config() (Config, error) {
 		cfg.Rules[id] = s.Rules[raw]
 	}
 	cfg.Tests = s.Tests
+	cfg.StrictRoots = s.StrictRoots
 	for _, b := range s.Blocking {
 		if err := addBlocking(&cfg, b); err != nil {
 			return Config{}, err
@@ -342,6 +353,8 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
 	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
 		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
+	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
+		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
 		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",
