@@ -31,8 +31,15 @@ type Handlers struct {
 	// (http.StripPrefix("/x", h)) are followed too. Nil follows none.
 	IsHandler func(t types.Type) bool
 	decls     map[*types.Func]*ast.FuncDecl
-	assigns   map[*types.Var][]ast.Expr
+	assigns   map[*types.Var][]value
 	params    map[*types.Var]param
+}
+
+// value is what is assigned to a variable: an expression, or one result
+// of a call that returns several.
+type value struct {
+	e      ast.Expr
+	result int // the result's index, or -1 for a single value
 }
 
 // param is a parameter of one of the package's functions or literals.
@@ -50,7 +57,7 @@ const maxDepth = 16
 // variables.
 func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 	h := &Handlers{info: info, pkg: pkg, decls: map[*types.Func]*ast.FuncDecl{},
-		assigns: map[*types.Var][]ast.Expr{}, params: map[*types.Var]param{}}
+		assigns: map[*types.Var][]value{}, params: map[*types.Var]param{}}
 	addParams := func(fn *types.Func, lit *ast.FuncLit, fields *ast.FieldList) {
 		if fields == nil {
 			return
@@ -94,10 +101,18 @@ func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 			case *ast.FuncLit:
 				addParams(nil, n, n.Type.Params)
 			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
 					for i, l := range n.Lhs {
 						if v := lhsVar(l); v != nil {
-							h.assigns[v] = append(h.assigns[v], n.Rhs[i])
+							h.assigns[v] = append(h.assigns[v], value{n.Rhs[i], -1})
+						}
+					}
+				case len(n.Rhs) == 1:
+					// index, static := handlers(…): each takes one result.
+					for i, l := range n.Lhs {
+						if v := lhsVar(l); v != nil {
+							h.assigns[v] = append(h.assigns[v], value{n.Rhs[0], i})
 						}
 					}
 				}
@@ -105,7 +120,7 @@ func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 				if len(n.Names) == len(n.Values) {
 					for i, id := range n.Names {
 						if v, ok := info.Defs[id].(*types.Var); ok {
-							h.assigns[v] = append(h.assigns[v], n.Values[i])
+							h.assigns[v] = append(h.assigns[v], value{n.Values[i], -1})
 						}
 					}
 				}
@@ -154,7 +169,7 @@ func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var
 	}
 	switch x := e.(type) {
 	case *ast.CallExpr:
-		return h.call(x, fr, depth, seen)
+		return h.call(x, -1, fr, depth, seen)
 	case *ast.Ident:
 		v, _ := h.info.Uses[x].(*types.Var)
 		if v == nil {
@@ -200,7 +215,13 @@ func (h *Handlers) variable(v *types.Var, fr *frame, depth int, seen map[*types.
 	var out []Target
 	why := ""
 	for _, val := range vals {
-		ts, w := h.resolve(val, fr, depth+1, seen)
+		var ts []Target
+		var w string
+		if call, ok := ast.Unparen(val.e).(*ast.CallExpr); ok && val.result >= 0 {
+			ts, w = h.call(call, val.result, fr, depth+1, seen)
+		} else {
+			ts, w = h.resolve(val.e, fr, depth+1, seen)
+		}
 		out = append(out, ts...)
 		if why == "" {
 			why = w
@@ -215,8 +236,9 @@ func (h *Handlers) variable(v *types.Var, fr *frame, depth int, seen map[*types.
 // call follows a call: a conversion to its operand, a call of this
 // package's function into its return statements, another package's
 // function to what it returns (and to the handlers it wraps).
-func (h *Handlers) call(call *ast.CallExpr, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
-	if tv, ok := h.info.Types[call.Fun]; ok && tv.IsType() {
+// result is the index of the result followed, -1 for a call with one.
+func (h *Handlers) call(call *ast.CallExpr, result int, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	if tv, ok := h.info.Types[call.Fun]; ok && tv.IsType() && result < 0 {
 		if len(call.Args) != 1 {
 			return nil, "a conversion syncio cannot follow"
 		}
@@ -230,7 +252,7 @@ func (h *Handlers) call(call *ast.CallExpr, fr *frame, depth int, seen map[*type
 			var out []Target
 			why := ""
 			for _, lit := range lits {
-				ts, w := h.returns(lit.Body, &frame{lit: lit, call: call, up: fr}, "a func literal", depth, seen)
+				ts, w := h.returns(lit.Body, result, &frame{lit: lit, call: call, up: fr}, "a func literal", depth, seen)
 				out = append(out, ts...)
 				if why == "" {
 					why = w
@@ -242,7 +264,10 @@ func (h *Handlers) call(call *ast.CallExpr, fr *frame, depth int, seen map[*type
 	}
 	fn = fn.Origin()
 	if d := h.decls[fn]; d != nil && fn.Pkg() == h.pkg {
-		return h.returns(d.Body, &frame{fn: fn, call: call, up: fr}, fn.Name(), depth, seen)
+		return h.returns(d.Body, result, &frame{fn: fn, call: call, up: fr}, fn.Name(), depth, seen)
+	}
+	if result >= 0 {
+		return nil, "a result of " + fn.Name() + ", which returns several"
 	}
 	out := []Target{{Func: fn, Call: true}}
 	if h.IsHandler != nil {
@@ -257,10 +282,10 @@ func (h *Handlers) call(call *ast.CallExpr, fr *frame, depth int, seen map[*type
 }
 
 // returns follows what the callee of inner returns.
-func (h *Handlers) returns(body *ast.BlockStmt, inner *frame, name string, depth int, seen map[*types.Var]bool) ([]Target, string) {
+func (h *Handlers) returns(body *ast.BlockStmt, result int, inner *frame, name string, depth int, seen map[*types.Var]bool) ([]Target, string) {
 	var out []Target
 	why := ""
-	for _, r := range returned(body) {
+	for _, r := range returned(body, result) {
 		ts, w := h.resolve(r, inner, depth+1, seen)
 		out = append(out, ts...)
 		if why == "" && w != "" {
@@ -286,7 +311,7 @@ func (h *Handlers) litsOf(fun ast.Expr) []*ast.FuncLit {
 	}
 	var lits []*ast.FuncLit
 	for _, val := range h.assigns[v] {
-		lit, ok := ast.Unparen(val).(*ast.FuncLit)
+		lit, ok := ast.Unparen(val.e).(*ast.FuncLit)
 		if !ok {
 			return nil
 		}
@@ -335,17 +360,20 @@ func (h *Handlers) wrapped(lit *ast.FuncLit, fr *frame, depth int, seen map[*typ
 	return out
 }
 
-// returned lists the single results of body's return statements, not
-// those of the func literals inside it.
-func returned(body *ast.BlockStmt) []ast.Expr {
+// returned lists the results of body's return statements (the single one,
+// or the one at index result), not those of the func literals inside it.
+func returned(body *ast.BlockStmt, result int) []ast.Expr {
 	var out []ast.Expr
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if len(n.Results) == 1 {
+			switch {
+			case result < 0 && len(n.Results) == 1:
 				out = append(out, n.Results[0])
+			case result >= 0 && result < len(n.Results) && len(n.Results) > 1:
+				out = append(out, n.Results[result])
 			}
 		}
 		return true

@@ -129,6 +129,21 @@ func loginHandler(secret string) dataFunc {
 	}
 }
 
+// pages returns two handlers at once, taken apart at the registration.
+func pages() (http.Handler, http.Handler) {
+	return handle(indexPage, "/"), handle(staticPage, "/static")
+}
+
+func indexPage(w http.ResponseWriter, r *http.Request, d *data) (int, error) {
+	_, err := http.Get("http://upstream/index") // want `^net/http.Get blocks`
+	return 0, err
+}
+
+func staticPage(w http.ResponseWriter, r *http.Request, d *data) (int, error) {
+	time.Sleep(time.Millisecond) // want `^time.Sleep waits`
+	return 0, nil
+}
+
 func Wrapped(m *mux.Router) {
 	monkey := func(fn dataFunc, prefix string) http.Handler {
 		return handle(fn, prefix)
@@ -136,4 +151,8 @@ func Wrapped(m *mux.Router) {
 	api := m.PathPrefix("/api").Subrouter()
 	api.Handle("/users", monkey(usersGet, ""))
 	api.Handle("/login", monkey(loginHandler("s"), "/login"))
+
+	index, static := pages()
+	m.PathPrefix("/static").Handler(static)
+	m.Handle("/", index)
 }
