@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -13,6 +14,8 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/regions"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/seen"
 )
 
 // Name is the analyzer's name, as used by drivers and golangci-lint.
@@ -45,6 +48,9 @@ func New(cfg Config) *analysis.Analyzer {
 		// package in the graph, the standard library included.
 		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
+		// What the run saw (roots, registrations) for the standalone
+		// driver's roots line; other drivers drop it.
+		ResultType: reflect.TypeOf((*seen.Package)(nil)),
 	}
 	registerFlags(&a.Flags, c)
 	return a
@@ -52,13 +58,18 @@ func New(cfg Config) *analysis.Analyzer {
 
 // fnSummary is what one function body does, before callees are resolved.
 type fnSummary struct {
-	fn      *types.Func // nil for func literals
-	name    string      // display name of a root
-	root    rootKind
-	sig     *types.Signature
-	items   []item
-	ignores []*ignore // the doc comment's //syncio:ignore directives
-	result  *finding  // set when a non-root function blocks
+	fn   *types.Func // nil for func literals
+	name string      // display name of a root
+	root rootKind
+	// pos, how and framework describe a root for the roots report
+	// (seen.Root): where it is, what made it a root, whose handler it is.
+	pos            token.Pos
+	how, framework string
+	label          string // the root's name in the report, when name is the registering function's
+	sig            *types.Signature
+	items          []item
+	ignores        []*ignore // the doc comment's //syncio:ignore directives
+	result         *finding  // set when a non-root function blocks
 	// byRule are, for each rule the function leads to, the paths to its
 	// distinct blocking operations (at most maxTerminals, the
 	// highest-ranked first); result.more is filled from them once the
@@ -173,7 +184,9 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
-	cb         *callbacks // synchronous callbacks and adapters (callbacks.go)
+	cb         *callbacks        // synchronous callbacks and adapters (callbacks.go)
+	reg        *registered       // registration calls and their roots (registrations.go)
+	handlers   *resolve.Handlers // follows handler values to functions
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -199,7 +212,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
 		// like) are not request paths and would make everything "block".
-		return nil, nil
+		return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
 	}
 	r.thirdParty = isThirdParty(pass)
 	var files []*ast.File
@@ -226,11 +239,23 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
 			k := signatureRoot(sig)
-			if k == notRoot && (r.patternRoot(sig) || r.cb.adaptedLits[lit]) {
+			how, framework := seen.HowSignature, frameworkOf(k)
+			if k == notRoot {
 				k = rootCustom
+				regFW, registered := r.reg.lits[lit]
+				switch {
+				case r.patternRoot(sig):
+					how, framework = seen.HowConfig, "custom"
+				case r.cb.adaptedLits[lit]:
+					how, framework = seen.HowAdapter, "custom"
+				case registered:
+					how, framework = seen.HowRegistration, regFW
+				default:
+					k = notRoot
+				}
 			}
 			if k != notRoot {
-				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores}
+				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), how: how, framework: framework}
 				s.items = r.collect(sig, lit.Body)
 				roots = append(roots, s)
 			}
@@ -248,11 +273,26 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn)}
+			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos()}
+			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
+			if s.root == rootCustom {
+				s.how = seen.HowDirective
+			}
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == notRoot && (r.configRoot(fn, s.sig) || r.cb.adapted[fn]) {
+				if s.root == notRoot {
 					s.root = rootCustom
+					regFW, registered := r.reg.funcs[fn]
+					switch {
+					case r.configRoot(fn, s.sig):
+						s.how = seen.HowConfig
+					case r.cb.adapted[fn]:
+						s.how = seen.HowAdapter
+					case registered:
+						s.how, s.framework = seen.HowRegistration, regFW
+					default:
+						s.root = notRoot
+					}
 				}
 				r.byFunc[fn] = s
 			}
@@ -269,7 +309,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// their facts say what they do.
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			roots = append(roots, &fnSummary{root: rootCustom, name: ref.in, ignores: ref.ignores, items: []item{it}})
+			roots = append(roots, &fnSummary{root: rootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
+				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)})
 		}
 	}
 
@@ -323,7 +364,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	r.join(pending, r.recordConversions(files))
 	r.reportStale(decls)
-	return nil, nil
+	res := r.seenResult(roots)
+	r.reportBlind(res)
+	return res, nil
 }
 
 // inGOROOT reports whether the package is part of the Go distribution.

@@ -10,7 +10,8 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/seen"
 )
 
 // Callbacks and handler adapters.
@@ -70,6 +71,21 @@ type adaptedRef struct {
 	pos, end token.Pos
 	in       string // the function that registers it
 	ignores  []*ignore
+	// how and framework say, for the roots report, what made it a root:
+	// an adapter of the program, or a router's registration call.
+	how, framework string
+}
+
+// addExt adds ref to adaptedExt, unless the same function at the same
+// argument is there already (an adapter's argument that a registration
+// call resolves to as well).
+func (cb *callbacks) addExt(ref adaptedRef) {
+	for _, x := range cb.adaptedExt {
+		if x.fn == ref.fn && x.pos == ref.pos {
+			return
+		}
+	}
+	cb.adaptedExt = append(cb.adaptedExt, ref)
 }
 
 type decl struct {
@@ -200,6 +216,9 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{},
 	}
 	r.cb = cb
+	r.reg = &registered{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}}
+	r.handlers = resolve.New(info, r.pass.Pkg, files)
+	r.handlers.IsHandler = isHandlerType
 	var decls []decl
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -273,7 +292,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 				if !ok {
 					return true
 				}
-				r.grpcRegistration(call, in, ignores)
+				r.registration(call, in, ignores)
 				var args []ast.Expr
 				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
 					if len(call.Args) == 1 && r.adapterType(tv.Type) {
@@ -315,7 +334,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 					case fn.Pkg() == r.pass.Pkg:
 						cb.adapted[fn.Origin()] = true
 					default:
-						cb.adaptedExt = append(cb.adaptedExt, adaptedRef{fn: fn.Origin(), pos: a.Pos(), end: a.End(), in: in, ignores: ignores})
+						cb.addExt(adaptedRef{fn: fn.Origin(), pos: a.Pos(), end: a.End(), in: in, ignores: ignores, how: seen.HowAdapter, framework: "custom"})
 					}
 				}
 				return true
@@ -342,15 +361,27 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 						e = ast.Unparen(call.Args[0])
 					}
 				}
-				lit, ok := e.(*ast.FuncLit)
-				if !ok {
-					continue
+				lits := []*ast.FuncLit{}
+				switch e := e.(type) {
+				case *ast.FuncLit:
+					lits = append(lits, e)
+				case *ast.Ident:
+					// The handler kept in a local first:
+					// h := func(w, r) {…; f(…)}; return h
+					ts, _ := r.handlers.Resolve(e)
+					for _, t := range ts {
+						if t.Lit != nil && t.Lit.Pos() >= fd.Pos() && t.Lit.End() <= fd.End() {
+							lits = append(lits, t.Lit)
+						}
+					}
 				}
-				sig, _ := info.TypeOf(lit).(*types.Signature)
-				if signatureRoot(sig) == notRoot {
-					continue
+				for _, lit := range lits {
+					sig, _ := info.TypeOf(lit).(*types.Signature)
+					if signatureRoot(sig) == notRoot {
+						continue
+					}
+					out = append(out, r.syncCalls(lit, params)...)
 				}
-				out = append(out, r.syncCalls(lit, params)...)
 			}
 		}
 		return true
@@ -425,54 +456,6 @@ func (r *runner) handlerTypes(decls []decl) {
 				r.cb.adapterTypes[t] = true
 				r.pass.ExportObjectFact(t, &adapterFact{Params: []int{-1}})
 			}
-		}
-	}
-}
-
-// grpcRegistration makes the service methods of a server handed to a
-// generated pb.Register*Server(s, srv) request roots, whether or not its
-// type embeds an Unimplemented*Server (older generated code has none).
-func (r *runner) grpcRegistration(call *ast.CallExpr, in string, ignores []*ignore) {
-	info := r.pass.TypesInfo
-	fn := typeutil.StaticCallee(info, call)
-	if fn == nil || len(call.Args) != 2 || named.Recv(fn) != nil ||
-		!strings.HasPrefix(fn.Name(), "Register") || !strings.HasSuffix(fn.Name(), "Server") {
-		return
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 2 {
-		return
-	}
-	first := sig.Params().At(0).Type()
-	if !named.Is(first, true, pathGRPC, "Server") && !named.Is(first, false, pathGRPC, "ServiceRegistrar") {
-		return
-	}
-	iface, ok := sig.Params().At(1).Type().Underlying().(*types.Interface)
-	if !ok {
-		return
-	}
-	t := info.TypeOf(call.Args[1])
-	if t == nil {
-		return
-	}
-	if _, isIface := t.Underlying().(*types.Interface); isIface {
-		return
-	}
-	for i := range iface.NumMethods() {
-		m := iface.Method(i)
-		if !m.Exported() {
-			continue // mustEmbedUnimplemented…
-		}
-		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-		cm, ok := obj.(*types.Func)
-		if !ok {
-			continue
-		}
-		cm = cm.Origin()
-		if cm.Pkg() == r.pass.Pkg {
-			r.cb.adapted[cm] = true
-		} else if cm.Pkg() != nil && !strings.HasPrefix(qualified(cm, ""), ".(*Unimplemented") && !strings.HasPrefix(qualified(cm, ""), ".Unimplemented") {
-			r.cb.adaptedExt = append(r.cb.adaptedExt, adaptedRef{fn: cm, pos: call.Args[1].Pos(), end: call.Args[1].End(), in: in, ignores: ignores})
 		}
 	}
 }

@@ -165,7 +165,7 @@ func followedIface(path string) bool {
 	if stdlibPath(path) {
 		return false
 	}
-	for _, p := range []string{pathGin, pathEcho, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
+	for _, p := range []string{pathGin, pathEcho, pathEchoV5, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
 		if path == p || strings.HasPrefix(path, p+"/") {
 			return false
 		}

@@ -13,15 +13,21 @@
 // analyzer (TestLayering keeps it so):
 //
 //	internal/named      types and methods recognised by import path and name
-//	internal/knowledge  what is known of libraries (gorm's receivers so far)
+//	internal/knowledge  what is known of libraries: gorm's receivers, and
+//	                    the routers' registration calls (a table, routes.go)
 //	internal/regions    locks and transactions held over a stretch of a body
+//	internal/resolve    a handler value followed to the functions that run
 //	analyzer            roots, operations, call resolution, rules, facts,
 //	                    the dispatch join, directives, diagnostics and fixes
+//	seen                the result of each pass: its roots and registration
+//	                    calls, for the standalone driver's roots line
 //
 // The flow of one finding, from a handler to its message:
 //
-//  1. run (analyzer.go) walks the package; roots.go and the adapters of
-//     callbacks.go say which functions serve requests.
+//  1. run (analyzer.go) walks the package; roots.go, the adapters of
+//     callbacks.go and the registration calls of registrations.go (a
+//     knowledge table entry, its handler arguments followed by resolve)
+//     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation judged
 //     against the tables (table.go, libs.go; ctxflow.go and later.go for
 //     SIO001/SIO002), a call, or an interface call; regions marks the lock
@@ -47,7 +53,8 @@
 //     func(http.ResponseWriter, *http.Request), ServeHTTP included, and
 //     httprouter's func(http.ResponseWriter, *http.Request,
 //     httprouter.Params);
-//   - gin func(*gin.Context), echo func(echo.Context) error, fiber
+//   - gin func(*gin.Context), echo func(echo.Context) error (v4) and
+//     func(*echo.Context) error (v5), fiber
 //     func(*fiber.Ctx) error (v2) and func(fiber.Ctx) error (v3), hertz
 //     func(context.Context, *app.RequestContext), and connect-go handlers
 //     (connectrpc.com/connect or github.com/bufbuild/connect-go)
@@ -62,7 +69,13 @@
 //     error, where X is an interface with grpc.ServerStream's Context
 //     method; stream.Context() is then the request context;
 //   - any function whose doc comment holds //syncio:handler, and the
-//     functions and func(T) patterns of Config.Roots.
+//     functions and func(T) patterns of Config.Roots;
+//   - any function a router's registration call is given, whatever its
+//     type, followed through conversions, locals, returned literals and
+//     method values (registrations.go); a handler argument that cannot be
+//     followed is recorded with the reason in the pass's seen.Package,
+//     and with Config.StrictRoots a package whose registrations all lead
+//     nowhere, with no root of its own, is reported (SIO000).
 //
 // # Rules
 //

@@ -12,12 +12,14 @@ import (
 
 // layers are the analyzer's units, lowest first. A unit may import only
 // units listed before it, and none imports package analyzer itself, so data
-// flows one way: knowledge → regions → the analyzer's rules and reports.
+// flows one way: knowledge → regions → resolve → the analyzer's rules and
+// reports.
 // A new directory under internal/ must be placed here.
 var layers = []string{
 	"internal/named",
 	"internal/knowledge",
 	"internal/regions",
+	"internal/resolve",
 }
 
 // TestLayering parses the imports of every file of every unit under

@@ -14,6 +14,7 @@ const (
 	pathHTTP    = "net/http"
 	pathGin     = "github.com/gin-gonic/gin"
 	pathEcho    = "github.com/labstack/echo/v4"
+	pathEchoV5  = "github.com/labstack/echo/v5" // func(c *echo.Context) error
 	pathFiberV2 = "github.com/gofiber/fiber/v2"
 	pathFiberV3 = "github.com/gofiber/fiber/v3"
 	pathContext = "context"
@@ -78,7 +79,7 @@ func signatureRoot(sig *types.Signature) rootKind {
 	case params.Len() == 1 && results.Len() == 1 && isErrorType(results.At(0).Type()):
 		p := params.At(0).Type()
 		switch {
-		case named.Is(p, false, pathEcho, "Context"):
+		case named.Is(p, false, pathEcho, "Context"), named.Is(p, true, pathEchoV5, "Context"):
 			return rootEcho
 		case named.Is(p, true, pathFiberV2, "Ctx"):
 			return rootFiberV2

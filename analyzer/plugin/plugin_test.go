@@ -37,8 +37,14 @@ func TestNewAppliesSettings(t *testing.T) {
 		"blocking": []any{"example.com/store.(*Client).Fetch=store.(*Client).FetchContext(ctx, key)"},
 		"allow":    []any{"example.com/cache.Get"},
 		"roots":    []any{"func(*example.com/rpc.Request)"},
+		// strict-roots is how golangci-lint can show a package whose
+		// routes led to no request root (docs/ci.md, drivers table).
+		"strict-roots": true,
 	}
 	cfg := configOf(t, raw)
+	if !cfg.StrictRoots {
+		t.Error("strict-roots not applied")
+	}
 	want, err := analyzer.Settings{
 		Rules:    map[string]bool{"SIO006": true, "SIO005": false},
 		Tests:    true,

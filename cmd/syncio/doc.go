@@ -8,9 +8,13 @@
 //	syncio -json ./...                  JSON on stdout, as singlechecker
 //	syncio -fix [-diff] ./...           apply or show the suggested fixes
 //	syncio -exit-zero ./...             report findings but exit 0
+//	syncio -roots-report roots.json ./...  list the request roots and route registrations seen
+//	syncio -strict-roots ./...          exit 4 when a package's routes led to no request root
 //	go vet -vettool="$(command -v syncio || echo /syncio-not-installed)" ./...
 //
 // A package that fails to load or type-check is reported on one line naming
 // the package and the error; the other packages are still analysed, and the
-// exit code is then 1. Run syncio -h for every flag.
+// exit code is then 1. Every run ends with the roots line on stderr: the
+// request roots found, by framework and how, and the registration calls
+// whose handler could not be followed. Run syncio -h for every flag.
 package main

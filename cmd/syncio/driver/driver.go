@@ -108,6 +108,8 @@ type options struct {
 	baseline     string
 	baseWrite    bool
 	accepted     map[string]int // read from baseline before the analysis; nil writes it
+	rootsReport  string         // -roots-report file
+	strictRoots  bool
 	// handed to singlechecker
 	fix, diff                            bool
 	debug, cpuprofile, memprofile, trace string
@@ -143,6 +145,8 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
+	fs.StringVar(&o.rootsReport, "roots-report", "", "write every request root found (by framework and how it was found) and every route registration, with the handlers it resolved to or why it could not, as JSON to `file`")
+	fs.BoolVar(&o.strictRoots, "strict-roots", false, fmt.Sprintf("exit %d when a package registers routes but no request root was found in it (its handlers were not analysed), instead of only warning", ExitBlind))
 	fs.StringVar(&o.confirm, "confirm", "", "join the findings with a run-time blocking report (`file`: the JSON of /debug/syncio/blocking after a load): confirm each finding with its share of request time, or not seen, and list blocking sites no finding covers")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
@@ -173,6 +177,8 @@ func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
   %[1]s -baseline syncio-baseline.json ./...   fail only on findings not in the baseline
   %[1]s -partial ./...                   analyse what loads; a package that does not load is no failure
   %[1]s -confirm blocking.json ./...     join with what a load saw blocking (blockwatch)
+  %[1]s -roots-report roots.json ./...   list every request root and route registration seen
+  %[1]s -strict-roots ./...              fail (exit 4) when a package's routes led to no root
   %[1]s -fix [-diff] packages            apply (or show) the suggested fixes
   go vet -vettool="$(command -v %[1]s || echo /%[1]s-not-installed)" ./...
                                           run as a go vet tool (fails if %[1]s is missing)
@@ -180,7 +186,12 @@ func usage(fs *flag.FlagSet, a *analysis.Analyzer) {
 Exit codes: 0 no findings (or -exit-zero, or none new with -baseline),
 3 findings, 1 a package failed to load or type-check (the others are still
 analysed and their findings printed; 1 wins over 3; -partial makes it no
-failure), 2 bad usage.
+failure), 2 bad usage, 4 with -strict-roots: a package registers routes but
+no request root was found in it (1 wins over 4, 4 over 3).
+
+The last line on stderr says how many request roots were found, by
+framework and by how, and which registration calls had a handler that
+could not be followed; -roots-report writes them all as JSON.
 
 Flags:
 `, a.Name)
@@ -201,8 +212,17 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 	}
 	if o.delegated() {
 		// singlechecker knows neither flag: it would drop them silently.
-		if o.sarif != "" || o.confirm != "" {
-			fmt.Fprintf(stderr, "%s: -sarif and -confirm cannot be combined with -fix, -diff or the debug/profile flags\n", cfg.Analyzer.Name)
+		var given []string
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"-sarif", o.sarif != ""}, {"-confirm", o.confirm != ""}, {"-roots-report", o.rootsReport != ""}, {"-strict-roots", o.strictRoots}} {
+			if f.set {
+				given = append(given, f.name)
+			}
+		}
+		if len(given) > 0 {
+			fmt.Fprintf(stderr, "%s: %s cannot be combined with -fix, -diff or the debug/profile flags\n", cfg.Analyzer.Name, strings.Join(given, " and "))
 			return ExitUsage, false
 		}
 		return 0, true
@@ -290,6 +310,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "%s: %s\n", name, p)
 	}
+	roots, sawRoots := rootsSeen(graph, dir)
 
 	found := collect(graph)
 	shown := found
@@ -350,7 +371,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 
 	if o.sarif != "" {
-		if err := writeSARIF(cfg, o.sarif, dir, found, problems, joined); err != nil {
+		if err := writeSARIF(cfg, o.sarif, dir, found, problems, blindWarnings(roots), joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			code = ExitError
 		}
@@ -364,6 +385,18 @@ func analyze(cfg Config, o options, patterns []string) int {
 			fmt.Fprintf(stderr, "%s: exit 1: some packages could not be loaded (see above); generate or fix what they need, or pass -partial to analyse what loads without failing for the rest\n", name)
 			code = ExitError
 		}
+	}
+	if sawRoots {
+		if o.rootsReport != "" {
+			if err := writeRootsReport(o.rootsReport, dir, roots); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+				code = ExitError
+			}
+		}
+		if o.strictRoots && len(roots.Blind) > 0 && code != ExitError {
+			code = ExitBlind
+		}
+		printRoots(stderr, name, roots)
 	}
 	return code
 }
@@ -609,8 +642,8 @@ func sarifFindings(found []finding) []sarifreport.Finding {
 
 // writeSARIF writes the findings, with the run-time verdicts of joined
 // (nil without -confirm) as properties and its uncovered sites as notes.
-func writeSARIF(cfg Config, path, dir string, found []finding, problems []string, joined *confirm.Result) error {
-	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Findings: sarifFindings(found)}
+func writeSARIF(cfg Config, path, dir string, found []finding, problems, warnings []string, joined *confirm.Result) error {
+	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Warnings: warnings, Findings: sarifFindings(found)}
 	if joined != nil {
 		props, notes := joined.SARIF(func(p string) string { return shortPath(dir, p) })
 		for i := range run.Findings {

@@ -248,6 +248,10 @@ func TestUsage(t *testing.T) {
 	if r := run(t, "-fix", "-confirm", "x.json", "./good"); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "-confirm cannot be combined") {
 		t.Errorf("-fix with -confirm: exit %d stderr %q", r.code, r.stderr)
 	}
+	if r := run(t, "-diff", "-roots-report", "r.json", "-strict-roots", "./good"); r.code != driver.ExitUsage ||
+		!strings.Contains(r.stderr, "-roots-report and -strict-roots cannot be combined") {
+		t.Errorf("-diff with -roots-report: exit %d stderr %q", r.code, r.stderr)
+	}
 }
 
 func TestConfirmBadReportIsUsageError(t *testing.T) {

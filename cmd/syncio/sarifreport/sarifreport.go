@@ -113,6 +113,10 @@ type Run struct {
 	// not load or type-check). They become tool execution notifications and
 	// mark the invocation as unsuccessful.
 	Problems []string
+	// Warnings are things the run could not see that do not make it
+	// incomplete by themselves (a package whose routes led to no request
+	// root). They become tool execution notifications of level warning.
+	Warnings []string
 	// ReadFile reads source files to convert go/token's byte columns into
 	// the UTF-16 columns SARIF viewers count in. Nil means os.ReadFile; a
 	// file that cannot be read keeps its byte columns.
@@ -193,6 +197,11 @@ func Build(tool Tool, run Run) (*sarif.Report, error) {
 		inv.AddToolExecutionNotification(sarif.NewNotification().
 			WithLevel(sarif.LevelError).
 			WithMessage(sarif.NewTextMessage(p)))
+	}
+	for _, w := range run.Warnings {
+		inv.AddToolExecutionNotification(sarif.NewNotification().
+			WithLevel(sarif.LevelWarning).
+			WithMessage(sarif.NewTextMessage(w)))
 	}
 	b.run.AddInvocation(inv)
 

@@ -9,16 +9,27 @@ import (
 
 type Context struct{ Request *http.Request }
 
-func (c *Context) Deadline() (time.Time, bool)      { return time.Time{}, false }
-func (c *Context) Done() <-chan struct{}            { return nil }
-func (c *Context) Err() error                       { return nil }
-func (c *Context) Value(key any) any                { return nil }
-func (c *Context) JSON(code int, obj any)           {}
-func (c *Context) Copy() *Context                   { return c }
-func (e *Engine) GET(path string, h ...HandlerFunc) {}
+func (c *Context) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *Context) Done() <-chan struct{}       { return nil }
+func (c *Context) Err() error                  { return nil }
+func (c *Context) Value(key any) any           { return nil }
+func (c *Context) JSON(code int, obj any)      {}
+func (c *Context) Copy() *Context              { return c }
 
 type HandlerFunc func(*Context)
 
-type Engine struct{ ContextWithFallback bool }
+// RouterGroup registers routes; Engine embeds it, as gin's does.
+type RouterGroup struct{}
+
+func (g *RouterGroup) GET(path string, h ...HandlerFunc)  {}
+func (g *RouterGroup) POST(path string, h ...HandlerFunc) {}
+func (g *RouterGroup) Group(path string, h ...HandlerFunc) *RouterGroup {
+	return g
+}
+
+type Engine struct {
+	RouterGroup
+	ContextWithFallback bool
+}
 
 func New() *Engine { return &Engine{} }

@@ -2,9 +2,9 @@
 // github.com/cloudwego/hertz/pkg/app/server.
 package server
 
-import "github.com/cloudwego/hertz/pkg/app"
+import "github.com/cloudwego/hertz/pkg/route"
 
-type Hertz struct{}
+// Hertz embeds the route engine, as hertz's does.
+type Hertz struct{ *route.Engine }
 
-func Default() *Hertz                                                 { return &Hertz{} }
-func (h *Hertz) GET(relativePath string, handlers ...app.HandlerFunc) {}
+func Default() *Hertz { return &Hertz{Engine: &route.Engine{}} }

@@ -1,0 +1,13 @@
+// Package resolve follows a value handed to a router to the functions that
+// will run when a request comes: a func literal, a function or method
+// value, a conversion (http.HandlerFunc(x)), a local or package variable
+// assigned once or more, the result of a call to a function of the same
+// package (followed into its return statements, so that a method that
+// returns a handler literal gives that literal), and the ServeHTTP
+// method of a concrete http.Handler. What it cannot follow (a parameter,
+// a struct field, an interface value, a call through a func value) it
+// names in words, for the roots report.
+//
+// It knows no rule and no framework: the analyzer decides which of the
+// functions found are request roots. It imports only named.
+package resolve

@@ -1,0 +1,481 @@
+package resolve
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
+)
+
+// Target is one function that runs when a router calls the value it was
+// given.
+type Target struct {
+	Func *types.Func  // a function or method the value names (or returns, with Call)
+	Lit  *ast.FuncLit // a literal of this package
+	// Call is set when Func is another package's function whose result is
+	// the handler: what runs is what Func returns, which Func's own
+	// package sees.
+	Call bool
+}
+
+// Handlers resolves handler values within one package.
+type Handlers struct {
+	info *types.Info
+	pkg  *types.Package
+	// IsHandler reports whether a value of type t is itself a request
+	// handler (a handler signature, or a type with ServeHTTP): the
+	// arguments of such a type given to another package's wrapper
+	// (http.StripPrefix("/x", h)) are followed too. Nil follows none.
+	IsHandler func(t types.Type) bool
+	decls     map[*types.Func]*ast.FuncDecl
+	assigns   map[*types.Var][]value
+	params    map[*types.Var]param
+}
+
+// value is what is assigned to a variable: an expression, or one result
+// of a call that returns several.
+type value struct {
+	e      ast.Expr
+	result int // the result's index, or -1 for a single value
+}
+
+// param is a parameter of one of the package's functions or literals.
+type param struct {
+	fn    *types.Func  // the declared function, or nil
+	lit   *ast.FuncLit // the literal, or nil
+	index int
+}
+
+// maxDepth bounds how many values (variables, calls, conversions) one
+// resolution follows.
+const maxDepth = 16
+
+// New indexes the package's declarations and the assignments to its
+// variables.
+func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
+	h := &Handlers{info: info, pkg: pkg, decls: map[*types.Func]*ast.FuncDecl{},
+		assigns: map[*types.Var][]value{}, params: map[*types.Var]param{}}
+	addParams := func(fn *types.Func, lit *ast.FuncLit, fields *ast.FieldList) {
+		if fields == nil {
+			return
+		}
+		i := 0
+		for _, f := range fields.List {
+			if len(f.Names) == 0 {
+				i++
+				continue
+			}
+			for _, n := range f.Names {
+				if v, ok := info.Defs[n].(*types.Var); ok {
+					h.params[v] = param{fn: fn, lit: lit, index: i}
+				}
+				i++
+			}
+		}
+	}
+	lhsVar := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if v, ok := info.Defs[id].(*types.Var); ok {
+			return v
+		}
+		v, _ := info.Uses[id].(*types.Var)
+		return v
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[n.Name].(*types.Func); ok {
+					if n.Body != nil {
+						h.decls[fn] = n
+					}
+					addParams(fn, nil, n.Type.Params)
+					addParams(nil, nil, n.Recv) // a receiver stands for no argument
+				}
+			case *ast.FuncLit:
+				addParams(nil, n, n.Type.Params)
+			case *ast.AssignStmt:
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					for i, l := range n.Lhs {
+						if v := lhsVar(l); v != nil {
+							h.assigns[v] = append(h.assigns[v], value{n.Rhs[i], -1})
+						}
+					}
+				case len(n.Rhs) == 1:
+					// index, static := handlers(…): each takes one result.
+					for i, l := range n.Lhs {
+						if v := lhsVar(l); v != nil {
+							h.assigns[v] = append(h.assigns[v], value{n.Rhs[0], i})
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i, id := range n.Names {
+						if v, ok := info.Defs[id].(*types.Var); ok {
+							h.assigns[v] = append(h.assigns[v], value{n.Values[i], -1})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return h
+}
+
+// Resolve follows e, a value handed to a router, to the functions that
+// run. When it finds none, why says what stopped it.
+func (h *Handlers) Resolve(e ast.Expr) (ts []Target, why string) {
+	return h.resolve(e, nil, 0, map[*types.Var]bool{})
+}
+
+// frame is a call being followed into its callee (a declared function or
+// a literal kept in a variable): the callee's parameters stand for the
+// call's arguments.
+type frame struct {
+	fn   *types.Func
+	lit  *ast.FuncLit
+	call *ast.CallExpr
+	up   *frame
+}
+
+// of reports whether p is a parameter of the frame's callee.
+func (f *frame) of(p param) bool {
+	return (p.fn != nil && p.fn == f.fn) || (p.lit != nil && p.lit == f.lit)
+}
+
+func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	e = ast.Unparen(e)
+	if depth > maxDepth {
+		return nil, "too many steps to follow"
+	}
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return append([]Target{{Lit: lit}}, h.wrapped(lit, fr, depth, seen)...), ""
+	}
+	if fn := funcRef(h.info, e); fn != nil {
+		return []Target{{Func: fn}}, ""
+	}
+	t := h.info.TypeOf(e)
+	if fn := serveHTTP(t); fn != nil {
+		return []Target{{Func: fn}}, ""
+	}
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		return h.call(x, -1, fr, depth, seen)
+	case *ast.Ident:
+		v, _ := h.info.Uses[x].(*types.Var)
+		if v == nil {
+			break
+		}
+		if p, ok := h.params[v]; ok {
+			// A parameter of the function being followed stands for its
+			// call's argument.
+			for f := fr; f != nil; f = f.up {
+				if f.of(p) && p.index < len(f.call.Args) && !f.call.Ellipsis.IsValid() {
+					return h.resolve(f.call.Args[p.index], f.up, depth+1, seen)
+				}
+			}
+			return nil, "parameter " + v.Name() + " of the function that registers it"
+		}
+		return h.variable(v, fr, depth, seen)
+	case *ast.SelectorExpr:
+		if sel := h.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			return nil, "field " + x.Sel.Name
+		}
+		if v, ok := h.info.Uses[x.Sel].(*types.Var); ok {
+			return h.variable(v, fr, depth, seen) // another package's variable: no assignment seen here
+		}
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return nil, "an element of a map, slice or array"
+	}
+	if t != nil && types.IsInterface(t) {
+		return nil, "a value of interface type " + types.TypeString(t, types.RelativeTo(h.pkg))
+	}
+	return nil, "an expression syncio cannot follow"
+}
+
+// variable follows every value assigned to v in this package.
+func (h *Handlers) variable(v *types.Var, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	if seen[v] {
+		return nil, ""
+	}
+	seen[v] = true
+	vals := h.assigns[v]
+	if len(vals) == 0 {
+		return nil, "variable " + v.Name() + ", assigned nowhere syncio can see"
+	}
+	var out []Target
+	why := ""
+	for _, val := range vals {
+		var ts []Target
+		var w string
+		if call, ok := ast.Unparen(val.e).(*ast.CallExpr); ok && val.result >= 0 {
+			ts, w = h.call(call, val.result, fr, depth+1, seen)
+		} else {
+			ts, w = h.resolve(val.e, fr, depth+1, seen)
+		}
+		out = append(out, ts...)
+		if why == "" {
+			why = w
+		}
+	}
+	if len(out) == 0 && why == "" {
+		why = "variable " + v.Name() + ", assigned only from itself"
+	}
+	return out, why
+}
+
+// call follows a call: a conversion to its operand, a call of this
+// package's function into its return statements, another package's
+// function to what it returns (and to the handlers it wraps).
+// result is the index of the result followed, -1 for a call with one.
+func (h *Handlers) call(call *ast.CallExpr, result int, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	if tv, ok := h.info.Types[call.Fun]; ok && tv.IsType() && result < 0 {
+		if len(call.Args) != 1 {
+			return nil, "a conversion syncio cannot follow"
+		}
+		return h.resolve(call.Args[0], fr, depth+1, seen)
+	}
+	fn := typeutil.StaticCallee(h.info, call)
+	if fn == nil {
+		// A literal kept in a variable and called:
+		// monkey := func(fn F, prefix string) http.Handler {…}; monkey(f, "")
+		if lits := h.litsOf(call.Fun); len(lits) > 0 {
+			var out []Target
+			why := ""
+			for _, lit := range lits {
+				ts, w := h.returns(lit.Body, result, &frame{lit: lit, call: call, up: fr}, "a func literal", depth, seen)
+				out = append(out, ts...)
+				if why == "" {
+					why = w
+				}
+			}
+			return out, why
+		}
+		return nil, "the result of a call through a func value or an interface"
+	}
+	fn = fn.Origin()
+	if d := h.decls[fn]; d != nil && fn.Pkg() == h.pkg {
+		return h.returns(d.Body, result, &frame{fn: fn, call: call, up: fr}, fn.Name(), depth, seen)
+	}
+	if result >= 0 {
+		return nil, "a result of " + fn.Name() + ", which returns several"
+	}
+	out := []Target{{Func: fn, Call: true}}
+	if h.IsHandler != nil {
+		for _, a := range call.Args {
+			if t := h.info.TypeOf(a); t != nil && h.IsHandler(t) {
+				ts, _ := h.resolve(a, fr, depth+1, seen)
+				out = append(out, ts...)
+			}
+		}
+	}
+	return out, ""
+}
+
+// returns follows what the callee of inner returns.
+func (h *Handlers) returns(body *ast.BlockStmt, result int, inner *frame, name string, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	var out []Target
+	why := ""
+	for _, r := range returned(body, result) {
+		ts, w := h.resolve(r, inner, depth+1, seen)
+		out = append(out, ts...)
+		if why == "" && w != "" {
+			why = w + " (returned by " + name + ")"
+		}
+	}
+	if len(out) == 0 && why == "" {
+		why = name + " returns no handler syncio can follow"
+	}
+	return out, why
+}
+
+// litsOf returns the func literals a called variable holds, when every
+// value assigned to it is one.
+func (h *Handlers) litsOf(fun ast.Expr) []*ast.FuncLit {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := h.info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	var lits []*ast.FuncLit
+	for _, val := range h.assigns[v] {
+		lit, ok := ast.Unparen(val.e).(*ast.FuncLit)
+		if !ok {
+			return nil
+		}
+		lits = append(lits, lit)
+	}
+	return lits
+}
+
+// wrapped follows the functions that lit, a handler returned by a callee
+// being followed, calls through that callee's parameters: the wrapped
+// handler of withUser(fn) or handle(fn, prefix) runs too, on every
+// request, and is a request root of its own.
+func (h *Handlers) wrapped(lit *ast.FuncLit, fr *frame, depth int, seen map[*types.Var]bool) []Target {
+	if fr == nil {
+		return nil
+	}
+	var out []Target
+	done := map[*types.Var]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.GoStmt); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, _ := h.info.Uses[id].(*types.Var)
+		p, isParam := h.params[v]
+		if v == nil || !isParam || done[v] {
+			return true
+		}
+		done[v] = true
+		for f := fr; f != nil; f = f.up {
+			if f.of(p) && p.index < len(f.call.Args) && !f.call.Ellipsis.IsValid() {
+				ts, _ := h.resolve(f.call.Args[p.index], f.up, depth+1, seen)
+				out = append(out, ts...)
+				break
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// returned lists the results of body's return statements (the single one,
+// or the one at index result), not those of the func literals inside it.
+func returned(body *ast.BlockStmt, result int) []ast.Expr {
+	var out []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			switch {
+			case result < 0 && len(n.Results) == 1:
+				out = append(out, n.Results[0])
+			case result >= 0 && result < len(n.Results) && len(n.Results) > 1:
+				out = append(out, n.Results[result])
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// Service resolves a service value handed to a generated registration
+// (gRPC's RegisterXServer, connect-go's NewXHandler) to the methods of
+// its concrete type that implement iface.
+func (h *Handlers) Service(e ast.Expr, iface *types.Interface) ([]Target, string) {
+	t := h.info.TypeOf(e)
+	if t == nil {
+		return nil, "an expression syncio cannot follow"
+	}
+	if types.IsInterface(t) {
+		return nil, "a value of interface type " + types.TypeString(t, types.RelativeTo(h.pkg))
+	}
+	var out []Target
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		if !m.Exported() {
+			continue // mustEmbedUnimplemented…
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		cm, ok := obj.(*types.Func)
+		if !ok || unimplemented(cm) {
+			continue
+		}
+		out = append(out, Target{Func: cm.Origin()})
+	}
+	if len(out) == 0 {
+		return nil, "a service whose methods all come from a generated Unimplemented type"
+	}
+	return out, ""
+}
+
+// unimplemented reports whether fn is a method of a generated
+// Unimplemented*Server type, promoted into a service that does not
+// implement it.
+func unimplemented(fn *types.Func) bool {
+	recv := named.Recv(fn)
+	if recv == nil {
+		return false
+	}
+	t := types.Unalias(recv.Type())
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	return ok && strings.HasPrefix(n.Obj().Name(), "Unimplemented")
+}
+
+// serveHTTP returns the ServeHTTP method of a concrete type t, or nil.
+func serveHTTP(t types.Type) *types.Func {
+	if t == nil || types.IsInterface(t) {
+		return nil
+	}
+	if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+		return nil // a func value is followed as a value (http.HandlerFunc(f))
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	fn, _ := obj.(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 2 || !named.Is(sig.Params().At(0).Type(), false, "net/http", "ResponseWriter") {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// funcRef returns the function a func-valued expression names (f, pkg.F,
+// x.Method as a method value, T.Method as a method expression), or nil.
+func funcRef(info *types.Info, e ast.Expr) *types.Func {
+	switch e := e.(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[e].(*types.Func)
+		if fn != nil && named.Recv(fn) == nil {
+			return fn.Origin()
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if sel.Kind() == types.FieldVal {
+				return nil
+			}
+			if _, iface := sel.Recv().Underlying().(*types.Interface); iface {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			if fn != nil {
+				return fn.Origin()
+			}
+			return nil
+		}
+		fn, _ := info.Uses[e.Sel].(*types.Func)
+		if fn != nil {
+			return fn.Origin()
+		}
+	case *ast.IndexExpr: // a generic function instantiated: f[T]
+		return funcRef(info, ast.Unparen(e.X))
+	}
+	return nil
+}

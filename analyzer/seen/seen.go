@@ -1,0 +1,286 @@
+// Package seen is what the analyzer saw of a package's request roots and
+// route registrations: the analyzer's result for each package, which the
+// standalone driver merges into the roots line, the -roots-report file and
+// the warning for a package whose routes led to no root. A run that
+// reports no finding means something only when it says what it looked at.
+package seen
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// How a root was found.
+const (
+	HowSignature    = "signature"    // its type is a known handler shape
+	HowRegistration = "registration" // it was handed to a router's registration call
+	HowAdapter      = "adapter"      // it was handed to a handler adapter of the program
+	HowDirective    = "directive"    // //syncio:handler
+	HowConfig       = "-roots"       // Config.Roots (-roots, golangci settings)
+)
+
+// Root is one request root.
+type Root struct {
+	Name      string `json:"name"`
+	Pos       string `json:"pos"` // file:line:col
+	Framework string `json:"framework"`
+	How       string `json:"how"`
+}
+
+// Registration is one call that hands handlers to a router.
+type Registration struct {
+	Pos       string `json:"pos"`  // file:line:col of the call
+	Call      string `json:"call"` // the registration method, e.g. (*echo.Group).GET
+	Framework string `json:"framework"`
+	// Handlers are the functions its handler arguments resolved to.
+	Handlers []string `json:"handlers,omitempty"`
+	// Unresolved says, for each handler argument that resolved to no
+	// function, what it is and why it could not be followed.
+	Unresolved []string `json:"unresolved,omitempty"`
+}
+
+// Package is the analyzer's result for one package.
+type Package struct {
+	Path          string         `json:"package"`
+	Roots         []Root         `json:"roots"`
+	Registrations []Registration `json:"registrations"`
+}
+
+// Blind reports whether p registers routes but no request root was found
+// in it and none of its registrations resolved to a function: its
+// handlers were not analysed at all.
+func (p *Package) Blind() bool {
+	if len(p.Registrations) == 0 || len(p.Roots) > 0 {
+		return false
+	}
+	for _, r := range p.Registrations {
+		if len(r.Handlers) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Report is the roots seen in a whole run: the packages' results merged,
+// the test variants of a package folded into it.
+type Report struct {
+	Roots         []Root         `json:"roots"`
+	Registrations []Registration `json:"registrations"`
+	// Unresolved are the registrations with at least one handler
+	// argument that resolved to no function.
+	Unresolved []Registration `json:"unresolved"`
+	// Blind are the packages that register routes but where no root was
+	// found (see Package.Blind).
+	Blind []BlindPackage `json:"blind_packages"`
+}
+
+// BlindPackage is a package whose routes led to no request root.
+type BlindPackage struct {
+	Path          string `json:"package"`
+	Registrations int    `json:"registrations"`
+	First         string `json:"first"` // the first registration call, file:line:col
+}
+
+// Merge folds the results of a run's packages into one report. Results
+// of one import path (a package and its test variants) are merged first,
+// duplicates dropped, and everything is sorted, so the report is the
+// same on every run.
+func Merge(pkgs []*Package) Report {
+	byPath := map[string]*Package{}
+	var paths []string
+	for _, p := range pkgs {
+		if p == nil {
+			continue
+		}
+		m := byPath[p.Path]
+		if m == nil {
+			m = &Package{Path: p.Path}
+			byPath[p.Path] = m
+			paths = append(paths, p.Path)
+		}
+		for _, r := range p.Roots {
+			if !containsRoot(m.Roots, r) {
+				m.Roots = append(m.Roots, r)
+			}
+		}
+		for _, r := range p.Registrations {
+			if !containsReg(m.Registrations, r.Pos) {
+				m.Registrations = append(m.Registrations, r)
+			}
+		}
+	}
+	sort.Strings(paths)
+	var rep Report
+	for _, path := range paths {
+		p := byPath[path]
+		rep.Roots = append(rep.Roots, p.Roots...)
+		rep.Registrations = append(rep.Registrations, p.Registrations...)
+		if p.Blind() {
+			regs := sortedRegs(p.Registrations)
+			rep.Blind = append(rep.Blind, BlindPackage{Path: path, Registrations: len(regs), First: regs[0].Pos})
+		}
+	}
+	sort.Slice(rep.Roots, func(i, j int) bool {
+		return posLess(rep.Roots[i].Pos, rep.Roots[j].Pos, rep.Roots[i].Name, rep.Roots[j].Name)
+	})
+	rep.Registrations = sortedRegs(rep.Registrations)
+	for _, r := range rep.Registrations {
+		if len(r.Unresolved) > 0 {
+			rep.Unresolved = append(rep.Unresolved, r)
+		}
+	}
+	if rep.Roots == nil {
+		rep.Roots = []Root{}
+	}
+	if rep.Registrations == nil {
+		rep.Registrations = []Registration{}
+	}
+	if rep.Unresolved == nil {
+		rep.Unresolved = []Registration{}
+	}
+	if rep.Blind == nil {
+		rep.Blind = []BlindPackage{}
+	}
+	return rep
+}
+
+func containsRoot(rs []Root, r Root) bool {
+	for _, x := range rs {
+		if x.Pos == r.Pos && x.Name == r.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func containsReg(rs []Registration, pos string) bool {
+	for _, x := range rs {
+		if x.Pos == pos {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedRegs(rs []Registration) []Registration {
+	out := append([]Registration(nil), rs...)
+	sort.Slice(out, func(i, j int) bool { return posLess(out[i].Pos, out[j].Pos, out[i].Call, out[j].Call) })
+	return out
+}
+
+// posLess orders file:line:col positions by file, then line and column
+// as numbers; tie breaks equal positions.
+func posLess(a, b, tieA, tieB string) bool {
+	fa, la, ca := splitPos(a)
+	fb, lb, cb := splitPos(b)
+	switch {
+	case fa != fb:
+		return fa < fb
+	case la != lb:
+		return la < lb
+	case ca != cb:
+		return ca < cb
+	}
+	return tieA < tieB
+}
+
+func splitPos(p string) (file string, line, col int) {
+	rest, c, ok := cutLast(p)
+	if !ok {
+		return p, 0, 0
+	}
+	f, l, ok := cutLast(rest)
+	if !ok {
+		return p, 0, 0
+	}
+	line, _ = strconv.Atoi(l)
+	col, _ = strconv.Atoi(c)
+	return f, line, col
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// maxShown is how many unresolved registrations the roots line names.
+const maxShown = 3
+
+// Line is the one-line summary that ends every standalone run, after
+// "syncio: ". short shortens a file:line:col position for display.
+func (rep Report) Line(short func(string) string) string {
+	var b strings.Builder
+	if len(rep.Roots) == 0 {
+		b.WriteString("roots: 0 request roots found: no handler was analysed, so the absence of findings says nothing; mark handlers //syncio:handler or pass -roots (docs/frameworks.md)")
+	} else {
+		fmt.Fprintf(&b, "roots: %d request roots (%s; %s)", len(rep.Roots), counts(rep.Roots, func(r Root) string { return r.Framework }),
+			"by "+counts(rep.Roots, func(r Root) string { return r.How }))
+	}
+	fmt.Fprintf(&b, "; %d registration calls", len(rep.Registrations))
+	switch n := len(rep.Unresolved); {
+	case len(rep.Registrations) == 0:
+	case n == 0:
+		b.WriteString(", every handler resolved")
+	default:
+		var at []string
+		for i, r := range rep.Unresolved {
+			if i == maxShown {
+				at = append(at, "…")
+				break
+			}
+			at = append(at, shortPos(short, r.Pos))
+		}
+		fmt.Fprintf(&b, ", %d with a handler syncio could not resolve to a function (%s)", n, strings.Join(at, ", "))
+	}
+	return b.String()
+}
+
+// shortPos is pos as file:line, the file shortened by short.
+func shortPos(short func(string) string, pos string) string {
+	f, l, _ := splitPos(pos)
+	if short != nil {
+		f = short(f)
+	}
+	if l == 0 {
+		return f
+	}
+	return f + ":" + strconv.Itoa(l)
+}
+
+// ShortPos is pos (file:line:col) as file:line, the file shortened by
+// short, or by its base name when short is nil.
+func ShortPos(short func(string) string, pos string) string {
+	if short == nil {
+		short = filepath.Base
+	}
+	return shortPos(short, pos)
+}
+
+// counts is "a 3, b 1": how many of rs have each key, most first.
+func counts(rs []Root, key func(Root) string) string {
+	n := map[string]int{}
+	for _, r := range rs {
+		n[key(r)]++
+	}
+	keys := make([]string, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if n[keys[i]] != n[keys[j]] {
+			return n[keys[i]] > n[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + strconv.Itoa(n[k])
+	}
+	return strings.Join(parts, ", ")
+}

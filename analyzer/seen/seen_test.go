@@ -1,0 +1,57 @@
+package seen
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMergeAndLine: a package and its test variant merge into one, roots
+// and registrations once each; blind packages are named; the line counts
+// by framework and how, most first, and names the first unresolved
+// registrations by file:line.
+func TestMergeAndLine(t *testing.T) {
+	a := &Package{Path: "ex/api",
+		Roots: []Root{
+			{Name: "api.List", Pos: "api/api.go:10:6", Framework: "gin", How: HowSignature},
+			{Name: "func literal", Pos: "api/api.go:30:9", Framework: "gin", How: HowSignature},
+			{Name: "api.Job", Pos: "api/api.go:50:6", Framework: "custom", How: HowDirective},
+		},
+		Registrations: []Registration{
+			{Pos: "api/api.go:5:2", Call: "gin.(*RouterGroup).GET", Framework: "gin", Handlers: []string{"api.List"}},
+			{Pos: "api/api.go:6:2", Call: "gin.(*RouterGroup).GET", Framework: "gin", Unresolved: []string{"h: parameter h"}},
+		},
+	}
+	variant := &Package{Path: "ex/api", Roots: a.Roots[:1], Registrations: a.Registrations[1:]}
+	blind := &Package{Path: "ex/web",
+		Registrations: []Registration{
+			{Pos: "web/web.go:9:2", Call: "net/http.HandleFunc", Framework: "net/http", Unresolved: []string{"d.f: field f"}},
+			{Pos: "web/web.go:12:2", Call: "net/http.HandleFunc", Framework: "net/http", Unresolved: []string{"d.g: field g"}},
+			{Pos: "web/web.go:10:2", Call: "net/http.HandleFunc", Framework: "net/http", Unresolved: []string{"d.h: field h"}},
+			{Pos: "web/web.go:11:2", Call: "net/http.HandleFunc", Framework: "net/http", Unresolved: []string{"d.i: field i"}},
+		},
+	}
+	rep := Merge([]*Package{blind, variant, a, nil})
+	if len(rep.Roots) != 3 || len(rep.Registrations) != 6 || len(rep.Unresolved) != 5 {
+		t.Fatalf("merged %d roots, %d registrations, %d unresolved; want 3, 6, 5", len(rep.Roots), len(rep.Registrations), len(rep.Unresolved))
+	}
+	if len(rep.Blind) != 1 || rep.Blind[0].Path != "ex/web" || rep.Blind[0].First != "web/web.go:9:2" || rep.Blind[0].Registrations != 4 {
+		t.Errorf("blind = %+v", rep.Blind)
+	}
+	want := "roots: 3 request roots (gin 2, custom 1; by signature 2, directive 1); 6 registration calls, " +
+		"5 with a handler syncio could not resolve to a function (api/api.go:6, web/web.go:9, web/web.go:10, …)"
+	if got := rep.Line(nil); got != want {
+		t.Errorf("line:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestLineSaysZero: no root is said in words, never as a bare 0 that
+// reads as a clean run.
+func TestLineSaysZero(t *testing.T) {
+	got := Merge(nil).Line(nil)
+	if !strings.HasPrefix(got, "roots: 0 request roots found: no handler was analysed, so the absence of findings says nothing") {
+		t.Errorf("line = %q", got)
+	}
+	if !strings.HasSuffix(got, "; 0 registration calls") {
+		t.Errorf("line = %q", got)
+	}
+}

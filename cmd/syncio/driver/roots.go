@@ -1,0 +1,92 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/syncio/syncio/analyzer/seen"
+)
+
+// ExitBlind is the exit code of a run with -strict-roots in which a
+// package registers routes but no request root was found in it. A load
+// failure (ExitError) wins over it; it wins over ExitFindings, since the
+// findings of such a run are incomplete.
+const ExitBlind = 4
+
+// rootsSeen merges what the analyzer saw in the root packages (their test
+// variants folded in). ok is false when the analyzer returns no
+// seen.Package (an analyzer other than syncio's): then the run says
+// nothing about roots.
+func rootsSeen(g *checker.Graph, dir string) (rep seen.Report, ok bool) {
+	var pkgs []*seen.Package
+	for _, act := range g.Roots {
+		p, isSeen := act.Result.(*seen.Package)
+		if !isSeen {
+			continue
+		}
+		ok = true
+		if p != nil {
+			pkgs = append(pkgs, relativePackage(p, dir))
+		}
+	}
+	return seen.Merge(pkgs), ok
+}
+
+// relativePackage is p with its positions relative to dir, as the text
+// findings show them, so the report is the same on every machine.
+func relativePackage(p *seen.Package, dir string) *seen.Package {
+	c := *p
+	c.Roots = make([]seen.Root, len(p.Roots))
+	for i, r := range p.Roots {
+		r.Pos = shortPath(dir, r.Pos)
+		c.Roots[i] = r
+	}
+	c.Registrations = make([]seen.Registration, len(p.Registrations))
+	for i, r := range p.Registrations {
+		r.Pos = shortPath(dir, r.Pos)
+		c.Registrations[i] = r
+	}
+	return &c
+}
+
+// blindWarnings are the lines (without the tool's name) that say which
+// packages register routes whose handlers were not analysed.
+func blindWarnings(rep seen.Report) []string {
+	out := make([]string, 0, len(rep.Blind))
+	for _, b := range rep.Blind {
+		out = append(out, fmt.Sprintf("warning: package %s registers routes (%d registration calls, the first at %s) but no request root was found in it: "+
+			"its handlers were not analysed, and no finding there means nothing; see -roots-report for why each handler could not be followed, "+
+			"and mark the handlers //syncio:handler or pass -roots (docs/frameworks.md)",
+			b.Path, b.Registrations, seen.ShortPos(func(s string) string { return s }, b.First)))
+	}
+	return out
+}
+
+// printRoots prints the warnings for blind packages and the roots line,
+// the run's last line.
+func printRoots(w io.Writer, name string, rep seen.Report) {
+	for _, line := range blindWarnings(rep) {
+		fmt.Fprintf(w, "%s: %s\n", name, line)
+	}
+	fmt.Fprintf(w, "%s: %s\n", name, rep.Line(nil))
+}
+
+// writeRootsReport writes rep as JSON to path (relative to dir).
+func writeRootsReport(path, dir string, rep seen.Report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("-roots-report: %w", err)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("-roots-report: %w", err)
+	}
+	return nil
+}

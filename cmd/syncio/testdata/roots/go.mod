@@ -1,0 +1,3 @@
+module example.com/roots
+
+go 1.26
