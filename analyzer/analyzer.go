@@ -532,7 +532,7 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 		Pos:      it.pos,
 		End:      it.end,
 		Category: rule,
-		URL:      RuleURL(rule),
+		URL:      r.cfg.fixURL(rule),
 		Message:  msg,
 	}
 	if len(f.chain) > 1 {
@@ -623,7 +623,7 @@ func (r *runner) reportStale(decls []*fnSummary) {
 		}
 		rule := ig.ids[0]
 		r.pass.Report(analysis.Diagnostic{
-			Pos: ig.pos, End: ig.end, Category: rule, URL: RuleURL(rule),
+			Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(),
 			Message: "stale syncio:ignore: no " + strings.Join(ig.ids, "/") + " finding here to suppress; remove it (" + rule + ")",
 		})
 	}
@@ -657,11 +657,7 @@ func (r *runner) reportBadIgnores() {
 			continue
 		}
 		ig.bad = true
-		d := analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, Message: problem + " (" + rule + ")"}
-		if rule != "SIO000" {
-			d.URL = RuleURL(rule)
-		}
-		r.pass.Report(d)
+		r.pass.Report(analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(), Message: problem + " (" + rule + ")"})
 	}
 }
 

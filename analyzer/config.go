@@ -3,6 +3,7 @@ package analyzer
 import (
 	"flag"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 )
@@ -65,6 +66,23 @@ type Config struct {
 	// standalone syncio prints a warning instead, and its own -strict-roots
 	// turns that into a failure.
 	StrictRoots bool
+	// DocsBase is the URL of the docs/ directory that diagnostics link
+	// (Diagnostic.URL is DocsBase + FixPage(rule)), ending in a slash.
+	// Empty means DefaultDocsBase.
+	DocsBase string
+}
+
+// fixURL is the URL a diagnostic of rule carries: its fix page.
+func (c *Config) fixURL(rule string) string { return c.docs() + FixPage(rule) }
+
+// suppressionURL is the URL a diagnostic about a //syncio:ignore carries.
+func (c *Config) suppressionURL() string { return c.docs() + SuppressionPage }
+
+func (c *Config) docs() string {
+	if c.DocsBase == "" {
+		return DefaultDocsBase
+	}
+	return c.DocsBase
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
@@ -85,7 +103,7 @@ func DefaultConfig() Config {
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
 	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored,
-		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots}
+		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
 	for k, v := range c.Rules {
 		n.Rules[k] = v
 	}
@@ -129,6 +147,10 @@ type Settings struct {
 	// StrictRoots reports a package that registers routes but where no
 	// request root was found (see Config.StrictRoots).
 	StrictRoots bool `json:"strict-roots"`
+	// Docs is the URL of the docs/ directory that findings link to their
+	// fix pages under (default DefaultDocsBase): set it when the project's
+	// docs are published elsewhere, e.g. a fork or an internal mirror.
+	Docs string `json:"docs"`
 }
 
 // Config validates s and returns the configuration it describes, starting
@@ -164,6 +186,13 @@ func (s Settings) Config() (Config, error) {
 		if err := addRoot(&cfg, rt); err != nil {
 			return Config{}, err
 		}
+	}
+	if s.Docs != "" {
+		base, err := parseDocsBase(s.Docs)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.DocsBase = base
 	}
 	return cfg, nil
 }
@@ -358,6 +387,39 @@ func splitList(s string) []string {
 	return out
 }
 
+// parseDocsBase checks the URL of a docs/ directory and ends it with a
+// slash, so that page names resolve inside it.
+func parseDocsBase(s string) (string, error) {
+	raw := strings.TrimSpace(s)
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || (u.Host == "" && u.Scheme != "file") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("docs: %q: want the absolute URL of the docs/ directory, e.g. %s", s, DefaultDocsBase)
+	}
+	if !strings.HasSuffix(raw, "/") {
+		raw += "/"
+	}
+	return raw, nil
+}
+
+// docsFlag sets Config.DocsBase through parseDocsBase.
+type docsFlag struct{ cfg *Config }
+
+func (f docsFlag) String() string {
+	if f.cfg == nil {
+		return ""
+	}
+	return f.cfg.docs()
+}
+
+func (f docsFlag) Set(s string) error {
+	base, err := parseDocsBase(s)
+	if err != nil {
+		return err
+	}
+	f.cfg.DocsBase = base
+	return nil
+}
+
 func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to enable (default: every rule that is not opt-in)")
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
@@ -373,4 +435,6 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 		"functions that may block (never reported nor propagated), comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method")
 	fs.Var(listFlag{cfg, addRoot, new([]string)}, "roots",
 		"extra request roots, comma-separated and repeatable: pkg/path.Func, pkg/path.(*Type).Method, or func(*pkg/path.Type) for every function whose first parameter has that type")
+	fs.Var(docsFlag{cfg}, "docs",
+		"`URL` of the docs/ directory that findings link their fix pages under (JSON url, SARIF helpUri, the text output's closing lines); set it where your copy of the docs is published")
 }

@@ -210,8 +210,9 @@ var ioCalls = map[string]bool{
 // ioCalls, a call into a module outside the standard library whose first
 // parameter is a context.Context is presumed to do I/O (SDK and driver
 // calls, whose transports are reached through interfaces the facts cannot
-// follow), except for logging and tracing packages and the project's own
-// repository, whose I/O the facts already carry.
+// follow), except for logging and tracing packages, the project's own
+// repository, whose I/O the facts already carry, and this project's
+// blockwatch.
 func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
 	if ioCalls[key] {
 		return true
@@ -227,6 +228,9 @@ func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
 	if knowledge.GormReceiver(fn) != "" {
 		return false // WithContext and friends only build the chain
 	}
+	if path == blockwatchPath || strings.HasPrefix(path, blockwatchPath+"/") {
+		return false // labels the goroutine (Hold, Drop, Do): no I/O
+	}
 	for _, skip := range []string{"log", "slog", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metadata"} {
 		if strings.Contains(path, skip) {
 			return false
@@ -234,6 +238,12 @@ func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
 	}
 	return true
 }
+
+// blockwatchPath is this project's run-time watcher. A service outside
+// this repository calls blockwatch.Hold in its handlers, often under the
+// very lock or transaction it wants the watcher to show; Hold, Drop and Do
+// take the request's context only to label the goroutine.
+const blockwatchPath = "github.com/syncio/syncio/blockwatch"
 
 // sameRepo reports whether two import paths share their first three
 // elements (host/owner/repo), a cheap stand-in for "same module".

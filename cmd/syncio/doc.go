@@ -3,9 +3,11 @@
 //
 // Usage:
 //
-//	syncio [flags] packages             text findings on stderr, exit 3 if any
+//	syncio [flags] packages             text findings on stderr, exit 3 if any,
+//	                                    then one line per rule naming its fix page
 //	syncio -sarif out.sarif ./...       also write SARIF 2.1.0 (GitHub code scanning)
-//	syncio -json ./...                  JSON on stdout, as singlechecker
+//	syncio -json ./...                  JSON on stdout, as singlechecker, with each fix page as "url"
+//	syncio -docs URL ./...              link the fix pages under URL (default: the repository's docs/)
 //	syncio -fix [-diff] ./...           apply or show the suggested fixes
 //	syncio -exit-zero ./...             report findings but exit 0
 //	syncio -roots-report roots.json ./...  list the request roots and route registrations seen

@@ -177,11 +177,20 @@ type textFinding struct {
 
 var findingRE = regexp.MustCompile(`^(\S+\.go):(\d+):(\d+): (.*\((SIO\d{3})\))$`)
 
-// parseText returns the primary findings (not the indented chain lines)
-// and any line that is neither.
-func parseText(stderr string) (found []textFinding, other []string) {
+// pageRE is a closing line of the text output: a rule, how many findings
+// of it were printed, and the page they link.
+var pageRE = regexp.MustCompile(`^syncio: (SIO\d{3}) \((\d+) findings?\): (\S+)$`)
+
+// parseText returns the primary findings (not the indented chain lines),
+// the closing lines' pages ("SIO001 3 URL") and any line that is neither.
+func parseText(stderr string) (found []textFinding, pages map[string]string, other []string) {
+	pages = map[string]string{}
 	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
 		if l == "" {
+			continue
+		}
+		if m := pageRE.FindStringSubmatch(l); m != nil {
+			pages[m[1]+" "+m[2]] = m[3]
 			continue
 		}
 		if m := findingRE.FindStringSubmatch(l); m != nil {
@@ -194,7 +203,7 @@ func parseText(stderr string) (found []textFinding, other []string) {
 		}
 		other = append(other, l)
 	}
-	return found, other
+	return found, pages, other
 }
 
 func TestExampleFindings(t *testing.T) {
@@ -213,7 +222,7 @@ func TestExampleFindings(t *testing.T) {
 		t.Fatalf("exit: %v, want exit status 3; stderr:\n%s", err, stderr.String())
 	}
 
-	found, other := parseText(stderr.String())
+	found, pages, other := parseText(stderr.String())
 	// The run ends with the roots line: the example's seven net/http and
 	// five gin handlers (two of them literals), all registered in the
 	// package.
@@ -226,6 +235,7 @@ func TestExampleFindings(t *testing.T) {
 	if len(other) > 0 {
 		t.Errorf("unexpected output lines:\n%s", strings.Join(other, "\n"))
 	}
+	checkPages(t, found, pages, analyzer.DefaultDocsBase)
 	got := map[string]bool{}
 	for _, f := range found {
 		got[fmt.Sprintf("%s:%d:%s", f.file, f.line, f.rule)] = true
@@ -265,6 +275,25 @@ func TestExampleFindings(t *testing.T) {
 	checkSARIF(t, sarifPath, found, exp)
 }
 
+// checkPages checks the closing lines of a text output: one per rule that
+// fired, counting its findings and naming its fix page under base.
+func checkPages(t *testing.T, found []textFinding, pages map[string]string, base string) {
+	t.Helper()
+	counts := map[string]int{}
+	for _, f := range found {
+		counts[f.rule]++
+	}
+	if len(pages) != len(counts) {
+		t.Errorf("%d closing lines for %d rules that fired: %v", len(pages), len(counts), pages)
+	}
+	for rule, n := range counts {
+		key := fmt.Sprintf("%s %d", rule, n)
+		if got, want := pages[key], base+analyzer.FixPage(rule); got != want {
+			t.Errorf("closing line for %s: page %q, want %q (lines: %v)", key, got, want, pages)
+		}
+	}
+}
+
 // checkSARIF compares the SARIF log with the text findings of the same run.
 func checkSARIF(t *testing.T, path string, found []textFinding, exp expectation) {
 	t.Helper()
@@ -285,8 +314,8 @@ func checkSARIF(t *testing.T, path string, found []textFinding, exp expectation)
 	rules := map[string]bool{}
 	for _, r := range run.Tool.Driver.Rules {
 		rules[*r.ID] = true
-		if r.HelpURI == nil || *r.HelpURI != analyzer.RuleURL(*r.ID) {
-			t.Errorf("rule %s helpUri = %v", *r.ID, r.HelpURI)
+		if r.HelpURI == nil || *r.HelpURI != analyzer.FixURL(*r.ID) {
+			t.Errorf("rule %s helpUri = %v, want its fix page %s", *r.ID, r.HelpURI, analyzer.FixURL(*r.ID))
 		}
 	}
 	for _, r := range analyzer.Rules {

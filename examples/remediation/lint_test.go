@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,6 +148,7 @@ func TestExamplesAgainstLinter(t *testing.T) {
 	}
 
 	got := map[string][]string{} // example dir → "file:line:RULE"
+	pages := map[string]int{}    // "RULE URL" → findings: the text output's closing lines
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			t.Fatalf("%s: %v", act.Package.PkgPath, act.Err)
@@ -161,11 +163,14 @@ func TestExamplesAgainstLinter(t *testing.T) {
 			if !strings.HasSuffix(d.Message, "("+d.Category+")") {
 				t.Errorf("%s: message does not end with its rule %s: %s", pos, d.Category, d.Message)
 			}
+			pages[d.Category+" "+d.URL]++
 			got[filepath.ToSlash(filepath.Dir(rel))] = append(got[filepath.ToSlash(filepath.Dir(rel))],
 				fmt.Sprintf("%s:%d:%s", rel, pos.Line, d.Category))
 			t.Logf("%s:%d: %s", rel, pos.Line, d.Message)
 		}
 	}
+
+	checkClosingLines(t, pages)
 
 	for _, ex := range exs {
 		want, missed := markers(t, ex)
@@ -191,6 +196,36 @@ func TestExamplesAgainstLinter(t *testing.T) {
 			case !want[k]:
 				t.Errorf("%s: reported but not marked: %s", ex.dir, k)
 			}
+		}
+	}
+}
+
+// closingRE is a closing line of syncio's text output, as the guide quotes it.
+var closingRE = regexp.MustCompile(`^syncio: (SIO\d{3}) \((\d+) findings?\): (\S+)$`)
+
+// checkClosingLines: the closing lines the guide quotes for the run over
+// these examples are those of this run: one per rule, its count and its
+// fix page.
+func checkClosingLines(t *testing.T, pages map[string]int) {
+	t.Helper()
+	quoted := map[string]int{}
+	for _, l := range readLines(t, guidePath) {
+		if m := closingRE.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			quoted[m[1]+" "+m[3]] = n
+		}
+	}
+	if len(quoted) == 0 {
+		t.Fatal("the guide quotes no closing lines of the run over the examples")
+	}
+	for k, n := range pages {
+		if quoted[k] != n {
+			t.Errorf("the run has %d findings for %q; the guide quotes %d", n, k, quoted[k])
+		}
+	}
+	for k := range quoted {
+		if pages[k] == 0 {
+			t.Errorf("the guide quotes a closing line for %q, which the run does not print", k)
 		}
 	}
 }

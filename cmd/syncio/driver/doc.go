@@ -18,6 +18,12 @@
 // not a clean one. -partial leaves the packages that did not load out of
 // the exit code (they are still named on stderr and in SARIF).
 //
+// Each finding's Diagnostic.URL (the syncio analyzer sets its rule's fix
+// page) is the "url" of -json (jsonout.go: singlechecker's JSON drops it)
+// and, through Config.Catalogue, the rule's helpUri in SARIF; the text
+// output names it in closing lines, one per rule (fixpages.go), leaving
+// the finding lines as singlechecker prints them.
+//
 // -baseline FILE gates on new findings only (baseline.go): findings are
 // keyed without line numbers, so moving code does not revive them.
 //

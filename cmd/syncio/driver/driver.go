@@ -37,6 +37,10 @@ type Config struct {
 	// Rules is the rule catalogue written to SARIF; findings whose rule
 	// is missing from it still get a rule entry.
 	Rules []sarifreport.Rule
+	// Catalogue, when set, is called for the SARIF rule catalogue after
+	// the flags are parsed and wins over Rules: an analyzer flag (syncio's
+	// -docs) may move the rules' help URLs.
+	Catalogue func() []sarifreport.Rule
 	// Dir is the working directory: packages are loaded from it and file
 	// paths are shown relative to it. Empty means the process's.
 	Dir    string
@@ -342,12 +346,16 @@ func analyze(cfg Config, o options, patterns []string) int {
 
 	code := ExitClean
 	if o.json {
-		if err := graph.PrintJSON(stdoutOf(cfg)); err != nil {
+		if err := writeJSON(stdoutOf(cfg), graph); err != nil {
 			fmt.Fprintf(stderr, "%s: writing JSON: %v\n", name, err)
 			code = ExitError
 		}
 	} else {
 		if err := printText(stderr, dir, shown, o.context); err != nil {
+			fmt.Fprintf(stderr, "%s: writing findings: %v\n", name, err)
+			code = ExitError
+		}
+		if err := printFixPages(stderr, name, shown); err != nil {
 			fmt.Fprintf(stderr, "%s: writing findings: %v\n", name, err)
 			code = ExitError
 		}
@@ -651,11 +659,15 @@ func writeSARIF(cfg Config, path, dir string, found []finding, problems, warning
 		}
 		run.Notes = notes
 	}
+	rules := cfg.Rules
+	if cfg.Catalogue != nil {
+		rules = cfg.Catalogue()
+	}
 	tool := sarifreport.Tool{
 		Name:           cfg.Analyzer.Name,
 		Version:        version(),
 		InformationURI: cfg.Analyzer.URL,
-		Rules:          cfg.Rules,
+		Rules:          rules,
 		FallbackRule:   cfg.Analyzer.Name,
 	}
 	rep, err := sarifreport.Build(tool, run)

@@ -108,7 +108,8 @@ func TestFindingsExitThree(t *testing.T) {
 	}
 	line := markerLine(t, "good/good.go", "// finding")
 	want := fmt.Sprintf("good/good.go:%d:2: Handler calls block, which blocks without the request context (SIO001)\n"+
-		"good/good.go:%d:2: \tcalls block\n", line, line)
+		"good/good.go:%d:2: \tcalls block\n"+
+		"syncio: SIO001 (1 finding): https://example.test/SIO001.md\n", line, line)
 	if r.stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
 	}
@@ -167,7 +168,8 @@ func TestBrokenPackageDoesNotStopTheRun(t *testing.T) {
 		t.Errorf("stderr looks like a crash:\n%s", r.stderr)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
-		if strings.HasPrefix(l, "syncio: ") && !strings.Contains(l, "example.com/mod/") && !strings.HasPrefix(l, "syncio: exit 1: ") {
+		if strings.HasPrefix(l, "syncio: ") && !strings.Contains(l, "example.com/mod/") && !strings.HasPrefix(l, "syncio: exit 1: ") &&
+			l != "syncio: SIO001 (1 finding): https://example.test/SIO001.md" {
 			t.Errorf("error line does not name its package: %q", l)
 		}
 	}
@@ -207,6 +209,7 @@ func TestJSON(t *testing.T) {
 	var tree map[string]map[string][]struct {
 		Posn    string `json:"posn"`
 		Message string `json:"message"`
+		URL     string `json:"url"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
 		t.Fatalf("stdout is not the JSON tree: %v\n%s", err, r.stdout)
@@ -214,6 +217,9 @@ func TestJSON(t *testing.T) {
 	diags := tree["example.com/mod/good"]["syncio"]
 	if len(diags) != 1 || !strings.HasSuffix(diags[0].Message, "(SIO001)") {
 		t.Errorf("JSON diagnostics = %+v", diags)
+	}
+	if len(diags) == 1 && diags[0].URL != "https://example.test/SIO001.md" {
+		t.Errorf("JSON url = %q, want the diagnostic's URL", diags[0].URL)
 	}
 }
 

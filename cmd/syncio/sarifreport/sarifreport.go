@@ -24,7 +24,10 @@ type Rule struct {
 	ID      string // stable ID, e.g. SIO001; results refer to it
 	Name    string // short kebab-case name
 	Short   string // one-line description
-	HelpURI string // documentation page
+	HelpURI string // the page a result of this rule links: how to fix it
+	// RuleURI, when set, is a second page the help text names: what the
+	// rule flags, and why.
+	RuleURI string
 }
 
 // Hop is one step of a finding's call chain.
@@ -266,11 +269,16 @@ func (b *builder) addRule(r Rule, level string) {
 	}
 	if r.Short != "" {
 		rule.WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.Short))
-		help := r.Short
+		help, md := r.Short, r.Short
 		if r.HelpURI != "" {
-			help += "\n\nSee " + r.HelpURI
+			help += "\n\nHow to fix it: " + r.HelpURI
+			md += "\n\n[How to fix it](" + r.HelpURI + ")"
 		}
-		rule.WithHelp(sarif.NewMultiformatMessageString().WithText(help))
+		if r.RuleURI != "" {
+			help += "\nWhat the rule flags, and why: " + r.RuleURI
+			md += " · [what the rule flags, and why](" + r.RuleURI + ")"
+		}
+		rule.WithHelp(sarif.NewMultiformatMessageString().WithText(help).WithMarkdown(md))
 	}
 	if r.HelpURI != "" {
 		rule.WithHelpURI(r.HelpURI)
