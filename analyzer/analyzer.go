@@ -46,7 +46,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -190,6 +190,12 @@ type runner struct {
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
+	// ginFallback: a *gin.Context is the request's context here (the
+	// configuration says so, or this package sets ContextWithFallback).
+	ginFallback bool
+	// semChans are the channels this package uses as semaphores (see
+	// semaphoreChan); nil until first asked.
+	semChans map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -201,6 +207,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		src:     map[string][]byte{},
 		emitted: map[string]bool{},
 	}
+	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
@@ -218,6 +225,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.dirs = newDirectives(pass.Fset, files)
 	r.reportBadIgnores()
 	r.scanCallbacks(files)
+	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary
 	// litRoots adds the handler literals under n (router arguments,

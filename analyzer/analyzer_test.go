@@ -15,7 +15,7 @@ import (
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
 	results := analysistest.Run(t, analysistest.TestData(), Analyzer,
-		"nethttp", "frameworks", "chain/a", "chain/b", "chain/c")
+		"nethttp", "frameworks", "ginfallback", "chain/a", "chain/b", "chain/c")
 
 	// Every diagnostic carries its rule as Category and the rule's page as URL.
 	var chain *analysis.Diagnostic

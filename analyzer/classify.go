@@ -24,7 +24,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		return nil
 	}
 	info := r.pass.TypesInfo
-	flow := newCtxFlow(info, sig, body)
+	flow := newCtxFlow(info, sig, body, r.ginFallback)
 	invoked := map[*ast.FuncLit]bool{}
 	inSelect := map[ast.Node]bool{}
 	var items []item
@@ -43,7 +43,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// its waits on the outside world are I/O, which the tables describe.
 	wait := !r.thirdParty
 	gorm := newGormFlow(info, sig, body)
-	later := newLaterFlow(info, flow, body)
+	later := newLaterFlow(info, flow, body, r.attachOf)
 	// x.Done() is the cancellation escape, and so are local variables
 	// holding it (done := ctx.Done()), unless x is a context that does not
 	// derive from the request's (context.Background(), a timeout derived
@@ -89,6 +89,17 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				if ok && isID && len(call.Args) == 1 && isBuiltin(info, call.Fun, "make") {
 					unbuffered[info.ObjectOf(id)] = true
 				}
+			}
+		}
+		return true
+	})
+	// discardedRecv are receives whose value is dropped (<-ch as a
+	// statement): the shape of a semaphore release.
+	discardedRecv := map[*ast.UnaryExpr]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if u, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				discardedRecv[u] = true
 			}
 		}
 		return true
@@ -209,6 +220,9 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if releases(n.X) {
 				break // the release of a slot taken above
 			}
+			if discardedRecv[n] && r.semaphoreChan(n.X) {
+				break // a release helper: func (s *slots) release() { <-s.sem }
+			}
 			switch ci := isDone(n.X); ci.class {
 			case ctxUnset:
 				items = append(items, term("SIO005", n.Pos(), n.End(), "channel receive",
@@ -313,8 +327,14 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			if id, ok := arg.(*ast.Ident); ok {
 				given = id.Name + " (" + ci.desc + ")"
 			}
-			it := mk("SIO002", name, "is given "+given+" instead of the request context",
-				"pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request")
+			hint := "pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request"
+			if use := frameworkCtxFix(arg, ci.desc); use != "" {
+				hint = "pass " + use
+				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
+				it.fixArg = arg
+				return it, true
+			}
+			it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
 				it.fixArg = c
 			}
@@ -488,4 +508,70 @@ func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 	}
 	b, ok := info.Uses[id].(*types.Builtin)
 	return ok && b.Name() == name
+}
+
+// semaphoreChan reports whether ch (a struct field or a package-level
+// variable) is taken like a semaphore somewhere in the package: a send on
+// it that is not in a loop and not in a go statement's function, as in
+// func (s *slots) acquire() { s.sem <- struct{}{} }. A dropped receive on
+// such a channel gives a slot back and finds the element a take put there;
+// a token bucket's filler sends in a loop, and a hand-off sends from
+// another goroutine, so their receives stay waits.
+func (r *runner) semaphoreChan(ch ast.Expr) bool {
+	obj := chanObject(r.pass.TypesInfo, ch)
+	if obj == nil {
+		return false
+	}
+	if r.semChans == nil {
+		r.semChans = map[types.Object]bool{}
+		var walk func(n ast.Node, inLoop bool)
+		walk = func(n ast.Node, inLoop bool) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					return false
+				case *ast.ForStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.RangeStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.FuncLit:
+					walk(n.Body, false)
+					return false
+				case *ast.SendStmt:
+					if o := chanObject(r.pass.TypesInfo, n.Chan); o != nil && !inLoop {
+						r.semChans[o] = true
+					}
+				}
+				return true
+			})
+		}
+		for _, f := range r.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					walk(fd.Body, false)
+				}
+			}
+		}
+	}
+	return r.semChans[obj]
+}
+
+// chanObject is the struct field or package-level variable ch names.
+func chanObject(info *types.Info, ch ast.Expr) types.Object {
+	var id *ast.Ident
+	switch e := ast.Unparen(ch).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.Pkg() == nil || !v.IsField() && v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
 }

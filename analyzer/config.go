@@ -60,6 +60,11 @@ type Config struct {
 	// standalone syncio prints a warning instead, and its own -strict-roots
 	// turns that into a failure.
 	StrictRoots bool
+	// GinContextFallback says the program sets gin's
+	// Engine.ContextWithFallback = true, so a *gin.Context is the request's
+	// context. syncio sees the assignment only in the package it analyses;
+	// set this when the engine is built in another package.
+	GinContextFallback bool
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
@@ -79,7 +84,8 @@ func DefaultConfig() Config {
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
-	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored, StrictRoots: c.StrictRoots}
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored,
+		StrictRoots: c.StrictRoots, GinContextFallback: c.GinContextFallback}
 	for k, v := range c.Rules {
 		n.Rules[k] = v
 	}
@@ -120,6 +126,9 @@ type Settings struct {
 	// StrictRoots reports a package that registers routes but where no
 	// request root was found (see Config.StrictRoots).
 	StrictRoots bool `json:"strict-roots"`
+	// GinContextFallback: the program sets gin's
+	// Engine.ContextWithFallback = true (see Config).
+	GinContextFallback bool `json:"gin-context-fallback"`
 }
 
 // Config validates s and returns the configuration it describes, starting
@@ -140,6 +149,7 @@ func (s Settings) Config() (Config, error) {
 	}
 	cfg.Tests = s.Tests
 	cfg.StrictRoots = s.StrictRoots
+	cfg.GinContextFallback = s.GinContextFallback
 	for _, b := range s.Blocking {
 		if err := addBlocking(&cfg, b); err != nil {
 			return Config{}, err
@@ -355,6 +365,8 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
 	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
 		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
+	fs.BoolVar(&cfg.GinContextFallback, "gin-context-fallback", cfg.GinContextFallback,
+		"the program sets gin's Engine.ContextWithFallback = true in a package other than the handlers' (then a *gin.Context is the request's context)")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
 		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",

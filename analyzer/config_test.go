@@ -111,3 +111,18 @@ func TestReportIgnored(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), a, "reportignored")
 }
+
+// TestGinContextFallback: with the engine built in another package, the
+// flag (and the golangci-lint setting) says c reads the request's context.
+func TestGinContextFallback(t *testing.T) {
+	t.Parallel()
+	a := New(DefaultConfig())
+	if err := a.Flags.Set("gin-context-fallback", "true"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), a, "ginflag")
+	cfg, err := Settings{GinContextFallback: true}.Config()
+	if err != nil || !cfg.GinContextFallback {
+		t.Errorf("settings gin-context-fallback: %v, %+v", err, cfg.GinContextFallback)
+	}
+}

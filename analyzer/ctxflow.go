@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
@@ -34,6 +35,9 @@ const derivedFrom = "a context derived from "
 type ctxFlow struct {
 	info *types.Info
 	vars map[*types.Var]ctxInfo
+	// ginFallback: the program sets gin's ContextWithFallback = true, so
+	// a *gin.Context reads its request's context.
+	ginFallback bool
 }
 
 var deriveFuncs = map[string]bool{
@@ -43,8 +47,8 @@ var deriveFuncs = map[string]bool{
 
 // newCtxFlow seeds params of context type as request contexts and runs a
 // small fixpoint over the assignments in body.
-func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *ctxFlow {
-	f := &ctxFlow{info: info, vars: map[*types.Var]ctxInfo{}}
+func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt, ginFallback bool) *ctxFlow {
+	f := &ctxFlow{info: info, vars: map[*types.Var]ctxInfo{}, ginFallback: ginFallback}
 	type assign struct {
 		v   *types.Var
 		rhs ast.Expr // nil: unknown source
@@ -53,7 +57,9 @@ func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *ct
 	if sig != nil {
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)
-			if implementsContext(p.Type()) {
+			if ci, ok := f.frameworkValue(p.Type()); ok {
+				f.vars[p] = ci
+			} else if implementsContext(p.Type()) {
 				f.vars[p] = ctxInfo{class: ctxRequest}
 			}
 		}
@@ -176,17 +182,51 @@ func implementsContext(t types.Type) bool {
 	return true
 }
 
-// requestValueType reports whether a value of type t is itself the request
-// context: gin's *gin.Context and fiber v3's Ctx implement context.Context.
-func requestValueType(t types.Type) bool {
-	return named.Is(t, true, pathGin, "Context") || named.Is(t, false, pathFiberV3, "Ctx")
+// Descriptions of framework values that satisfy context.Context but are
+// never cancelled: gin's Done is nil under the default
+// ContextWithFallback = false, and fiber v3's DefaultCtx.Done always
+// returns nil (its doc comment: "Ctx can never be canceled").
+const (
+	ginCtxDesc   = "a *gin.Context, never cancelled unless the engine sets ContextWithFallback = true"
+	fiberCtxDesc = "a fiber.Ctx, which is never cancelled"
+)
+
+// frameworkValue classifies a value of a framework's request type that
+// can be passed as a context.Context: gin's *gin.Context and fiber v3's
+// Ctx. ok is false for other types.
+func (f *ctxFlow) frameworkValue(t types.Type) (ctxInfo, bool) {
+	switch {
+	case named.Is(t, true, pathGin, "Context"):
+		if f.ginFallback {
+			return ctxInfo{class: ctxRequest}, true
+		}
+		return ctxInfo{class: ctxDropped, desc: ginCtxDesc}, true
+	case named.Is(t, false, pathFiberV3, "Ctx"):
+		return ctxInfo{class: ctxDropped, desc: fiberCtxDesc}, true
+	}
+	return ctxInfo{}, false
+}
+
+// frameworkCtxFix is the expression that gives the request's context
+// instead of the framework value e, for the message and the fix; "" when
+// e is no such value.
+func frameworkCtxFix(e ast.Expr, desc string) string {
+	switch desc {
+	case ginCtxDesc:
+		return types.ExprString(e) + ".Request.Context()"
+	case fiberCtxDesc:
+		return types.ExprString(e) + ".Context()"
+	}
+	return ""
 }
 
 // classify says where the context value e comes from.
 func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 	e = ast.Unparen(e)
-	if tv, ok := f.info.Types[e]; ok && requestValueType(tv.Type) {
-		return ctxInfo{class: ctxRequest}
+	if tv, ok := f.info.Types[e]; ok {
+		if ci, ok := f.frameworkValue(tv.Type); ok {
+			return ci
+		}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -226,4 +266,35 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 		}
 	}
 	return ctxInfo{class: ctxUnknown}
+}
+
+// setsGinFallback reports whether the package assigns true to a gin
+// Engine's ContextWithFallback field (engine.ContextWithFallback = true).
+func setsGinFallback(pass *analysis.Pass) bool {
+	found := false
+	for _, file := range pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || found || len(as.Lhs) != len(as.Rhs) {
+				return !found
+			}
+			for i, lhs := range as.Lhs {
+				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+				if !ok || sel.Sel.Name != "ContextWithFallback" {
+					continue
+				}
+				// The field itself, so an Engine embedded in a type of the
+				// service's counts too.
+				s := pass.TypesInfo.Selections[sel]
+				if s == nil || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != pathGin {
+					continue
+				}
+				if tv, ok := pass.TypesInfo.Types[as.Rhs[i]]; ok && tv.Value != nil && tv.Value.String() == "true" {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }

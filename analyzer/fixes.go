@@ -66,6 +66,12 @@ func (r *runner) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 		return nil
 	}
 	if it.fixArg != nil {
+		if id, ok := it.fixArg.(*ast.Ident); ok && !strings.HasPrefix(ctx, id.Name+".") {
+			// A framework value other than the root's own parameter (a
+			// copy, another variable): the rewrite would change which
+			// request it names.
+			return nil
+		}
 		return []analysis.SuggestedFix{{
 			Message:   "Pass the request context",
 			TextEdits: []analysis.TextEdit{{Pos: it.fixArg.Pos(), End: it.fixArg.End(), NewText: []byte(ctx)}},

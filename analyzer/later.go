@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -31,13 +32,20 @@ type laterFlow struct {
 	release map[*types.Var][]token.Pos // cmd.Process.Release()
 	setsid  map[*types.Var][]token.Pos // cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}, or .Setsid = true
 	waited  map[*types.Var][]token.Pos // cmd.Run(), Output(), CombinedOutput()
+	// discarded are WithContext/Clone calls whose result is thrown away
+	// (a statement of its own, or assigned to _): they attach nothing,
+	// since both return a copy.
+	discarded map[*ast.CallExpr]bool
+	// attaches reads a callee's attachFact.
+	attaches func(*types.Func) (attachFact, bool)
 }
 
-func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFlow {
-	l := &laterFlow{
+func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt, attaches func(*types.Func) (attachFact, bool)) *laterFlow {
+	l := &laterFlow{attaches: attaches,
 		info: info, flow: flow, made: map[*ast.CallExpr]*types.Var{}, defs: map[*types.Var][]token.Pos{},
 		withCtx: map[*types.Var][]token.Pos{}, started: map[*types.Var][]token.Pos{},
 		release: map[*types.Var][]token.Pos{}, setsid: map[*types.Var][]token.Pos{}, waited: map[*types.Var][]token.Pos{},
+		discarded: map[*ast.CallExpr]bool{},
 	}
 	if body == nil {
 		return l
@@ -56,9 +64,21 @@ func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt) *laterFl
 		}
 		l.defs[v] = append(l.defs[v], pos)
 	}
+	discard := func(e ast.Expr) {
+		if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && l.reqMethod(c, nil) != "" {
+			l.discarded[c] = true
+		}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.ExprStmt:
+			discard(n.X)
 		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" && len(n.Lhs) == len(n.Rhs) {
+					discard(n.Rhs[i])
+				}
+			}
 			if len(n.Lhs) == len(n.Rhs) {
 				for i := range n.Lhs {
 					assign(n.Lhs[i], n.Rhs[i], true, n.Pos())
@@ -119,12 +139,20 @@ func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
 
 // call records the calls on request and command variables.
 func (l *laterFlow) call(call *ast.CallExpr) {
+	if fn := typeutil.StaticCallee(l.info, call); fn != nil {
+		if af, ok := l.attaches(fn); ok && af.Req < len(call.Args) && af.Ctx < len(call.Args) {
+			// doRequest(ctx, req) that does req.WithContext(ctx) inside.
+			if v := l.localVar(call.Args[af.Req]); v != nil && l.flow.classify(call.Args[af.Ctx]).class != ctxDropped {
+				l.withCtx[v] = append(l.withCtx[v], call.Pos())
+			}
+		}
+	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
 	}
 	if m := l.reqMethod(call, nil); m != "" {
-		if v := l.localVar(sel.X); v != nil && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
+		if v := l.localVar(sel.X); v != nil && !l.discarded[call] && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
 			l.withCtx[v] = append(l.withCtx[v], call.Pos())
 		}
 		return
@@ -252,4 +280,73 @@ func (l *laterFlow) silenced(key string, call *ast.CallExpr) bool {
 		return len(starts) > 0 && len(releases) > 0 && releases[len(releases)-1] > starts[0]
 	}
 	return false
+}
+
+// attachFact says that a function gives its *http.Request parameter Req
+// the context of its context parameter Ctx, by req.WithContext(ctx) or
+// req.Clone(ctx) with the result used (x/oauth2's doTokenRoundTrip,
+// go-oidc's doRequest). A caller that builds a request with
+// http.NewRequest and hands it over with a live context has attached it.
+type attachFact struct{ Req, Ctx int }
+
+func (*attachFact) AFact() {}
+
+func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx %d)", f.Req, f.Ctx) }
+
+// exportAttaches exports an attachFact for each function of files that
+// attaches a context parameter to a request parameter.
+func (r *runner) exportAttaches(files []*ast.File) {
+	info := r.pass.TypesInfo
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			params := map[types.Object]int{}
+			sig := fn.Type().(*types.Signature)
+			for i := range sig.Params().Len() {
+				params[sig.Params().At(i)] = i
+			}
+			l := newLaterFlow(info, newCtxFlow(info, sig, fd.Body, r.ginFallback), fd.Body, r.attachOf)
+			var af *attachFact
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || af != nil || l.discarded[call] || len(call.Args) != 1 || l.reqMethod(call, nil) == "" {
+					return af == nil
+				}
+				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				req, rok := params[objOf(info, sel.X)]
+				ctx, cok := params[objOf(info, call.Args[0])]
+				if rok && cok && isContextType(sig.Params().At(ctx).Type()) {
+					af = &attachFact{Req: req, Ctx: ctx}
+				}
+				return af == nil
+			})
+			if af != nil {
+				r.pass.ExportObjectFact(fn, af)
+			}
+		}
+	}
+}
+
+// attachOf reads fn's attachFact.
+func (r *runner) attachOf(fn *types.Func) (attachFact, bool) {
+	var f attachFact
+	if fn.Pkg() == nil || !r.pass.ImportObjectFact(fn, &f) {
+		return attachFact{}, false
+	}
+	return f, true
+}
+
+// objOf is the object an identifier expression names, or nil.
+func objOf(info *types.Info, e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		return info.ObjectOf(id)
+	}
+	return nil
 }

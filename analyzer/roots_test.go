@@ -50,7 +50,7 @@ var ctxProbe = &analysis.Analyzer{
 					continue
 				}
 				sig, _ := pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
-				flow := newCtxFlow(pass.TypesInfo, sig, fd.Body)
+				flow := newCtxFlow(pass.TypesInfo, sig, fd.Body, false)
 				ast.Inspect(fd.Body, func(n ast.Node) bool {
 					call, ok := n.(*ast.CallExpr)
 					if !ok || len(call.Args) != 1 {

@@ -6,8 +6,8 @@
 //
 // Lines in a "before" package that syncio must report end with a marker
 // comment naming the rules, "// syncio: SIO001"; a line syncio should
-// report and does not yet ends with "// syncio-missed: SIO002" instead
-// (ginctx/before), and the test checks it stays unreported. The tests in this
+// report but does not would end with "// syncio-missed: SIO00N"
+// instead, and the test checks it stays unreported (none does today). The tests in this
 // package run syncio over every example in one checker run and compare
 // its findings with the markers; they also check that every Go block in
 // the guide is quoted verbatim from the file it names, and that the

@@ -145,7 +145,7 @@ func Locks(info *types.Info, fset *token.FileSet, body *ast.BlockStmt) []Lock {
 					continue
 				}
 				recv, lock, _, read := lockOpKind(info, call)
-				if !lock {
+				if !lock || copiedLock(info, call, fbody) {
 					continue
 				}
 				end := token.NoPos
@@ -240,4 +240,45 @@ func stmtListOf(n ast.Node) (stmtList, bool) {
 		return stmtList{n.Body, n.End()}, true
 	}
 	return stmtList{}, false
+}
+
+// copiedLock reports whether the mutex a Lock call locks is the function's
+// own copy: reached by value fields only from a value receiver or
+// parameter, as in func (s store) Get() { s.mu.Lock(); … }. Each call
+// locks a fresh copy, so the lock excludes no one and nobody waits on it
+// (go vet's copylocks reports the copy itself).
+func copiedLock(info *types.Info, call *ast.CallExpr, fbody *ast.BlockStmt) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if s := info.Selections[sel]; s == nil || s.Indirect() {
+		return false // through a pointer (or not a method value at all)
+	}
+	e := sel.X
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			s := info.Selections[x]
+			if s == nil || s.Kind() != types.FieldVal || s.Indirect() {
+				return false
+			}
+			e = x.X
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			if !ok || v.IsField() || v.Pkg() == nil {
+				return false
+			}
+			if _, ptr := v.Type().Underlying().(*types.Pointer); ptr {
+				return false
+			}
+			// A receiver or parameter of this very function: declared in
+			// its scope before the body. A captured local of an enclosing
+			// function is shared, not copied.
+			fs := v.Pkg().Scope().Innermost(fbody.Lbrace)
+			return fs != nil && v.Parent() == fs && v.Pos() < fbody.Lbrace
+		default:
+			return false
+		}
+	}
 }

@@ -137,7 +137,7 @@ func (s *service) acquire(ctx context.Context, w http.ResponseWriter) bool {
 
 func (s *service) release() {
 	s.inUse.Dec()
-	<-s.slots //syncio:ignore SIO005 -- returns the slot this request holds: never waits
+	<-s.slots // gives back the slot this request holds: never waits
 }
 
 // backend stands for a remote call that answers after the configured

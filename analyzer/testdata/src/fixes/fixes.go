@@ -75,6 +75,7 @@ func DB(w http.ResponseWriter, r *http.Request) {
 func Gin(c *gin.Context) {
 	_ = db.Ping()                                            // want `Ping blocks`
 	_, _ = db.QueryContext(context.Background(), "SELECT 1") // want `is given context.Background\(\)`
+	_, _ = db.QueryContext(c, "SELECT 1")                    // want `is given c \(a \*gin.Context`
 }
 
 type Greeter struct{ pb.UnimplementedGreeterServer }
@@ -100,7 +101,7 @@ func More(w http.ResponseWriter, r *http.Request) {
 	var st *sql.Stmt
 	_ = tx.Stmt(st)                               // want `database/sql.\(\*Tx\).Stmt blocks`
 	_, _ = st.Query(1)                            // want `database/sql.\(\*Stmt\).Query blocks`
-	resp, err := client.Get("http://example.com") // want `net/http.\(\*Client\).Get blocks` `while transaction tx \(begun at fixes.go:99\) is open.*\(SIO007\)$`
+	resp, err := client.Get("http://example.com") // want `net/http.\(\*Client\).Get blocks` `while transaction tx \(begun at fixes.go:100\) is open.*\(SIO007\)$`
 	_, _ = resp, err
 }
 

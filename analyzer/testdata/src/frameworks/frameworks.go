@@ -18,7 +18,9 @@ var db *sql.DB
 
 func GinHandler(c *gin.Context) {
 	time.Sleep(time.Second)               // want `time.Sleep waits`
-	_, _ = db.QueryContext(c, "SELECT 1") // gin's c is the request context
+	_, _ = db.QueryContext(c, "SELECT 1") // want `QueryContext is given c \(a \*gin.Context, never cancelled unless the engine sets ContextWithFallback = true\) instead of the request context; pass c.Request.Context\(\) \(SIO002\)`
+	cc := c.Copy()
+	_, _ = db.QueryContext(cc, "SELECT 1") // want `given cc \(a \*gin.Context`
 	_, _ = db.QueryContext(c.Request.Context(), "SELECT 1")
 	_, _ = db.QueryContext(context.TODO(), "SELECT 1") // want `QueryContext is given context.TODO\(\)`
 }
@@ -36,7 +38,7 @@ func Fiber2Handler(c *fiber2.Ctx) error {
 
 func Fiber3Handler(c fiber3.Ctx) error {
 	_, _ = db.QueryContext(c.Context(), "SELECT 1")
-	_, _ = db.QueryContext(c, "SELECT 1")
+	_, _ = db.QueryContext(c, "SELECT 1")            // want `QueryContext is given c \(a fiber.Ctx, which is never cancelled\) instead of the request context; pass c.Context\(\)`
 	_, _ = db.ExecContext(context.Background(), "X") // want `ExecContext is given context.Background\(\)`
 	return nil
 }

@@ -171,3 +171,40 @@ func BranchDefer(w http.ResponseWriter, r *http.Request) {
 	}
 	_, _ = http.Get("http://upstream") // want `^net/http.Get blocks without the request context; use`
 }
+
+// byValue is used through a value receiver: every call locks its own copy
+// of mu, so no request waits on another (go vet's copylocks reports the
+// copy); the call is still SIO001, and no SIO003.
+type byValue struct {
+	mu    sync.Mutex
+	inner struct{ mu sync.Mutex }
+}
+
+func (b byValue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	_, _ = http.Get("http://example.com") // want `net/http.Get blocks without the request context; use`
+	b.mu.Unlock()
+	b.inner.mu.Lock()
+	_, _ = http.Get("http://example.com") // want `net/http.Get blocks without the request context; use`
+	b.inner.mu.Unlock()
+}
+
+// byPointer shares mu between requests: SIO003.
+type byPointer struct{ mu sync.Mutex }
+
+func (b *byPointer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	_, _ = http.Get("http://example.com") // want `net/http.Get blocks without the request context; use` `net/http.Get blocks without the request context while b.mu \(locked at locks.go:\d+\) is held`
+	b.mu.Unlock()
+}
+
+// Shared locks, in a literal run on the spot, a mutex of the enclosing
+// function: the literal's lock is not a copy of its own.
+func Shared(w http.ResponseWriter, r *http.Request) {
+	var local sync.Mutex
+	func() {
+		local.Lock()
+		_, _ = http.Get("http://example.com") // want `net/http.Get blocks without the request context; use` `net/http.Get blocks without the request context while local \(locked at locks.go:\d+\) is held`
+		local.Unlock()
+	}()
+}

@@ -243,3 +243,35 @@ func Reply(w http.ResponseWriter, r *http.Request) {
 	go func() { reply <- 1 }()
 	<-reply // want `channel receive waits`
 }
+
+// slots is a semaphore with helpers: acquire is the wait, release gives a
+// slot back and never waits (issue 21: three false SIO005 in one service).
+type slots struct{ sem chan struct{} }
+
+func (s *slots) acquire() { s.sem <- struct{}{} } // want acquire:`blocks\(SIO005: channel send\)`
+func (s *slots) release() { <-s.sem }
+
+var pool = &slots{sem: make(chan struct{}, 8)}
+
+func Slots(w http.ResponseWriter, r *http.Request) {
+	pool.acquire() // want `Slots calls main.\(\*slots\).acquire → channel send`
+	defer pool.release()
+	_, _ = w.Write(nil)
+}
+
+// bucket is refilled by a ticker loop: taking a token is a wait.
+type bucket struct{ tokens chan struct{} }
+
+func (b *bucket) refill() { // want refill:`blocks\(SIO005: channel send\)`
+	for {
+		b.tokens <- struct{}{}
+	}
+}
+
+func (b *bucket) take() { <-b.tokens } // want take:`blocks\(SIO005: channel receive\)`
+
+var limiter = &bucket{tokens: make(chan struct{}, 8)}
+
+func Limited(w http.ResponseWriter, r *http.Request) {
+	limiter.take() // want `Limited calls main.\(\*bucket\).take → channel receive`
+}

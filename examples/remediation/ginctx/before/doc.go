@@ -3,7 +3,6 @@
 // (Engine.ContextWithFallback false) c.Done() is nil and c.Err() nil, so
 // the call is as uncancellable as one given context.Background().
 //
-// syncio does not report this yet: its line carries a "syncio-missed"
-// marker, which the lint test checks is still unreported (the day the
-// analyzer reports it, that test fails and the marker becomes a finding).
+// syncio reports it (SIO002, naming c.Request.Context()) unless the
+// program sets ContextWithFallback = true.
 package before

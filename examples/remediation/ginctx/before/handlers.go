@@ -18,7 +18,7 @@ type Proxy struct {
 // (false) its Done channel is nil: when the client hangs up, the call goes
 // on until the profile service answers.
 func (p *Proxy) Profile(c *gin.Context) {
-	req, err := http.NewRequestWithContext(c, http.MethodGet, p.ProfileURL+"/profiles/"+c.Param("id"), nil) // syncio-missed: SIO002
+	req, err := http.NewRequestWithContext(c, http.MethodGet, p.ProfileURL+"/profiles/"+c.Param("id"), nil) // syncio: SIO002
 	if err != nil {
 		c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error(), "code": "internal"})
 		return

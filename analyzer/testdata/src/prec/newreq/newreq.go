@@ -81,6 +81,17 @@ func Before(w http.ResponseWriter, r *http.Request) {
 	_, _ = http.DefaultClient.Do(req)
 }
 
+// DroppedResult calls WithContext and throws the result away: req keeps
+// no context, since WithContext returns a copy (issue 21).
+func DroppedResult(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds a request without the request context`
+	req.WithContext(r.Context())
+	_, _ = http.DefaultClient.Do(req)
+	req2, _ := http.NewRequest(http.MethodGet, "http://y", nil) // want `NewRequest builds a request without the request context`
+	_ = req2.WithContext(r.Context())
+	_, _ = http.DefaultClient.Do(req2)
+}
+
 // Discarded: the request is not kept in a variable.
 func Discarded(w http.ResponseWriter, r *http.Request) {
 	_, _ = http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds`
@@ -94,4 +105,23 @@ func never(url string) { // want never:`blocks\(SIO001: net/http.NewRequest\)`
 
 func ViaNever(w http.ResponseWriter, r *http.Request) {
 	never("http://x") // want `ViaNever calls newreq.never → net/http.NewRequest`
+}
+
+// doRequest attaches its ctx to the request it is given (go-oidc's and
+// x/oauth2's shape): a caller that passes a live context has attached it.
+func doRequest(ctx context.Context, req *http.Request) (*http.Response, error) { // want doRequest:`attaches\(req 1, ctx 0\)` doRequest:`^io\(net/http.\(\*Client\).Do\)$`
+	return http.DefaultClient.Do(req.WithContext(ctx))
+}
+
+// OneCallDown gives the request's context one call down.
+func OneCallDown(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
+	_, _ = doRequest(r.Context(), req)
+}
+
+// OneCallDownDropped hands it Background: the build is still SIO001 and
+// the call SIO002.
+func OneCallDownDropped(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds a request without the request context`
+	_, _ = doRequest(context.Background(), req)                // want `doRequest is given context.Background\(\)`
 }

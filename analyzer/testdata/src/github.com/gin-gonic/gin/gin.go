@@ -14,6 +14,7 @@ func (c *Context) Done() <-chan struct{}       { return nil }
 func (c *Context) Err() error                  { return nil }
 func (c *Context) Value(key any) any           { return nil }
 func (c *Context) JSON(code int, obj any)      {}
+func (c *Context) Copy() *Context              { return c }
 
 type HandlerFunc func(*Context)
 
@@ -26,6 +27,9 @@ func (g *RouterGroup) Group(path string, h ...HandlerFunc) *RouterGroup {
 	return g
 }
 
-type Engine struct{ RouterGroup }
+type Engine struct {
+	RouterGroup
+	ContextWithFallback bool
+}
 
 func New() *Engine { return &Engine{} }
