@@ -99,6 +99,15 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	if top.Workers == nil || *top.Workers != 4 || top.WorkersBusyMean == nil || *top.WorkersBusyMean < 3 || top.QueueLengthMax == nil || *top.QueueLengthMax == 0 {
 		t.Errorf("held top step: workers %s, busy mean %s, queue max %s; want 4 slots, nearly all busy, a queue", report.Fig(top.Workers, 0), report.Fig(top.WorkersBusyMean, 1), report.Fig(top.QueueLengthMax, 0))
 	}
+	// The practice service registers no process or Go collector: the doc
+	// says its RSS, cores and goroutines are unknown and the run says why.
+	if top.ServerRSSBytes != nil || top.ServerCPUCores != nil || top.ServerGoroutines != nil {
+		t.Errorf("held top step: RSS %s, cores %s, goroutines %s; the doc says –", report.Fig(top.ServerRSSBytes, 0), report.Fig(top.ServerCPUCores, 2), report.Fig(top.ServerGoroutines, 0))
+	}
+	if w := strings.Join(sum.Warnings, "\n"); !strings.Contains(w, "process_resident_memory_bytes is not in http://"+addr+"/metrics") ||
+		!strings.Contains(w, "the service does not register client_golang's process collector (collectors.NewProcessCollector), so API RSS shows – where it is absent") {
+		t.Errorf("warnings %q: not the doc's", w)
+	}
 	if sum.Headline.ThroughputRatio <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
 		t.Errorf("headline %+v, Little's-law latency %v", sum.Headline, sum.Pair.LittlesLawLatencyS)
 	}
