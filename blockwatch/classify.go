@@ -62,6 +62,22 @@ var networkCallers = []string{
 	"golang.org/x/net/http2.(*pipe).Read",
 }
 
+// gcFrames are frames under which a park is the allocator paying for GC:
+// an assist (gcParkAssist, gcAssistAlloc), or waiting in gcStart for a
+// collection to start, which a goroutine whose allocation crossed the
+// trigger does while another starts it (the semaphore it parks on is
+// runtime-internal, so no kindFrames entry matched and it read as a wait
+// of kind other). Every park inside runtime.mallocgc is one of these, so
+// mallocgc is the mark; gcStart alone is not, since runtime.GC, a
+// collection the code asked for, parks there too. On a starved process
+// starting a collection takes long, and the compute-only route of the
+// accuracy run read a third blocked.
+var gcFrames = map[string]bool{
+	"runtime.gcParkAssist":  true,
+	"runtime.gcAssistAlloc": true,
+	"runtime.mallocgc":      true,
+}
+
 // classify says whether the goroutine with stack fs (innermost first) is
 // parked, on what, and at which frame. A running or runnable goroutine is
 // not blocked.
@@ -78,10 +94,11 @@ func classify(fs []Frame) (kind Kind, at int, blocked bool) {
 		return "", 0, false
 	}
 	for _, f := range fs {
-		if f.Func == "runtime.gcParkAssist" || f.Func == "runtime.gcAssistAlloc" {
-			// Parked until the collector has done the marking this
-			// allocation owes: the goroutine pays for GC, it does not wait
-			// on anything the code asked for.
+		if gcFrames[f.Func] {
+			// Parked inside an allocation, until the collector has done
+			// the marking this allocation owes or until a collection this
+			// allocation triggered has started: the goroutine pays for GC,
+			// it does not wait on anything the code asked for.
 			return "", 0, false
 		}
 	}

@@ -321,6 +321,19 @@ func TestClassify(t *testing.T) {
 		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
 		{fs("app.compute", "app.h"), "", 0, false}, // running
 		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.gcParkAssist", "runtime.gcAssistAlloc", "runtime.mallocgc", "app.h"), "", 0, false},
+		// Recorded from the accuracy run's compute-only route (GOGC=5 to
+		// make it frequent): a response header's allocation crossed the GC
+		// trigger while another goroutine was starting the collection, so
+		// it parked on the runtime's start semaphore. Paying for GC, not a
+		// wait of the handler's: it read as blocked, kind other.
+		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "runtime.semacquire", "runtime.gcStart",
+			"runtime.mallocgcSmallScanNoHeader", "runtime.mallocgc", "runtime.newarray", "internal/runtime/maps.newarray",
+			"internal/runtime/maps.newGroups", "internal/runtime/maps.(*Map).growToSmall", "runtime.mapassign_faststr",
+			"net/http.Header.Clone", "net/http.(*response).WriteHeader", "main.(*service).cpuRoute", "net/http.HandlerFunc.ServeHTTP",
+			"main.run.Label.LabelFunc.func15.1", "runtime/pprof.Do"), "", 0, false},
+		// A collection started on purpose (runtime.GC) is a wait the code
+		// asked for, with no allocation under it.
+		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "runtime.semacquire", "runtime.gcStart", "runtime.GC", "app.h"), Other, 0, true},
 		{nil, "", 0, false},
 	}
 	for _, c := range cases {

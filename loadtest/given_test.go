@@ -2,12 +2,15 @@ package loadtest
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -309,7 +312,15 @@ func TestRunMissingServerFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(sum.Warnings); n != 1 || !strings.Contains(sum.Warnings[0], c.want) {
+			// (The typo case's /stats has no process metrics either: those
+			// warnings are TestRunWithoutProcessCollectors'.)
+			n := 0
+			for _, w := range sum.Warnings {
+				if strings.Contains(w, c.want) {
+					n++
+				}
+			}
+			if n != 1 {
 				t.Errorf("warnings %q, want one containing %q", sum.Warnings, c.want)
 			}
 			for _, st := range sum.Scenarios[0].Steps {
@@ -334,5 +345,97 @@ func TestRunMissingServerFigures(t *testing.T) {
 				t.Errorf("summary.json does not say busy is unknown, or why")
 			}
 		})
+	}
+}
+
+// TestRunWithoutProcessCollectors: a service whose /metrics has its pool
+// gauges but not client_golang's process and Go collectors gets "–" for
+// API RSS, API cores and goroutines in the table, summary.md and a
+// redrawn report, null in summary.json and an empty cell in steps.csv,
+// and a warning naming each absent metric; they used to read 0.
+func TestRunWithoutProcessCollectors(t *testing.T) {
+	srv := slotService(t)
+	dir := t.TempDir()
+	sum, err := Run(context.Background(), Config{
+		BaseURL: srv.URL, Profile: tinyProfile(), Scenarios: given(t, "held=GET /held"), OutDir: dir,
+		ScrapeInterval: 20 * time.Millisecond, MetricsURL: srv.URL + "/stats",
+		MetricNames: scrape.Names{Busy: "app_slots_in_use", Workers: "app_slots", Queue: "app_slots_in_use"},
+		Drain:       time.Second, BackendLatency: 10 * time.Millisecond, MaxRetryAfter: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{scrape.MetricRSS, scrape.MetricCPU, scrape.MetricGoroutines} {
+		if !strings.Contains(strings.Join(sum.Warnings, "\n"), m+" is not in "+srv.URL+"/stats") {
+			t.Errorf("warnings %q do not name %s", sum.Warnings, m)
+		}
+	}
+	for _, st := range sum.Scenarios[0].Steps {
+		if st.ServerRSSBytes != nil || st.ServerCPUCores != nil || st.ServerGoroutines != nil || st.WorkersBusyMean == nil {
+			t.Errorf("step %d: RSS %s, cores %s, goroutines %s, busy %s; want the process figures unknown and busy read", st.Index,
+				report.Fig(st.ServerRSSBytes, 0), report.Fig(st.ServerCPUCores, 2), report.Fig(st.ServerGoroutines, 0), report.Fig(st.WorkersBusyMean, 1))
+		}
+	}
+	if sc := sum.Scenarios[0]; sc.APIRSSMaxBytes != nil || sc.APICores != nil || sc.APICPUS != nil {
+		t.Errorf("scenario: API RSS %s, cores %s, CPU %s; want unknown", report.Fig(sc.APIRSSMaxBytes, 0), report.Fig(sc.APICores, 2), report.Fig(sc.APICPUS, 1))
+	}
+	// The table's API RSS MB, API cores and goroutines columns (19th to
+	// 21st), in the run's table and in one redrawn by syncio-load report.
+	checkTable := func(what string, s *report.Summary) {
+		t.Helper()
+		var table strings.Builder
+		if err := s.WriteTable(&table); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(table.String(), "\n")
+		if !regexp.MustCompile(`busy mean\s+blocked\+worker\s+API RSS MB\s+API cores\s+goroutines\s+gen RSS MB`).MatchString(lines[0]) {
+			t.Fatalf("%s: header %q: columns moved", what, lines[0])
+		}
+		if row := strings.Fields(lines[1]); len(row) < 21 || row[16] == "–" || strings.Join(row[18:21], " ") != "– – –" {
+			t.Errorf("%s: row %q: want busy read and – for API RSS, cores, goroutines", what, row)
+		}
+	}
+	checkTable("run", sum)
+	raw, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"server_rss_bytes": null`, `"server_cpu_cores": null`, `"server_goroutines": null`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("summary.json lacks %s", want)
+		}
+	}
+	if strings.Contains(string(raw), `"api_rss_max_bytes"`) {
+		t.Error("summary.json has api_rss_max_bytes for a service that does not export it")
+	}
+	csvRaw, err := os.ReadFile(filepath.Join(dir, "steps.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(csvRaw))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	for _, name := range []string{"server_rss_bytes", "server_goroutines", "server_cpu_cores"} {
+		if i := col(name); i < 0 || rows[1][i] != "" {
+			t.Errorf("steps.csv %s = %q, want an empty cell", name, rows[1][max(i, 0)])
+		}
+	}
+	redrawn := filepath.Join(t.TempDir(), "redrawn")
+	if err := Report([]string{dir}, redrawn); err != nil {
+		t.Fatal(err)
+	}
+	back, err := report.ReadJSON(filepath.Join(redrawn, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTable("report", back)
+	md, err := os.ReadFile(filepath.Join(redrawn, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), scrape.MetricRSS+" is not in") {
+		t.Errorf("the redrawn summary.md lost the warning:\n%s", md)
 	}
 }

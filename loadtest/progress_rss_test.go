@@ -15,7 +15,8 @@ func TestProgressHeadlinesUnknownRSS(t *testing.T) {
 	if strings.Contains(got, "0 MB") || !strings.Contains(got, "API RSS max – (no process_resident_memory_bytes") {
 		t.Errorf("headlines %q", got)
 	}
-	sum.UploadHeadline.APIRSSMaxMB = 212
+	mb := 212.0
+	sum.UploadHeadline.APIRSSMaxMB = &mb
 	if got := progressHeadlines(sum); !strings.Contains(got, "API RSS max 212 MB") {
 		t.Errorf("headlines %q", got)
 	}

@@ -37,7 +37,7 @@ func TestProgressShowsBothHeadlines(t *testing.T) {
 		{Name: report.HeadlineSync, Steps: []report.Step{{Users: 4000, ThroughputRPS: 50}}},
 		{Name: report.HeadlineAsync, Steps: []report.Step{{Users: 4000, ThroughputRPS: 2000}}},
 		{Name: report.UploadHeadlineSync, Steps: []report.Step{{Users: 4000, ThroughputRPS: 1000}}},
-		{Name: report.UploadHeadlineAsync, APIRSSMaxBytes: 700e6, Steps: []report.Step{{Users: 4000, ThroughputRPS: 4000}}},
+		{Name: report.UploadHeadlineAsync, APIRSSMaxBytes: ptr(700e6), Steps: []report.Step{{Users: 4000, ThroughputRPS: 4000}}},
 	}}
 	sum.ComputeHeadline()
 	var out bytes.Buffer
@@ -48,3 +48,5 @@ func TestProgressShowsBothHeadlines(t *testing.T) {
 		t.Fatalf("progress output %q", got)
 	}
 }
+
+func ptr(v float64) *float64 { return &v }

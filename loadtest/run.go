@@ -231,8 +231,11 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		// The whole scenario, ramp and settling included: memory peaks
 		// need not fall in a measured window.
 		whole := aggregate.ServerStats(samples, sc.StartedAt, sc.EndedAt)
-		sc.APIRSSMaxBytes, sc.APICores = whole.RSSBytesMax, whole.CPUCores
-		sc.APICPUS = whole.CPUCores * sc.EndedAt.Sub(sc.StartedAt).Seconds()
+		sc.APIRSSMaxBytes, sc.APICores, sc.APICPUS = whole.RSSBytesMax, whole.CPUCores, nil
+		if whole.CPUCores != nil {
+			cpuS := *whole.CPUCores * sc.EndedAt.Sub(sc.StartedAt).Seconds()
+			sc.APICPUS = &cpuS
+		}
 		sc.GeneratorRSSMaxBytes = self.max(sc.StartedAt, sc.EndedAt)
 	}
 	sum.Warnings = append(sum.Warnings, scraper.Warnings()...)
@@ -263,8 +266,10 @@ func progressHeadlines(sum *report.Summary) string {
 		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
 	}
 	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
-		rss := fmt.Sprintf("API RSS max %.0f MB", h.APIRSSMaxMB)
-		if h.APIRSSMaxMB <= 0 {
+		var rss string
+		if h.APIRSSMaxMB != nil {
+			rss = fmt.Sprintf("API RSS max %.0f MB", *h.APIRSSMaxMB)
+		} else {
 			rss = "API RSS max – (no " + scrape.MetricRSS + " in its /metrics)"
 			if sum.NoServerMetrics {
 				rss = "API RSS max – (its /metrics is not scraped)"

@@ -21,6 +21,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -332,14 +334,14 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "| route | what it waits on | design | timed truth | reported | difference | requests |\n|---|---|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "| route | what it waits on | design | timed truth | reported | difference | requests | samples |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
 	row := func(name, what string, design float64, t *timing, rep float64, ok bool) {
 		reported, diff := "–", "–"
 		if ok {
 			reported = fmt.Sprintf("%.1f%%", 100*rep)
 			diff = fmt.Sprintf("%+.1f points", 100*(rep-truth(t)))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.0f%% | %.1f%% | %s | %s | %d |\n", name, what, 100*design, 100*truth(t), reported, diff, t.requests)
+		fmt.Fprintf(&b, "| %s | %s | %.0f%% | %.1f%% | %s | %s | %d | %d |\n", name, what, 100*design, 100*truth(t), reported, diff, t.requests, r.Samples)
 	}
 	netShare, okNet := kindShare("/net", blockwatch.Network)
 	lockShare, okLock := kindShare("/lock", blockwatch.Lock)
@@ -354,6 +356,9 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 		fmt.Fprintf(&b, "reported: /net blocked %.1f%% of its slot time (time holding a worker: the call, then a sleep); /net is %.1f%% of all request time, /lock %.1f%%, /cpu %.1f%%\n",
 			100**slot, 100*route("/net").RequestS/r.RequestS, 100*route("/lock").RequestS/r.RequestS, 100*route("/cpu").RequestS/r.RequestS)
 	}
+	for _, name := range routes {
+		fmt.Fprintf(&b, "blocked on %s: %s\n", name, siteList(r, name, route(name).RequestS))
+	}
 	for _, warning := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", warning)
 	}
@@ -362,6 +367,35 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 	}
 	_, err = os.Stdout.WriteString(b.String())
 	return err
+}
+
+// siteList names the sites behind a route's reported share, most first,
+// each with its share of the route's request time: a figure off the truth
+// then says which frames it came from.
+func siteList(r blockwatch.Report, route string, requestS float64) string {
+	type part struct {
+		name string
+		secs float64
+	}
+	var parts []part
+	for _, site := range r.Sites {
+		if secs := site.Routes[route]; secs > 0 {
+			parts = append(parts, part{fmt.Sprintf("%s at %s (%s)", site.Site, site.Blocking, site.Kind), secs})
+		}
+	}
+	if len(parts) == 0 || requestS == 0 {
+		return "nothing"
+	}
+	slices.SortFunc(parts, func(a, b part) int { return cmp.Compare(b.secs, a.secs) })
+	var out []string
+	for i, p := range parts {
+		if i == 4 {
+			out = append(out, fmt.Sprintf("%d more", len(parts)-i))
+			break
+		}
+		out = append(out, fmt.Sprintf("%s %.1f%%", p.name, 100*p.secs/requestS))
+	}
+	return strings.Join(out, "; ")
 }
 
 // hog spins on one core for d, then exits.

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/docs/docblock"
 	"github.com/syncio/syncio/examples/loadyourservice/slots"
 	"github.com/syncio/syncio/loadtest/report"
@@ -65,7 +67,13 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	if strings.Join(svcArgs, " ") != "go run ./examples/loadyourservice -addr 127.0.0.1:8090" {
 		t.Fatalf("lys-service block is %q; this test starts that service with its defaults", svcArgs)
 	}
-	srv := httptest.NewServer(slots.New())
+	// As the command's main wires it: the watcher in package main, the
+	// slot as its worker.
+	watcher := blockwatch.New(blockwatch.WithWorker(slots.SlotResource))
+	ctx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
+	go watcher.Run(ctx)
+	srv := httptest.NewServer(slots.New(slots.WithWatcher(watcher)))
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
 
@@ -98,6 +106,31 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	top := held[len(held)-1]
 	if top.Workers == nil || *top.Workers != 4 || top.WorkersBusyMean == nil || *top.WorkersBusyMean < 3 || top.QueueLengthMax == nil || *top.QueueLengthMax == 0 {
 		t.Errorf("held top step: workers %s, busy mean %s, queue max %s; want 4 slots, nearly all busy, a queue", report.Fig(top.Workers, 0), report.Fig(top.WorkersBusyMean, 1), report.Fig(top.QueueLengthMax, 0))
+	}
+	// The practice service registers no process or Go collector: the doc
+	// says its RSS, cores and goroutines are unknown and the run says why.
+	if top.ServerRSSBytes != nil || top.ServerCPUCores != nil || top.ServerGoroutines != nil {
+		t.Errorf("held top step: RSS %s, cores %s, goroutines %s; the doc says –", report.Fig(top.ServerRSSBytes, 0), report.Fig(top.ServerCPUCores, 2), report.Fig(top.ServerGoroutines, 0))
+	}
+	if w := strings.Join(sum.Warnings, "\n"); !strings.Contains(w, "process_resident_memory_bytes is not in http://"+addr+"/metrics") ||
+		!strings.Contains(w, "the service does not register client_golang's process collector (collectors.NewProcessCollector), so API RSS shows – where it is absent") {
+		t.Errorf("warnings %q: not the doc's", w)
+	}
+	// The watcher confirms why: held spends its slot time blocked in the
+	// backend wait, released does not (its report, over the whole run,
+	// rests on more samples than a step's window), and the lab read the
+	// watcher's counter for its blocked+worker column.
+	if top.BlockedHoldingWorker == nil {
+		t.Error("held's top step has no blocked+worker figure: the lab did not read the watcher's counter")
+	}
+	slotShare := map[string]float64{}
+	for _, r := range watcher.Report().Routes {
+		if r.SlotShare != nil {
+			slotShare[r.Route] = *r.SlotShare
+		}
+	}
+	if slotShare["GET /held"] < 0.5 || slotShare["GET /released"] > 0.5 {
+		t.Errorf("slot time spent blocked: held %.2f, released %.2f; want most of held's, little of released's", slotShare["GET /held"], slotShare["GET /released"])
 	}
 	if sum.Headline.ThroughputRatio <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
 		t.Errorf("headline %+v, Little's-law latency %v", sum.Headline, sum.Pair.LittlesLawLatencyS)

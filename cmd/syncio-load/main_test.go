@@ -253,7 +253,7 @@ func TestUploadRunInChildProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := sum.UploadHeadline
-	if sum.APIProcess != "child" || sum.InProcess || h.Users != 8 || h.SyncThroughputRPS <= 0 || h.AsyncThroughputRPS <= 0 || h.APIRSSMaxMB <= 0 {
+	if sum.APIProcess != "child" || sum.InProcess || h.Users != 8 || h.SyncThroughputRPS <= 0 || h.AsyncThroughputRPS <= 0 || h.APIRSSMaxMB == nil || *h.APIRSSMaxMB <= 0 {
 		t.Errorf("api %q in-process %v, upload headline %+v", sum.APIProcess, sum.InProcess, h)
 	}
 	if m := sum.Storage; m == nil || m.LatencyS != 0.02 || m.BandwidthBytesPerS != 60<<20 {
@@ -263,8 +263,8 @@ func TestUploadRunInChildProcess(t *testing.T) {
 		t.Errorf("upload Little's law basis %g s, efficiency %g", sum.UploadBackendLatencyS, h.AsyncLittlesLawEfficiency)
 	}
 	for _, sc := range sum.Scenarios {
-		if sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {
-			t.Errorf("%s: API RSS %g, generator RSS %g, %v..%v", sc.Name, sc.APIRSSMaxBytes, sc.GeneratorRSSMaxBytes, sc.StartedAt, sc.EndedAt)
+		if sc.APIRSSMaxBytes == nil || *sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {
+			t.Errorf("%s: API RSS %s, generator RSS %g, %v..%v", sc.Name, report.Fig(sc.APIRSSMaxBytes, 0), sc.GeneratorRSSMaxBytes, sc.StartedAt, sc.EndedAt)
 		}
 	}
 	for _, sc := range sum.Scenarios {

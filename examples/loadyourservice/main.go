@@ -1,7 +1,9 @@
 // Command loadyourservice serves the practice service of
 // docs/load-your-service.md (package slots): GET /held keeps one of a few
 // slots across its backend wait, GET /released does not, and /metrics
-// shows the slots.
+// shows the slots. It wires blockwatch in here, in package main, as a
+// service of one's own would: /metrics then also has the watcher's
+// totals, and /debug/syncio/blocking its report.
 //
 //	go run ./examples/loadyourservice -addr 127.0.0.1:8090
 package main
@@ -18,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/examples/loadyourservice/slots"
 )
 
@@ -38,10 +41,14 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	srv := &http.Server{Addr: *addr, Handler: slots.New(slots.WithSlots(*n), slots.WithQueue(*queue), slots.WithBackendLatency(*backend)),
-		ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The slot is the bounded resource: time blocked while holding one is
+	// what the watcher reports as blocked holding a worker.
+	watcher := blockwatch.New(blockwatch.WithWorker(slots.SlotResource), blockwatch.WithLogger(log))
+	go watcher.Run(ctx)
+	srv := &http.Server{Addr: *addr, Handler: slots.New(slots.WithSlots(*n), slots.WithQueue(*queue), slots.WithBackendLatency(*backend), slots.WithWatcher(watcher)),
+		ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

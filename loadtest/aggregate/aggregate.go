@@ -173,11 +173,14 @@ type Server struct {
 	WorkersBusyMean *float64
 	Workers         *float64
 	RejectedDelta   float64 // pool rejections counted by the server
-	RSSBytesMax     float64
-	GoroutinesMax   float64
+	// RSSBytesMax and GoroutinesMax are the highest sampled; nil when no
+	// sample in the window had the metric (scrape.Sample.Absent).
+	RSSBytesMax   *float64
+	GoroutinesMax *float64
 	// CPUCores is the API process's CPU seconds per second between the
-	// first and last samples (0 with fewer than two).
-	CPUCores float64
+	// first and last samples; nil with fewer than two, or when either
+	// lacks the CPU counter.
+	CPUCores *float64
 	// BlockedHoldingWorkerMean is the mean number of request goroutines
 	// parked in I/O while holding a worker, from the blocking watcher's
 	// counter between the first and last samples; nil when the API has no
@@ -216,8 +219,12 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		if smp.Has(scrape.RoleWorkers) {
 			out.Workers = ptr(smp.Workers)
 		}
-		out.RSSBytesMax = max(out.RSSBytesMax, smp.RSSBytes)
-		out.GoroutinesMax = max(out.GoroutinesMax, smp.Goroutines)
+		if smp.HasMetric(scrape.MetricRSS) {
+			out.RSSBytesMax = ptr(max(deref(out.RSSBytesMax), smp.RSSBytes))
+		}
+		if smp.HasMetric(scrape.MetricGoroutines) {
+			out.GoroutinesMax = ptr(max(deref(out.GoroutinesMax), smp.Goroutines))
+		}
 	}
 	if busyN > 0 {
 		out.WorkersBusyMean = ptr(busy / float64(busyN))
@@ -225,7 +232,9 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 	if out.Samples > 0 {
 		out.RejectedDelta = last.Rejected - first.Rejected
 		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
-			out.CPUCores = (last.CPUSeconds - first.CPUSeconds) / secs
+			if first.HasMetric(scrape.MetricCPU) && last.HasMetric(scrape.MetricCPU) {
+				out.CPUCores = ptr((last.CPUSeconds - first.CPUSeconds) / secs)
+			}
 			if first.Blockwatch && last.Blockwatch {
 				mean := (last.BlockedHoldingWorkerS - first.BlockedHoldingWorkerS) / secs
 				out.BlockedHoldingWorkerMean = &mean

@@ -128,7 +128,7 @@ func TestMerge(t *testing.T) {
 
 func TestServerStats(t *testing.T) {
 	smp := func(sec int, queue, busy, rejected float64) scrape.Sample {
-		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), QueueLength: queue, WorkersBusy: busy, Rejected: rejected, Workers: 100, RSSBytes: float64(sec) * 1e6, Goroutines: float64(100 + sec)}
+		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), QueueLength: queue, WorkersBusy: busy, Rejected: rejected, Workers: 100, RSSBytes: float64(sec) * 1e6, Goroutines: float64(100 + sec), CPUSeconds: 1.5 * float64(sec)}
 	}
 	samples := []scrape.Sample{
 		smp(0, 0, 0, 0), smp(1, 5, 50, 10), // before the window
@@ -136,7 +136,7 @@ func TestServerStats(t *testing.T) {
 		smp(5, 90, 100, 90), // after
 	}
 	got := ServerStats(samples, t0.Add(2*time.Second), t0.Add(4*time.Second))
-	want := Server{Samples: 3, QueueLengthMax: ptr(30), WorkersBusyMean: ptr(90), Workers: ptr(100), RejectedDelta: 30, RSSBytesMax: 4e6, GoroutinesMax: 104}
+	want := Server{Samples: 3, QueueLengthMax: ptr(30), WorkersBusyMean: ptr(90), Workers: ptr(100), RejectedDelta: 30, RSSBytesMax: ptr(4e6), GoroutinesMax: ptr(104), CPUCores: ptr(1.5)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ServerStats = %+v, want %+v", got, want)
 	}
@@ -151,6 +151,28 @@ func TestServerStats(t *testing.T) {
 	}
 	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != 0 || none.QueueLengthMax != nil || none.Workers != nil {
 		t.Errorf("no samples in window: %+v", none)
+	}
+}
+
+// TestServerStatsWithoutProcessCollectors: a service that does not
+// register client_golang's process and Go collectors has no RSS, CPU or
+// goroutines: unknown, not 0 (which read as an idle, empty process).
+func TestServerStatsWithoutProcessCollectors(t *testing.T) {
+	absent := []string{scrape.MetricRSS, scrape.MetricCPU, scrape.MetricGoroutines}
+	smp := func(sec int) scrape.Sample {
+		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), QueueLength: 3, Workers: 20, Absent: absent}
+	}
+	got := ServerStats([]scrape.Sample{smp(0), smp(1), smp(2)}, t0, t0.Add(2*time.Second))
+	if got.RSSBytesMax != nil || got.GoroutinesMax != nil || got.CPUCores != nil {
+		t.Errorf("RSS %v, goroutines %v, cores %v; want all unknown", got.RSSBytesMax, got.GoroutinesMax, got.CPUCores)
+	}
+	if got.QueueLengthMax == nil || *got.QueueLengthMax != 3 {
+		t.Errorf("the pool's figures were lost with the process ones: queue %v", got.QueueLengthMax)
+	}
+	// One sample in the window: no rate of CPU time, so cores are unknown.
+	one := ServerStats([]scrape.Sample{{Time: t0, CPUSeconds: 4}}, t0, t0.Add(time.Second))
+	if one.CPUCores != nil || one.RSSBytesMax == nil {
+		t.Errorf("one sample: cores %v, RSS %v; want cores unknown, RSS read", one.CPUCores, one.RSSBytesMax)
 	}
 }
 

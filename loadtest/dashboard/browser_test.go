@@ -22,6 +22,7 @@ import (
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/schedule"
+	"github.com/syncio/syncio/loadtest/scrape"
 )
 
 // chromium finds Debian's chromium (or the browser SYNCIO_CHROMIUM names).
@@ -237,6 +238,26 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 
+	// The service's /metrics has the pool gauges but not client_golang's
+	// process and Go collectors: queue and busy are figures, RSS, cores
+	// and goroutines "–", and the warnings say which metric is absent.
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelector("#steps tbody tr").cells].slice(-7, -2).map(c => c.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 5 || cells[0] == "–" || cells[1] == "–" || cells[2] != "–" || cells[3] != "–" || cells[4] != "–" {
+		t.Errorf("queue, busy, RSS, cores, goroutines: %q, want figures for the first two and – for the process ones", cells)
+	}
+	warnings, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("warnings").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{scrape.MetricRSS, scrape.MetricCPU, scrape.MetricGoroutines} {
+		if !strings.Contains(warnings, m+" is not in") {
+			t.Errorf("the page's warnings do not name %s: %q", m, warnings)
+		}
+	}
+
 	// A run without the server's /metrics shows "–" in its columns, not 0.
 	noMetrics := *sum
 	noMetrics.NoServerMetrics = true
@@ -244,13 +265,13 @@ func TestDashboardInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
-		[...document.querySelector("#steps tbody tr").cells].slice(-4, -2).map(c => c.textContent)`))
+	cells, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
+		[...document.querySelector("#steps tbody tr").cells].slice(-7, -2).map(c => c.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cells) != 2 || cells[0] != "–" || cells[1] != "–" {
-		t.Errorf("server columns without /metrics: %q, want – and –", cells)
+	if strings.Join(cells, " ") != "– – – – –" {
+		t.Errorf("server columns without /metrics: %q, want – in all five", cells)
 	}
 
 	cancelTimeout() // ends the console subscription

@@ -65,7 +65,7 @@ func Merge(dirs []string) (*Summary, error) {
 				return nil, err
 			}
 			dst := scenarioNamed(out, sc)
-			dst.APIRSSMaxBytes = max(dst.APIRSSMaxBytes, sc.APIRSSMaxBytes)
+			dst.APIRSSMaxBytes = maxKnown(dst.APIRSSMaxBytes, sc.APIRSSMaxBytes)
 			dst.GeneratorRSSMaxBytes = max(dst.GeneratorRSSMaxBytes, sc.GeneratorRSSMaxBytes)
 			for i, st := range sc.Steps {
 				k := key{sc.Name, st.Index}
@@ -78,10 +78,10 @@ func Merge(dirs []string) (*Summary, error) {
 				d.ThroughputRPS += stats.ThroughputRPS
 				d.Status503RPS += stats.RejectedRPS
 				d.QueueLengthMax = maxKnown(d.QueueLengthMax, st.QueueLengthMax)
-				d.ServerRSSBytes = max(d.ServerRSSBytes, st.ServerRSSBytes)
-				d.ServerGoroutines = max(d.ServerGoroutines, st.ServerGoroutines)
+				d.ServerRSSBytes = maxKnown(d.ServerRSSBytes, st.ServerRSSBytes)
+				d.ServerGoroutines = maxKnown(d.ServerGoroutines, st.ServerGoroutines)
 				// Every folder scraped the same API: its cores are one figure, not a sum.
-				d.ServerCPUCores = max(d.ServerCPUCores, st.ServerCPUCores)
+				d.ServerCPUCores = maxKnown(d.ServerCPUCores, st.ServerCPUCores)
 				d.Rejected = max(d.Rejected, st.Rejected)
 				d.Workers = maxKnown(d.Workers, st.Workers)
 				// The watcher's figure is the one API's, seen by every folder.

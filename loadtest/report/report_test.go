@@ -49,16 +49,16 @@ func TestComputeUploadHeadline(t *testing.T) {
 	s := &Summary{BackendLatencyS: 2, UploadBackendLatencyS: 0.05, Scenarios: []Scenario{
 		{Name: "sync-profile", Steps: []Step{step(4000, 50, 60, 1000, 900)}},
 		{Name: "async-profile", Steps: []Step{step(4000, 2000, 2, 40000, 40000)}},
-		{Name: "sync-upload", APIRSSMaxBytes: 300e6, Steps: []Step{step(1, 19, 0.05, 19, 19), step(4000, 2000, 1.5, 30000, 20000)}},
-		{Name: "async-upload", APIRSSMaxBytes: 700e6, Steps: []Step{step(4000, 2500, 1.6, 25001, 25000)}},
+		{Name: "sync-upload", APIRSSMaxBytes: ptr(300e6), Steps: []Step{step(1, 19, 0.05, 19, 19), step(4000, 2000, 1.5, 30000, 20000)}},
+		{Name: "async-upload", APIRSSMaxBytes: ptr(700e6), Steps: []Step{step(4000, 2500, 1.6, 25001, 25000)}},
 	}}
 	s.ComputeHeadline()
 	u := s.UploadHeadline
 	if !s.HasUploadHeadline() || u.Users != 4000 || u.ThroughputRatio != 2500.0/2000 || u.MeanLatencyRatio != 1.5/1.6 {
 		t.Errorf("upload headline = %+v", u)
 	}
-	if u.AsyncErrors != 1 || u.Sync503 != 10000 || u.APIRSSMaxMB != 700 {
-		t.Errorf("errors %d, 503s %d, API RSS max %v MB", u.AsyncErrors, u.Sync503, u.APIRSSMaxMB)
+	if u.AsyncErrors != 1 || u.Sync503 != 10000 || deref(u.APIRSSMaxMB) != 700 {
+		t.Errorf("errors %d, 503s %d, API RSS max %s MB", u.AsyncErrors, u.Sync503, Fig(u.APIRSSMaxMB, 0))
 	}
 	if got, want := u.AsyncLittlesLawEfficiency, 2500/(4000/0.05); got != want {
 		t.Errorf("upload Little's-law efficiency %v, want %v (users ÷ storage time)", got, want)
@@ -214,7 +214,7 @@ func writeRun(t *testing.T, dir string, start time.Time, users int, latencies []
 	s := &Summary{Profile: "quick", BackendLatencyS: 2, StartedAt: start, Scenarios: []Scenario{{
 		Name: "async-profile", Path: "/api/async/profile", ResultsFile: "async-profile.bin",
 		Steps: []Step{{Index: 1, Users: users, DurationS: 10, WindowStart: start.Add(10 * time.Second), WindowEnd: start.Add(20 * time.Second), QueueLengthMax: ptr(float64(users)), WorkersBusyMean: busyIf(busy), Workers: workersIf(busy >= 0),
-			BlockedHoldingWorker: busyIf(busy), GeneratorRSSBytes: float64(users) * 1e6}},
+			BlockedHoldingWorker: busyIf(busy), ServerRSSBytes: busyIf(busy), GeneratorRSSBytes: float64(users) * 1e6}},
 		GeneratorRSSMaxBytes: float64(users) * 2e6,
 	}}}
 	if err := s.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
@@ -256,6 +256,18 @@ func TestMergeFolders(t *testing.T) {
 	}
 	if len(s.Sources) != 3 {
 		t.Errorf("sources = %v", s.Sources)
+	}
+	// The API's RSS is known if any folder read it; c's unknown is not a 0.
+	if deref(st.ServerRSSBytes) != 30 {
+		t.Errorf("merged API RSS %s, want 30", Fig(st.ServerRSSBytes, 0))
+	}
+	onlyC, err := Merge([]string{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := onlyC.Scenarios[0].Steps[0]; got.ServerRSSBytes != nil || got.ServerCPUCores != nil || got.ServerGoroutines != nil {
+		t.Errorf("a folder that read no /metrics merged to RSS %s, cores %s, goroutines %s; want unknown",
+			Fig(got.ServerRSSBytes, 0), Fig(got.ServerCPUCores, 2), Fig(got.ServerGoroutines, 0))
 	}
 
 	if _, err := Merge(nil); err == nil {

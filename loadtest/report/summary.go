@@ -110,9 +110,10 @@ type Scenario struct {
 	ProcessCores float64 `json:"process_cores,omitempty"`
 	// The API's own figures over the whole scenario, from its /metrics
 	// (process collector): CPU seconds, cores, and the highest RSS sampled.
-	APICPUS        float64 `json:"api_cpu_s,omitempty"`
-	APICores       float64 `json:"api_cores,omitempty"`
-	APIRSSMaxBytes float64 `json:"api_rss_max_bytes,omitempty"`
+	// Absent when its /metrics did not have them (see Summary.Warnings).
+	APICPUS        *float64 `json:"api_cpu_s,omitempty"`
+	APICores       *float64 `json:"api_cores,omitempty"`
+	APIRSSMaxBytes *float64 `json:"api_rss_max_bytes,omitempty"`
 	// GeneratorRSSMaxBytes is the load generator's own highest RSS.
 	GeneratorRSSMaxBytes float64   `json:"generator_rss_max_bytes,omitempty"`
 	StartedAt            time.Time `json:"started_at"`
@@ -138,19 +139,23 @@ type Step struct {
 	// Summary.Warnings for why), never a 0 that reads as an idle pool.
 	QueueLengthMax  *float64 `json:"queue_length_max"`
 	WorkersBusyMean *float64 `json:"workers_busy_mean"`
-	ServerRSSBytes  float64  `json:"server_rss_bytes"`
+	// The API's RSS, goroutines and CPU cores, from client_golang's
+	// process and Go collectors: null when its /metrics does not have
+	// them (Summary.Warnings names the metric), never a 0 that reads as
+	// an idle process.
+	ServerRSSBytes *float64 `json:"server_rss_bytes"`
 
 	// Statuses counts the window's responses by status code ("0": no
 	// response), and ErrorKinds the transport errors of those without one.
 	Statuses   map[string]int `json:"statuses,omitempty"`
 	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 
-	Index            int     `json:"index"`
-	Timeouts         int     `json:"timeouts"`
-	Status503RPS     float64 `json:"status_503_rps"`
-	Rejected         float64 `json:"server_rejected"` // the pool's own count in the window
-	ServerGoroutines float64 `json:"server_goroutines"`
-	ServerCPUCores   float64 `json:"server_cpu_cores"` // the API process's, from its /metrics
+	Index            int      `json:"index"`
+	Timeouts         int      `json:"timeouts"`
+	Status503RPS     float64  `json:"status_503_rps"`
+	Rejected         float64  `json:"server_rejected"` // the pool's own count in the window
+	ServerGoroutines *float64 `json:"server_goroutines"`
+	ServerCPUCores   *float64 `json:"server_cpu_cores"` // the API process's, from its /metrics
 	// GeneratorRSSBytes is the load generator's own highest RSS in the
 	// window (ServerRSSBytes is the API's).
 	GeneratorRSSBytes float64  `json:"generator_rss_bytes"`
@@ -273,7 +278,8 @@ func (st Step) saturation() string {
 // RSS from the start of the first upload scenario to the end of the last.
 type UploadHeadline struct {
 	Headline
-	APIRSSMaxMB float64 `json:"api_rss_max_mb"`
+	// APIRSSMaxMB is null when the API's /metrics had no RSS.
+	APIRSSMaxMB *float64 `json:"api_rss_max_mb"`
 }
 
 // The scenario names the headlines compare.
@@ -306,8 +312,8 @@ func (s *Summary) ComputeHeadline() {
 	s.Headline = s.pair(HeadlineSync, HeadlineAsync, s.BackendLatencyS)
 	s.UploadHeadline = UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
 	for _, sc := range s.Scenarios {
-		if sc.Name == UploadHeadlineSync || sc.Name == UploadHeadlineAsync {
-			s.UploadHeadline.APIRSSMaxMB = max(s.UploadHeadline.APIRSSMaxMB, sc.APIRSSMaxBytes/1e6)
+		if (sc.Name == UploadHeadlineSync || sc.Name == UploadHeadlineAsync) && sc.APIRSSMaxBytes != nil {
+			s.UploadHeadline.APIRSSMaxMB = maxKnown(s.UploadHeadline.APIRSSMaxMB, ptr(*sc.APIRSSMaxBytes/1e6))
 		}
 	}
 }

@@ -38,8 +38,8 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
-				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), f(st.ServerRSSBytes), f(st.ServerGoroutines),
-				f(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
+				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), opt(st.ServerRSSBytes), opt(st.ServerGoroutines),
+				opt(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
 			}
 			if st.BlockedHoldingWorker != nil {
 				row[len(row)-4] = f(*st.BlockedHoldingWorker)
@@ -88,8 +88,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 type serverFigures struct{ queueMax, busyMean, rssMB, cores, goroutines string }
 
 // serverCells formats st's server figures, or "–" for each when nothing was
-// read from the server (or a selector matched nothing): a 0 there would
-// read as measured.
+// read from the server, and for each that /metrics did not have (a
+// selector that matched nothing, a process metric without its collector):
+// a 0 there would read as measured. Summary.Warnings says which and why.
 func (s *Summary) serverCells(st Step) serverFigures {
 	if s.NoServerMetrics || st.ServerMissing != "" {
 		return serverFigures{"–", "–", "–", "–", "–"}
@@ -97,10 +98,18 @@ func (s *Summary) serverCells(st Step) serverFigures {
 	return serverFigures{
 		queueMax:   Fig(st.QueueLengthMax, 0),
 		busyMean:   Fig(st.WorkersBusyMean, 1),
-		rssMB:      fmt.Sprintf("%.0f", st.ServerRSSBytes/1e6),
-		cores:      fmt.Sprintf("%.2f", st.ServerCPUCores),
-		goroutines: fmt.Sprintf("%.0f", st.ServerGoroutines),
+		rssMB:      Fig(scaled(st.ServerRSSBytes, 1e-6), 0),
+		cores:      Fig(st.ServerCPUCores, 2),
+		goroutines: Fig(st.ServerGoroutines, 0),
 	}
+}
+
+// scaled is v×k, or nil when v is unknown.
+func scaled(v *float64, k float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	return ptr(*v * k)
 }
 
 // loadLabel names the load column: users in a closed loop, the arrival
@@ -142,10 +151,10 @@ type sides struct{ baseline, candidate string }
 // UploadHeadlineText is the one-paragraph verdict on the upload pair.
 func (s *Summary) UploadHeadlineText() string {
 	rss := ""
-	if s.UploadHeadline.APIRSSMaxMB > 0 {
-		rss = fmt.Sprintf(" The API's own RSS peaked at %.0f MB.", s.UploadHeadline.APIRSSMaxMB)
+	if mb := s.UploadHeadline.APIRSSMaxMB; mb != nil {
+		rss = fmt.Sprintf(" The API's own RSS peaked at %.0f MB.", *mb)
 		if s.InProcess {
-			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", s.UploadHeadline.APIRSSMaxMB)
+			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", *mb)
 		}
 	}
 	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss, sides{"sync", "async"})
@@ -245,10 +254,10 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	}
 	var cpu []string
 	for _, sc := range s.Scenarios {
-		if sc.ProcessCPUS > 0 || sc.APICPUS > 0 {
+		if sc.ProcessCPUS > 0 || sc.APICPUS != nil || sc.APIRSSMaxBytes != nil {
 			line := fmt.Sprintf("%s: load generator %.0f s (%.2f cores, RSS max %.0f MB)", sc.Name, sc.ProcessCPUS, sc.ProcessCores, sc.GeneratorRSSMaxBytes/1e6)
-			if !s.InProcess && sc.APICPUS > 0 {
-				line += fmt.Sprintf(", API %.0f s (%.2f cores, RSS max %.0f MB)", sc.APICPUS, sc.APICores, sc.APIRSSMaxBytes/1e6)
+			if !s.InProcess && (sc.APICPUS != nil || sc.APIRSSMaxBytes != nil) {
+				line += fmt.Sprintf(", API %s s (%s cores, RSS max %s MB)", Fig(sc.APICPUS, 0), Fig(sc.APICores, 2), Fig(scaled(sc.APIRSSMaxBytes, 1e-6), 0))
 			}
 			cpu = append(cpu, line)
 		}

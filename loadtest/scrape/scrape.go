@@ -33,9 +33,11 @@ const (
 	MetricBlockedHoldingWorker = "syncio_blockwatch_blocked_holding_worker_seconds_total"
 )
 
-// Sample is one scrape of /metrics. Missing metrics read as zero, except
-// the three selected by Names: those that matched no series are listed in
-// Missing, so a typo or an absent gauge never reads as an idle pool.
+// Sample is one scrape of /metrics. A metric that is not there reads as
+// zero in its field, and is named: the three selected by Names in Missing,
+// so a typo or an absent gauge never reads as an idle pool, and the
+// process figures in Absent, so a service without client_golang's process
+// and Go collectors never reads as using no memory or CPU.
 type Sample struct {
 	Time        time.Time `json:"time"`
 	Workers     float64   `json:"workers"`
@@ -55,7 +57,25 @@ type Sample struct {
 	// Missing names the figures of Names whose selector matched no series
 	// in this scrape (RoleQueue, RoleBusy, RoleWorkers).
 	Missing []string `json:"missing,omitempty"`
+	// Absent names the process figures' metrics (ProcessMetrics) that were
+	// not in this scrape: a service that does not register client_golang's
+	// process and Go collectors has none of them, and its RSS, CPU and
+	// goroutines are unknown, not 0.
+	Absent []string `json:"absent,omitempty"`
 }
+
+// ProcessMetrics are the process figures read by fixed name, each with
+// the client_golang collector that exports it and the columns it feeds,
+// for the warning when it is absent.
+var ProcessMetrics = []struct{ Name, Collector, Columns string }{
+	{MetricRSS, "process collector (collectors.NewProcessCollector)", "API RSS"},
+	{MetricCPU, "process collector (collectors.NewProcessCollector)", "API cores"},
+	{MetricGoroutines, "Go collector (collectors.NewGoCollector)", "goroutines"},
+}
+
+// HasMetric reports whether the process metric name (one of
+// ProcessMetrics) was in s.
+func (s Sample) HasMetric(name string) bool { return !slices.Contains(s.Absent, name) }
 
 // The roles of Names, as Sample.Missing lists them.
 const (
@@ -127,6 +147,11 @@ func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
 
 		Blockwatch:            fams[MetricBlockedHoldingWorker] != nil,
 		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.value(fams),
+	}
+	for _, m := range ProcessMetrics {
+		if fams[m.Name] == nil {
+			smp.Absent = append(smp.Absent, m.Name)
+		}
 	}
 	for i, f := range []struct {
 		role string
@@ -238,7 +263,7 @@ type Scraper struct {
 	mu       sync.Mutex
 	samples  []Sample
 	failed   bool
-	warned   map[string]bool // roles already warned about
+	warned   map[string]bool // roles and absent metrics already warned about
 	warnings []string
 }
 
@@ -307,18 +332,30 @@ func (s *Scraper) Run(ctx context.Context, interval time.Duration) {
 }
 
 // warnMissing warns, once per role, of a selector that matched no series
-// in smp. Called with s.mu held.
+// in smp, and once per metric of a process metric it did not have. Called
+// with s.mu held.
 func (s *Scraper) warnMissing(smp Sample) {
-	for _, role := range smp.Missing {
-		if s.warned[role] {
-			continue
+	once := func(key string) bool {
+		if s.warned[key] {
+			return false
 		}
 		if s.warned == nil {
 			s.warned = map[string]bool{}
 		}
-		s.warned[role] = true
-		s.warn(fmt.Sprintf("%s %s matched no series in %s (first seen at %s); %s shows – where it is missing",
-			RoleFlag[role], s.names.selector(role), s.url, smp.Time.Format("15:04:05"), role))
+		s.warned[key] = true
+		return true
+	}
+	for _, role := range smp.Missing {
+		if once(role) {
+			s.warn(fmt.Sprintf("%s %s matched no series in %s (first seen at %s); %s shows – where it is missing",
+				RoleFlag[role], s.names.selector(role), s.url, smp.Time.Format("15:04:05"), role))
+		}
+	}
+	for _, m := range ProcessMetrics {
+		if !smp.HasMetric(m.Name) && once(m.Name) {
+			s.warn(fmt.Sprintf("%s is not in %s (first seen at %s): the service does not register client_golang's %s, so %s shows – where it is absent",
+				m.Name, s.url, smp.Time.Format("15:04:05"), m.Collector, m.Columns))
+		}
 	}
 }
 

@@ -55,6 +55,58 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestProcessMetricsAbsent: a service that does not register
+// client_golang's process and Go collectors has no RSS, CPU or goroutine
+// metrics. The sample names them as absent (their fields' 0 is not a
+// reading), and the scraper warns once per metric, naming it and the
+// collector that exports it.
+func TestProcessMetricsAbsent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "app_slots 2\napp_slots_in_use 1\n")
+	}))
+	defer srv.Close()
+	s := New(srv.URL, slog.New(slog.DiscardHandler), WithNames(Names{Queue: "app_slots_in_use", Busy: "app_slots_in_use", Workers: "app_slots"}))
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx, 10*time.Millisecond); close(done) }()
+	for deadline := time.Now().Add(5 * time.Second); len(s.Samples()) < 3; {
+		if time.Now().After(deadline) {
+			t.Fatal("fewer than 3 samples")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	smp := s.Samples()[0]
+	if want := []string{MetricRSS, MetricCPU, MetricGoroutines}; !reflect.DeepEqual(smp.Absent, want) || len(smp.Missing) != 0 {
+		t.Errorf("absent %q, missing %q; want %q and none", smp.Absent, smp.Missing, want)
+	}
+	for _, m := range []string{MetricRSS, MetricCPU, MetricGoroutines} {
+		if smp.HasMetric(m) {
+			t.Errorf("HasMetric(%s) on a service without it", m)
+		}
+	}
+	warnings := s.Warnings()
+	if len(warnings) != 3 {
+		t.Errorf("%d warnings over %d scrapes, want one per absent metric: %q", len(warnings), len(s.Samples()), warnings)
+	}
+	for _, want := range []string{
+		MetricRSS + " is not in " + srv.URL,
+		"process collector (collectors.NewProcessCollector), so API cores shows –",
+		MetricGoroutines + " is not in " + srv.URL,
+		"Go collector (collectors.NewGoCollector), so goroutines shows –",
+	} {
+		if !strings.Contains(strings.Join(warnings, "\n"), want) {
+			t.Errorf("warnings %q do not say %q", warnings, want)
+		}
+	}
+	full, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 1)), time.Unix(1, 0))
+	if err != nil || len(full.Absent) != 0 || !full.HasMetric(MetricRSS) {
+		t.Errorf("with the collectors: absent %q, %v", full.Absent, err)
+	}
+}
+
 func TestScraperRun(t *testing.T) {
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +203,9 @@ syncio_pool_queue_length 5
 // which figure is missing instead of reading 0.
 func TestScraperWarnsOnce(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, "slots_in_use 3\nslots_total 4\nslots_waiting 0\n")
+		// With the process and Go collectors' metrics, whose absence
+		// TestProcessMetricsAbsent warns of.
+		fmt.Fprint(w, "slots_in_use 3\nslots_total 4\nslots_waiting 0\nprocess_resident_memory_bytes 1e7\nprocess_cpu_seconds_total 2\ngo_goroutines 9\n")
 	}))
 	defer srv.Close()
 	var logged strings.Builder

@@ -11,5 +11,8 @@
 //
 // /metrics exposes the slots as Prometheus gauges under this service's own
 // names (slots_in_use, slots_waiting, slots_total), which syncio-load
-// reads with -metric-busy, -metric-queue and -metric-workers.
+// reads with -metric-busy, -metric-queue and -metric-workers. WithWatcher
+// wires a blockwatch.Watcher in (the command does, in its package main):
+// routes labelled, the slot marked as held, the watcher's totals on
+// /metrics and its report on /debug/syncio/blocking.
 package slots

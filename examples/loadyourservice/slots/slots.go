@@ -8,6 +8,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/syncio/syncio/blockwatch"
 )
 
 // The metric names /metrics serves.
@@ -17,9 +19,14 @@ const (
 	MetricTotal   = "slots_total"
 )
 
+// SlotResource is the name the slots are held under (blockwatch.Hold),
+// for blockwatch.WithWorker.
+const SlotResource = "slot"
+
 type config struct {
 	slots, queue int
 	backend      time.Duration
+	watcher      *blockwatch.Watcher
 }
 
 // Option configures the service.
@@ -35,6 +42,13 @@ func WithQueue(n int) Option { return func(c *config) { c.queue = n } }
 // WithBackendLatency sets how long the backend takes to answer (default
 // 100 ms).
 func WithBackendLatency(d time.Duration) Option { return func(c *config) { c.backend = d } }
+
+// WithWatcher wires a blocking watcher in: each route's requests are
+// labelled with the route, a request holding a slot says so (the slot is
+// SlotResource), /metrics adds the watcher's collector and
+// /debug/syncio/blocking serves its report. The caller creates the
+// watcher with blockwatch.WithWorker(SlotResource) and runs it.
+func WithWatcher(w *blockwatch.Watcher) Option { return func(c *config) { c.watcher = w } }
 
 // service holds the slots. A buffered channel is the semaphore; a second
 // one bounds the waiters, so a full queue turns into a quick 503 instead
@@ -66,8 +80,19 @@ func New(opts ...Option) http.Handler {
 	reg.MustRegister(s.inUse, s.waiting, total)
 
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /held", s.held)
-	mux.HandleFunc("GET /released", s.released)
+	route := func(pattern string, h http.HandlerFunc) {
+		if cfg.watcher != nil {
+			mux.Handle(pattern, blockwatch.Label(pattern, h))
+			return
+		}
+		mux.Handle(pattern, h)
+	}
+	route("GET /held", s.held)
+	route("GET /released", s.released)
+	if cfg.watcher != nil {
+		reg.MustRegister(blockwatch.NewCollector(cfg.watcher))
+		mux.Handle("GET /debug/syncio/blocking", cfg.watcher)
+	}
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return mux
 }
@@ -76,10 +101,11 @@ func New(opts ...Option) http.Handler {
 // backend, cap the throughput at Slots ÷ backend latency.
 func (s *service) held(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !s.acquire(ctx, w) {
+	release, ok := s.acquire(ctx, w)
+	if !ok {
 		return
 	}
-	defer s.release()
+	defer release()
 	if err := s.backend(ctx); err != nil {
 		return // the client went away
 	}
@@ -90,28 +116,28 @@ func (s *service) held(w http.ResponseWriter, r *http.Request) {
 // its connection back before a remote call would.
 func (s *service) released(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !s.acquire(ctx, w) {
+	release, ok := s.acquire(ctx, w)
+	if !ok {
 		return
 	}
-	s.release() // the request's own work before the call is done
+	release() // the request's own work before the call is done
 	if err := s.backend(ctx); err != nil {
 		return
 	}
-	if !s.acquire(ctx, w) {
+	if release, ok = s.acquire(ctx, w); !ok {
 		return
 	}
-	defer s.release()
+	defer release()
 	writeJSON(w, http.StatusOK, map[string]string{"endpoint": "released"})
 }
 
 // acquire takes a slot, waiting in the bounded queue when none is free;
 // it answers 503 itself when the queue is full too, or gives up when the
-// request is cancelled.
-func (s *service) acquire(ctx context.Context, w http.ResponseWriter) bool {
+// request is cancelled. release gives the slot back.
+func (s *service) acquire(ctx context.Context, w http.ResponseWriter) (release func(), ok bool) {
 	select {
 	case s.slots <- struct{}{}:
-		s.inUse.Inc()
-		return true
+		return s.took(ctx), true
 	default:
 	}
 	select {
@@ -119,7 +145,7 @@ func (s *service) acquire(ctx context.Context, w http.ResponseWriter) bool {
 	default:
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "all slots busy and the queue is full", "code": "overloaded"})
-		return false
+		return nil, false
 	}
 	s.waiting.Inc()
 	defer func() {
@@ -128,16 +154,22 @@ func (s *service) acquire(ctx context.Context, w http.ResponseWriter) bool {
 	}()
 	select {
 	case s.slots <- struct{}{}:
-		s.inUse.Inc()
-		return true
+		return s.took(ctx), true
 	case <-ctx.Done():
-		return false
+		return nil, false
 	}
 }
 
-func (s *service) release() {
-	s.inUse.Dec()
-	<-s.slots // gives back the slot this request holds: never waits
+// took counts the slot just taken, and marks the goroutine as holding it
+// for a watcher (a no-op without one), until the returned release.
+func (s *service) took(ctx context.Context) (release func()) {
+	s.inUse.Inc()
+	_, unhold := blockwatch.Hold(ctx, SlotResource)
+	return func() {
+		unhold()
+		s.inUse.Dec()
+		<-s.slots // gives back the slot this request holds: never waits
+	}
 }
 
 // backend stands for a remote call that answers after the configured

@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/syncio/syncio/blockwatch"
 )
 
 // fire sends n GET path requests 20 ms apart, all in flight together
@@ -102,4 +105,39 @@ func TestMetricsShowTheSlots(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("slots not given back after cancellation:\n%s", m)
+}
+
+// TestWatcherSeesTheHeldSlot: with a watcher wired in, /held's backend
+// wait is seen blocked while holding a slot, on its own route, and
+// /metrics carries the watcher's totals for syncio-load's blocked+worker
+// column.
+func TestWatcherSeesTheHeldSlot(t *testing.T) {
+	w := blockwatch.New(blockwatch.WithWorker(SlotResource), blockwatch.WithRate(200), blockwatch.WithBudget(0.5))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	srv := httptest.NewServer(New(WithSlots(1), WithQueue(4), WithBackendLatency(300*time.Millisecond), WithWatcher(w)))
+	defer srv.Close()
+	fire(t, srv.URL+"/held", 2)
+	var held *blockwatch.Route
+	for _, r := range w.Report().Routes {
+		if r.Route == "GET /held" {
+			held = &r
+		}
+	}
+	if held == nil || held.BlockedHoldingWorkerS <= 0 || held.SlotShare == nil || *held.SlotShare < 0.5 {
+		t.Fatalf("GET /held in the report: %+v; want blocked while holding its slot most of its slot time", held)
+	}
+	if m := metrics(t, srv.URL); !strings.Contains(m, "syncio_blockwatch_blocked_holding_worker_seconds_total ") {
+		t.Errorf("/metrics lacks the watcher's totals:\n%s", m)
+	}
+	resp, err := http.Get(srv.URL + "/debug/syncio/blocking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "slots.(*service).held") {
+		t.Errorf("/debug/syncio/blocking: %s\n%s", resp.Status, body)
+	}
 }

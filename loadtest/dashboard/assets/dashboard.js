@@ -267,14 +267,17 @@ function onSummary(final) {
   body.replaceChildren();
   // Without the server's /metrics its columns are unknown, not zero: "–",
   // as in the terminal's table and summary.md.
-  // A step without a /metrics sample, or a selector that matched nothing,
-  // is null in summary.json: "–" too.
+  // A step without a /metrics sample, a selector that matched nothing, or
+  // a process figure whose collector the service does not register is
+  // null in summary.json: "–" too (the warnings above say which and why).
   const server = (v, digits, st) => (sum.no_server_metrics || st.server_missing || v == null ? "–" : v.toFixed(digits));
   for (const sc of sum.scenarios || []) {
     for (const st of sc.steps || []) {
       const cells = [sc.name, st.users, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
         st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
         server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st),
+        server(st.server_rss_bytes == null ? null : st.server_rss_bytes / 1e6, 0, st),
+        server(st.server_cpu_cores, 2, st), server(st.server_goroutines, 0, st),
         // The load generator's own CPU share and the machine's idle share:
         // "–" where not measured.
         st.generator_cpu == null ? "–" : (100 * st.generator_cpu).toFixed(0),
