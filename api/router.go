@@ -145,12 +145,23 @@ func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
 	}
 }
 
-// ready reports whether storage is reachable.
+// ready reports whether the backends a request needs answer: storage, and
+// the Temporal frontend when orders run there (without it every async
+// order would get 503 temporal_unavailable while the API called itself
+// ready). Storage is checked first; each check is bounded (2 s), and the
+// body names what is down by its code, never by its address.
 func (a *app) ready(c *gin.Context) {
 	if err := a.store.ping(c.Request.Context()); err != nil {
 		_ = c.Error(err) // logged by observe, redacted
 		abortError(c, http.StatusServiceUnavailable, codeStorageDown, "storage unreachable")
 		return
+	}
+	if a.durable != nil {
+		if err := a.durable.ping(c.Request.Context()); err != nil {
+			_ = c.Error(err)
+			abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "Temporal unreachable: orders cannot start")
+			return
+		}
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})
 }

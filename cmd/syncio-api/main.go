@@ -50,7 +50,7 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
         POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
         GET /api/orders/:id  (with -temporal: an order answered 202)
-        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
+        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal), /metrics[, /debug/pprof/ with -pprof]
 
 Flags:
 `)

@@ -1,0 +1,175 @@
+package api
+
+// The fault suite: the API with a backend killed, hung or full, with slow
+// or header-only clients, and stopped under load. Every test here is named
+// TestFault…, so `go test -run TestFault` runs the suite;
+// each asserts that nothing acknowledged is lost, that memory stays within
+// its bound where load could grow it, and that every error answered is a
+// JSON error whose code docs/api.md documents.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
+)
+
+// docCodes are the error codes docs/api.md documents, read from its table
+// of codes (rows "| `code` | status | …").
+var docCodes = sync.OnceValues(func() (map[string]bool, error) {
+	b, err := os.ReadFile("../docs/api.md")
+	if err != nil {
+		return nil, err
+	}
+	codes := make(map[string]bool)
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| [0-9]{3}").FindAllSubmatch(b, -1) {
+		codes[string(m[1])] = true
+	}
+	return codes, nil
+})
+
+// documentedError fails unless r is a JSON error body whose code docs/api.md
+// documents, and returns its code.
+func documentedError(t *testing.T, r response) string {
+	t.Helper()
+	code, err := checkDocumented(r)
+	if err != nil {
+		t.Error(err)
+	}
+	return code
+}
+
+// checkDocumented is documentedError for goroutines other than the test's.
+func checkDocumented(r response) (string, error) {
+	codes, err := docCodes()
+	if err != nil {
+		return "", err
+	}
+	var eb errorBody
+	if err := json.Unmarshal(r.body, &eb); err != nil || eb.Error == "" || eb.Code == "" {
+		return "", fmt.Errorf("%d %q: not a JSON error with error and code (%v)", r.status, r.body, err)
+	}
+	if !codes[eb.Code] {
+		return eb.Code, fmt.Errorf("%d %s: code %q is not in docs/api.md's table", r.status, r.body, eb.Code)
+	}
+	return eb.Code, nil
+}
+
+// TestEveryErrorCodeDocumented: every code the API can answer with is in
+// docs/api.md's table, so documentedError checks against the whole set.
+func TestEveryErrorCodeDocumented(t *testing.T) {
+	codes, err := docCodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := regexp.MustCompile(`(?m)^\s*code[A-Z]\w*\s*=\s*"([a-z_]+)"`)
+	seen := 0
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), ".go") || strings.HasSuffix(f.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range decl.FindAllSubmatch(b, -1) {
+			seen++
+			if !codes[string(m[1])] {
+				t.Errorf("%s declares code %q, missing from docs/api.md", f.Name(), m[1])
+			}
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("found %d code declarations, want the API's 20 or more", seen)
+	}
+}
+
+// TestFaultTemporalKilled: with -temporal, /readyz answers 200 while the
+// frontend answers and 503 temporal_unavailable (naming no address) once
+// it is killed; orders then get 503 temporal_unavailable, the receipt of
+// an order confirmed before stays readable, and when a frontend answers on
+// the same address again /readyz and orders recover.
+func TestFaultTemporalKilled(t *testing.T) {
+	ts := temporaltest.Start(t)
+	cfg := testConfig()
+	cfg.Temporal, cfg.TemporalWait = ts.HostPort, 30*time.Second
+	cfg.UpstreamTimeout = 20 * time.Second
+	s := startServer(t, cfg)
+	_, port, _ := net.SplitHostPort(ts.HostPort)
+
+	if r := get(t, s.URL()+"/readyz"); r.status != http.StatusOK {
+		t.Fatalf("readyz with Temporal up: %d %s", r.status, r.body)
+	}
+	before, err := postOrder(context.Background(), s, "async", orderBody("tk-before"))
+	if err != nil || before.status != http.StatusCreated {
+		t.Fatalf("order with Temporal up: %d %s %v", before.status, before.body, err)
+	}
+
+	if err := ts.Stop(); err != nil {
+		t.Fatalf("killing the dev server: %v", err)
+	}
+	r := get(t, s.URL()+"/readyz")
+	if r.status != http.StatusServiceUnavailable || documentedError(t, r) != codeTemporalDown {
+		t.Errorf("readyz with Temporal down: %d %s, want 503 %s", r.status, r.body, codeTemporalDown)
+	}
+	if strings.Contains(string(r.body), ts.HostPort) || strings.Contains(string(r.body), port) {
+		t.Errorf("readyz body names Temporal's address: %s", r.body)
+	}
+	r, err = postOrder(context.Background(), s, "async", orderBody("tk-down"))
+	if err != nil || r.status != http.StatusServiceUnavailable || documentedError(t, r) != codeTemporalDown {
+		t.Errorf("order with Temporal down: %d %s %v, want 503 %s", r.status, r.body, err, codeTemporalDown)
+	}
+	checkReceipt(t, s, before.body) // confirmed before the kill: still stored
+
+	ts.Restart(t)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		r := get(t, s.URL()+"/readyz")
+		if r.status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz after Temporal came back: %d %s", r.status, r.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// The worker's pollers come back on their own backoff, so the order may
+	// outlast TemporalWait: then it is followed on its status URL.
+	after, err := postOrder(context.Background(), s, "async", orderBody("tk-after"))
+	if err != nil || (after.status != http.StatusCreated && after.status != http.StatusAccepted) {
+		t.Fatalf("order after Temporal came back: %d %s %v, want 201 or 202", after.status, after.body, err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); after.status == http.StatusAccepted; {
+		var st struct {
+			Status       string
+			Confirmation json.RawMessage
+		}
+		r := get(t, s.URL()+"/api/orders/order-tk-after")
+		if err := json.Unmarshal(r.body, &st); err != nil || r.status != http.StatusOK {
+			t.Fatalf("order status: %d %s %v", r.status, r.body, err)
+		}
+		switch {
+		case st.Status == "completed":
+			after = response{status: http.StatusCreated, body: st.Confirmation}
+		case st.Status != "running" || time.Now().After(deadline):
+			t.Fatalf("order after Temporal came back: %s", r.body)
+		default:
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	checkReceipt(t, s, after.body)
+	checkReceipt(t, s, before.body)
+}
