@@ -31,7 +31,7 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	r.NoMethod(func(c *gin.Context) {
 		abortError(c, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed")
 	})
-	r.Use(requestID, a.observe(reg), a.recoverJSON)
+	r.Use(requestID, a.handlers.track, a.observe(reg), a.recoverJSON)
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
 		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))

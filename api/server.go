@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,6 +39,7 @@ type app struct {
 	orders   *orderWorkflows
 	ledger   *ledger             // idempotency of the in-process order routes
 	inflight *byteGate           // the async upload route's bound on bytes in flight
+	handlers running             // requests whose handlers have not returned
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
 }
@@ -51,6 +53,7 @@ type Server struct {
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
 	unwatch  func()             // stops the watcher's sampling and waits for it
+	open     atomic.Int64       // connections of the public listener not closed yet
 
 	stopOnce sync.Once
 	stopErr  error
@@ -116,7 +119,9 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	// From here on, every failure must undo what was started.
 	fail := func(err error) (*Server, error) {
 		_ = ln.Close()
-		s.closeBackends()
+		if cerr := s.closeBackends(); cerr != nil {
+			log.Warn("undoing a failed start", "err", cerr)
+		}
 		return nil, err
 	}
 
@@ -179,6 +184,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnState:         s.countConn,
 	}
 	s.url = "http://" + ln.Addr().String()
 	if a.watcher != nil {
@@ -208,11 +214,32 @@ func storageKind(cfg Config) string {
 // URL returns the base URL, e.g. "http://127.0.0.1:41234".
 func (s *Server) URL() string { return s.url }
 
-// Shutdown stops accepting connections, waits for in-flight requests
-// (including those still queued for a worker) until ctx ends, and then stops
-// the embedded fakes. If ctx ends first, remaining connections are closed
-// forcibly and the context's error is returned. Later calls return the first
-// call's result.
+// handlerGrace bounds how long Shutdown waits, after it closed the
+// connections still open at its bound, for their handlers to return before
+// it closes storage. They return soon: a body read fails at once and the
+// request's context is cancelled. Only a blocking call that ignores it
+// (the sync routes' in-process profile call, -profile-latency) can last.
+const handlerGrace = 5 * time.Second
+
+// countConn keeps s.open, the public listener's connections not closed
+// yet, for the count Shutdown logs when it closes them at its bound.
+func (s *Server) countConn(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.open.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		s.open.Add(-1)
+	}
+}
+
+// Shutdown stops accepting connections and waits for in-flight requests
+// (including those still queued for a worker) until ctx ends. If ctx ends
+// first, the connections still open are closed: none of their requests had
+// been answered, so nothing acknowledged is lost; their count is logged,
+// their handlers get a few seconds (handlerGrace) to return, and Shutdown
+// still returns nil. Then the embedded fakes and the
+// Temporal worker stop. An error means stopping itself failed: serving
+// ended in an error. Later calls return the first call's result.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopOnce.Do(func() { s.stopErr = s.shutdown(ctx) })
 	return s.stopErr
@@ -220,15 +247,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 func (s *Server) shutdown(ctx context.Context) error {
 	defer s.unwatch()
-	err := s.http.Shutdown(ctx)
-	if err != nil {
+	var err error
+	switch herr := s.http.Shutdown(ctx); {
+	case herr == nil:
+	case ctx.Err() != nil: // the bound
+		cut := s.open.Load()
 		_ = s.http.Close()
-		err = fmt.Errorf("graceful shutdown: %w", err)
+		s.app.log.Warn("shutdown bound reached: closed the connections still open (none of their requests had been answered)",
+			"connections", cut)
+		if !s.app.handlers.wait(handlerGrace) {
+			s.app.log.Warn("handlers still running after the connections were closed; stopping storage under them",
+				"handlers", s.app.handlers.count(), "waited", handlerGrace)
+		}
+	default: // closing a listener failed
+		_ = s.http.Close()
+		err = fmt.Errorf("graceful shutdown: %w", herr)
 	}
 	if serveErr := <-s.served; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, fmt.Errorf("serve: %w", serveErr))
 	}
-	s.closeBackends()
+	err = errors.Join(err, s.closeBackends())
 	s.app.log.Info("syncio-api stopped", "url", s.url)
 	return err
 }
@@ -236,7 +274,8 @@ func (s *Server) shutdown(ctx context.Context) error {
 // closeBackends releases storage and profile connections and stops the
 // embedded blob server. Only after the HTTP server has drained: an in-flight
 // upload still needs its storage.
-func (s *Server) closeBackends() {
+func (s *Server) closeBackends() error {
+	var err error
 	if s.app.durable != nil {
 		s.app.durable.close() // stops the worker first: its activities use storage
 	}
@@ -247,8 +286,11 @@ func (s *Server) closeBackends() {
 		s.profiles.CloseIdleConnections()
 	}
 	if s.blobs != nil {
-		if err := s.blobs.Close(); err != nil {
-			s.app.log.Warn("closing embedded blob server", "err", err)
+		// Its temporary directory goes with it, so a failed close loses
+		// nothing that would have outlived the process: a warning.
+		if cerr := s.blobs.Close(); cerr != nil {
+			s.app.log.Warn("closing embedded blob server", "err", cerr)
 		}
 	}
+	return err
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -216,5 +217,36 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Fatalf("Shutdown: %v", err)
+	}
+}
+
+// TestShutdownClosesStragglersAndSucceeds: a client still sending its body
+// at the shutdown's bound is closed without an answer, counted in the log,
+// and Shutdown returns nil (before, it returned the context's error).
+func TestShutdownClosesStragglersAndSucceeds(t *testing.T) {
+	cfg := testConfig()
+	cfg.BodyTimeout = time.Hour
+	var logs lockedBuffer
+	s, err := Start(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n", "x")
+	for deadline := time.Now().Add(10 * time.Second); s.app.inflight.inUse() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow upload was never admitted")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown with a straggler: %v, want nil", err)
+	}
+	if r, err := readResponse(conn); err == nil {
+		t.Errorf("the straggler was answered %d %s; its body never arrived", r.status, r.body)
+	}
+	if log := strings.Join(logs.lines(), "\n"); !strings.Contains(log, `msg="shutdown bound reached`) || !strings.Contains(log, "connections=1") {
+		t.Errorf("no count of the closed connection in the log:\n%s", log)
 	}
 }

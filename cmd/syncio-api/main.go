@@ -6,7 +6,10 @@
 // storage (e.g. Azurite); -profile-url a remote fakes/profile server.
 //
 // SIGINT or SIGTERM stops it gracefully: no new connections, in-flight
-// requests finish (bounded by -shutdown-timeout), exit status 0.
+// requests finish within -shutdown-timeout, and the connections still open
+// then (slow clients, none of them answered) are closed and counted in the
+// log. Exit status 0: stopped, and every request answered stands. 1: start-up
+// failed, or stopping failed (see Usage). 2: a usage error.
 package main
 
 import (
@@ -52,6 +55,13 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         GET /api/orders/:id  (with -temporal: an order answered 202)
         GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal), /metrics[, /debug/pprof/ with -pprof]
 
+SIGINT or SIGTERM: no new connections; in-flight requests finish within -shutdown-timeout; then
+the connections still open (slow clients; none of their requests had been answered, so nothing
+acknowledged is lost) are closed, counted in the log, and their handlers get up to 5 s to end
+before storage and the Temporal worker stop (each within its own few seconds).
+Exit status: 0 stopped, every answered request stands (also when stragglers were closed);
+1 start-up failed, or stopping failed (serving ended in an error; the log says why); 2 usage error.
+
 Flags:
 `)
 		fs.PrintDefaults()
@@ -83,7 +93,7 @@ Flags:
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
 	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
 	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
-	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests; the connections still open then are closed and counted, and the exit status stays 0")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
