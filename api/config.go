@@ -114,6 +114,11 @@ type Config struct {
 	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
 	// profiles expose internals and cost CPU).
 	Pprof bool
+	// DebugAddr, when set, is a second listen address (host:port) that
+	// alone serves /metrics and /debug/* (the blocking watcher, pprof):
+	// they show goroutine stacks, build paths and load, which need not be
+	// on the public listener. "" serves them on Addr, as before.
+	DebugAddr string
 }
 
 // DefaultConfig returns the defaults documented on Config's fields.

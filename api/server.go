@@ -52,8 +52,12 @@ type Server struct {
 	blobs    *blobserver.Server // embedded storage, or nil
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
-	unwatch  func()             // stops the watcher's sampling and waits for it
-	open     atomic.Int64       // connections of the public listener not closed yet
+	debug    *http.Server       // the Config.DebugAddr listener's, or nil
+	debugURL string
+	// debugServed is the result of the debug listener's Serve.
+	debugServed chan error
+	unwatch     func()       // stops the watcher's sampling and waits for it
+	open        atomic.Int64 // connections of the public listener not closed yet
 
 	stopOnce sync.Once
 	stopErr  error
@@ -116,9 +120,19 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	var debugLn net.Listener
+	if cfg.DebugAddr != "" {
+		if debugLn, err = net.Listen("tcp", cfg.DebugAddr); err != nil {
+			_ = ln.Close()
+			return nil, fmt.Errorf("listen on %s (debug): %w", cfg.DebugAddr, err)
+		}
+	}
 	// From here on, every failure must undo what was started.
 	fail := func(err error) (*Server, error) {
 		_ = ln.Close()
+		if debugLn != nil {
+			_ = debugLn.Close()
+		}
 		if cerr := s.closeBackends(); cerr != nil {
 			log.Warn("undoing a failed start", "err", cerr)
 		}
@@ -177,7 +191,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 
 	s.http = &http.Server{
-		Handler:           a.newRouter(reg, cfg.Pprof),
+		Handler:           a.newRouter(reg, cfg.Pprof, debugLn == nil),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
 		WriteTimeout:      cfg.WriteTimeout,
@@ -194,6 +208,20 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.unwatch = func() { cancel(); <-done }
 	}
 	go func() { s.served <- s.http.Serve(ln) }()
+	if debugLn != nil {
+		s.debug = &http.Server{
+			Handler:           a.newOpsRouter(reg, cfg.Pprof),
+			ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+			WriteTimeout:      cfg.WriteTimeout, // a CPU profile takes 30 s by default
+			IdleTimeout:       cfg.IdleTimeout,
+			MaxHeaderBytes:    64 << 10,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		s.debugURL = "http://" + debugLn.Addr().String()
+		s.debugServed = make(chan error, 1)
+		go func() { s.debugServed <- s.debug.Serve(debugLn) }()
+		log.Info("syncio-api debug listening", "url", s.debugURL, "routes", "/metrics /debug/*")
+	}
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
 		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof,
 		"blockwatch", a.watcher != nil, "temporal", cfg.Temporal)
@@ -213,6 +241,10 @@ func storageKind(cfg Config) string {
 
 // URL returns the base URL, e.g. "http://127.0.0.1:41234".
 func (s *Server) URL() string { return s.url }
+
+// DebugURL returns the base URL of the Config.DebugAddr listener, which
+// serves /metrics and /debug/*, or "" when they are on URL's.
+func (s *Server) DebugURL() string { return s.debugURL }
 
 // handlerGrace bounds how long Shutdown waits, after it closed the
 // connections still open at its bound, for their handlers to return before
@@ -265,6 +297,14 @@ func (s *Server) shutdown(ctx context.Context) error {
 	}
 	if serveErr := <-s.served; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, fmt.Errorf("serve: %w", serveErr))
+	}
+	if s.debug != nil {
+		// Metrics and profiles stayed up while the API drained; a
+		// profile still being taken is cut short, which loses nothing.
+		_ = s.debug.Close()
+		if serveErr := <-s.debugServed; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+			err = errors.Join(err, fmt.Errorf("serve debug: %w", serveErr))
+		}
 	}
 	err = errors.Join(err, s.closeBackends())
 	s.app.log.Info("syncio-api stopped", "url", s.url)

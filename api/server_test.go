@@ -220,6 +220,62 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 	}
 }
 
+// TestDebugAddrMovesDebugRoutes: with Config.DebugAddr, /metrics and
+// /debug/* (watcher, pprof) answer only on the second listener; the public
+// one answers them 404 not_found and keeps its probes and routes. Without
+// it (TestHealthReadyMetrics, TestPprofOnlyWhenEnabled) they stay public.
+func TestDebugAddrMovesDebugRoutes(t *testing.T) {
+	cfg := testConfig()
+	cfg.Pprof = true
+	cfg.DebugAddr = "127.0.0.1:0"
+	s := startServer(t, cfg)
+	if s.DebugURL() == "" || s.DebugURL() == s.URL() {
+		t.Fatalf("debug URL %q, public %q: want a listener of its own", s.DebugURL(), s.URL())
+	}
+	if r := get(t, s.URL()+"/api/async/profile"); r.status != http.StatusOK {
+		t.Fatalf("public profile: %d %s", r.status, r.body)
+	}
+	for _, path := range []string{"/metrics", "/debug/syncio/blocking", "/debug/pprof/", "/debug/pprof/goroutine?debug=1"} {
+		if r := get(t, s.URL()+path); r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+			t.Errorf("public GET %s: %d %s, want 404 %s", path, r.status, r.body, codeNotFound)
+		}
+		if r := get(t, s.DebugURL()+path); r.status != http.StatusOK {
+			t.Errorf("debug GET %s: %d %s, want 200", path, r.status, r.body)
+		}
+	}
+	// One registry: the debug listener's /metrics counts the public routes.
+	if m := string(get(t, s.DebugURL()+"/metrics").body); !strings.Contains(m, `syncio_http_request_duration_seconds_count{route="/api/async/profile",status="200"} 1`) {
+		t.Errorf("debug /metrics does not count the public request:\n%s", m)
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if r := get(t, s.URL()+path); r.status != http.StatusOK {
+			t.Errorf("public GET %s: %d %s", path, r.status, r.body)
+		}
+	}
+	for _, path := range []string{"/healthz", "/api/async/profile"} {
+		if r := get(t, s.DebugURL()+path); r.status != http.StatusNotFound {
+			t.Errorf("debug GET %s: %d %s, want 404: the debug listener serves only /metrics and /debug/*", path, r.status, r.body)
+		}
+	}
+}
+
+// TestDebugAddrTakenFailsStart: a taken -debug-addr stops start-up with an
+// error naming it, and leaves the public port free.
+func TestDebugAddrTakenFailsStart(t *testing.T) {
+	ln := listenLoopback(t)
+	defer ln.Close()
+	cfg := testConfig()
+	cfg.DebugAddr = ln.Addr().String()
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err == nil {
+		_ = s.Shutdown(context.Background())
+		t.Fatal("Start succeeded on a taken debug address")
+	}
+	if !strings.Contains(err.Error(), "listen on "+cfg.DebugAddr+" (debug)") {
+		t.Errorf("error %q does not name the debug address", err)
+	}
+}
+
 // TestShutdownClosesStragglersAndSucceeds: a client still sending its body
 // at the shutdown's bound is closed without an answer, counted in the log,
 // and Shutdown returns nil (before, it returned the context's error).

@@ -53,7 +53,8 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
         POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
         GET /api/orders/:id  (with -temporal: an order answered 202)
-        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal), /metrics[, /debug/pprof/ with -pprof]
+        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal)
+        /metrics, /debug/syncio/blocking[, /debug/pprof/ with -pprof]  (on -debug-addr's listener when set)
 
 SIGINT or SIGTERM: no new connections; in-flight requests finish within -shutdown-timeout; then
 the connections still open (slow clients; none of their requests had been answered, so nothing
@@ -91,6 +92,7 @@ Flags:
 	fs.StringVar(&cfg.Temporal, "temporal", "", "`HOST:PORT` of a Temporal frontend: POST /api/async/order then runs the order workflow there (worker in this process), durable across crashes")
 	fs.DurationVar(&cfg.TemporalWait, "temporal-wait", cfg.TemporalWait, "with -temporal: how long an order request waits before answering 202 with a status URL")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
+	fs.StringVar(&cfg.DebugAddr, "debug-addr", "", "`HOST:PORT` of a second listener that alone serves /metrics and /debug/* (blocking watcher, pprof), which show stacks, build paths and load; the public one then answers them 404 (empty: both on -addr)")
 	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
 	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests; the connections still open then are closed and counted, and the exit status stays 0")
@@ -116,6 +118,12 @@ Flags:
 	if cfg.Temporal != "" {
 		if _, _, err := net.SplitHostPort(cfg.Temporal); err != nil {
 			fmt.Fprintf(stderr, "syncio-api: -temporal %q: want HOST:PORT (%v)\n", cfg.Temporal, err)
+			return 2
+		}
+	}
+	if cfg.DebugAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.DebugAddr); err != nil {
+			fmt.Fprintf(stderr, "syncio-api: -debug-addr %q: want HOST:PORT (%v)\n", cfg.DebugAddr, err)
 			return 2
 		}
 	}
