@@ -14,12 +14,15 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/syncio/syncio/api/activity/order"
 	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
 )
 
@@ -172,4 +175,62 @@ func TestFaultTemporalKilled(t *testing.T) {
 	}
 	checkReceipt(t, s, after.body)
 	checkReceipt(t, s, before.body)
+}
+
+// TestFaultStorageKeptAcrossRestart: with Config.StoragePath the embedded
+// store outlives the server: uploads (one Put Blob, one streamed in blocks)
+// and an order's receipt are read back with their bytes by a server started
+// later on the same directory. Without it, the directory is temporary and
+// the second server finds nothing (checked too, so the test shows the
+// option is what keeps them).
+func TestFaultStorageKeptAcrossRestart(t *testing.T) {
+	type kept struct{ name, md5 string }
+	write := func(t *testing.T, cfg Config) (*Server, []kept) {
+		s, err := Start(context.Background(), cfg, testLogger(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []kept
+		for _, path := range []string{"/api/sync/upload?size=1000", "/api/async/upload?size=" + strconv.Itoa(3<<20+17)} {
+			u := decodeUpload(t, do(t, context.Background(), http.MethodPost, s.URL()+path, nil))
+			out = append(out, kept{u.Name, u.MD5})
+		}
+		r, err := postOrder(context.Background(), s, "async", orderBody("kept-1"))
+		if err != nil || r.status != http.StatusCreated {
+			t.Fatalf("order: %d %s %v", r.status, r.body, err)
+		}
+		var conf order.Confirmation
+		if err := json.Unmarshal(r.body, &conf); err != nil {
+			t.Fatal(err)
+		}
+		return s, append(out, kept{conf.Receipt.Name, conf.Receipt.MD5})
+	}
+	stop := func(t *testing.T, s *Server) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
+	}
+
+	cfg := testConfig()
+	cfg.MaxUploadBytes = 4 << 20
+	cfg.StoragePath = filepath.Join(t.TempDir(), "blobs")
+	s, blobs := write(t, cfg)
+	stop(t, s)
+	again := startServer(t, cfg)
+	for _, b := range blobs {
+		r := get(t, again.URL()+"/api/blobs/"+b.name)
+		if r.status != http.StatusOK || md5hex(r.body) != b.md5 {
+			t.Errorf("%s after a restart on the kept directory: %d, md5 %s, want 200 md5 %s", b.name, r.status, md5hex(r.body), b.md5)
+		}
+	}
+
+	cfg.StoragePath, cfg.StorageDir = "", t.TempDir()
+	s, blobs = write(t, cfg)
+	stop(t, s)
+	temp := startServer(t, cfg)
+	if r := get(t, temp.URL()+"/api/blobs/"+blobs[0].name); r.status != http.StatusNotFound {
+		t.Errorf("without StoragePath, a blob of the last run: %d, want 404 (the temporary store went with it)", r.status)
+	}
 }

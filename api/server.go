@@ -150,13 +150,14 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			blobserver.WithMaxBytes(cmp.Or(cfg.StorageMaxBytes, blobserver.DefaultMaxBytes)),
 			blobserver.WithMaxBlobs(cmp.Or(cfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs)),
 			blobserver.WithDir(cfg.StorageDir),
+			blobserver.WithPath(cfg.StoragePath),
 		)
 		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
 			s.blobs = nil
 			return fail(fmt.Errorf("start embedded blob server: %w", err))
 		}
 		connString = s.blobs.ConnectionString()
-		log.Info("embedded blob storage started", "url", s.blobs.URL())
+		log.Info("embedded blob storage started", "url", s.blobs.URL(), "kept_in", cfg.StoragePath)
 	}
 	a.store, err = newStore(connString, cfg.Container, max(cfg.StorageConns, cfg.Workers), cfg.StorageRetries, cfg.StorageTryTimeout)
 	if err != nil {
@@ -270,8 +271,10 @@ func (s *Server) countConn(_ net.Conn, state http.ConnState) {
 // been answered, so nothing acknowledged is lost; their count is logged,
 // their handlers get a few seconds (handlerGrace) to return, and Shutdown
 // still returns nil. Then the embedded fakes and the
-// Temporal worker stop. An error means stopping itself failed: serving
-// ended in an error. Later calls return the first call's result.
+// Temporal worker stop. An error means stopping itself failed in a way
+// that may have lost something the server acknowledged: serving ended in
+// an error, or storage did not close cleanly. Later calls return the first
+// call's result.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopOnce.Do(func() { s.stopErr = s.shutdown(ctx) })
 	return s.stopErr
@@ -326,9 +329,12 @@ func (s *Server) closeBackends() error {
 		s.profiles.CloseIdleConnections()
 	}
 	if s.blobs != nil {
-		// Its temporary directory goes with it, so a failed close loses
-		// nothing that would have outlived the process: a warning.
-		if cerr := s.blobs.Close(); cerr != nil {
+		// A temporary directory goes with it, so a failed close loses
+		// nothing that would have outlived the process: a warning. A
+		// kept one (StoragePath) is what the next start reads: an error.
+		if cerr := s.blobs.Close(); cerr != nil && s.app.cfg.StoragePath != "" {
+			err = fmt.Errorf("closing the kept blob store: %w", cerr)
+		} else if cerr != nil {
 			s.app.log.Warn("closing embedded blob server", "err", cerr)
 		}
 	}

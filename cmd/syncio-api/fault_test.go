@@ -2,6 +2,9 @@ package main
 
 import (
 	"bufio"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,11 +12,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
 )
 
 // childArgs names the variable that makes this test binary run as
@@ -194,5 +200,76 @@ func TestFaultSIGTERMWithSlowClients(t *testing.T) {
 	}
 	if !strings.Contains(log, "syncio-api stopped") {
 		t.Errorf("no stop logged:\n%s", log)
+	}
+}
+
+// TestFaultKilledAPIKeepsStorage is the issue's probe: with Temporal and the
+// embedded store, an API killed with SIGKILL and started again must not
+// leave completed orders pointing at receipts that are gone. With
+// -storage-path the upload and the receipt acknowledged before the kill
+// are read back, with their MD5s, from the restarted API; the order's
+// status on Temporal names the same receipt.
+func TestFaultKilledAPIKeepsStorage(t *testing.T) {
+	ts := temporaltest.Start(t)
+	dir := filepath.Join(t.TempDir(), "blobs")
+	args := []string{"-addr", "127.0.0.1:0", "-storage-path", dir, "-storage-latency", "0", "-storage-bandwidth", "0",
+		"-profile-latency", "5ms", "-temporal", ts.HostPort, "-temporal-wait", "30s"}
+	first := startChild(t, args...)
+
+	var upload struct{ Name, MD5 string }
+	postJSON(t, first.url+"/api/sync/upload?size=70000", "", http.StatusCreated, &upload)
+	var conf struct {
+		OrderID string
+		Receipt struct{ Name, MD5 string }
+	}
+	postJSON(t, first.url+"/api/async/order", `{"id":"killed-1","items":[{"sku":"pen","quantity":2,"priceCents":150}]}`, http.StatusCreated, &conf)
+	if err := first.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-first.exited
+
+	second := startChild(t, args...)
+	for name, want := range map[string]string{upload.Name: upload.MD5, conf.Receipt.Name: conf.Receipt.MD5} {
+		resp, err := http.Get(second.url + "/api/blobs/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		sum := md5.Sum(b)
+		if resp.StatusCode != http.StatusOK || hex.EncodeToString(sum[:]) != want {
+			t.Errorf("%s after SIGKILL and restart: %d, md5 %x, want 200 md5 %s", name, resp.StatusCode, sum, want)
+		}
+	}
+	var status struct {
+		Status       string
+		Confirmation struct{ Receipt struct{ Name string } }
+	}
+	resp, err := http.Get(second.url + "/api/orders/order-killed-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&status)
+	resp.Body.Close()
+	if err != nil || status.Status != "completed" || status.Confirmation.Receipt.Name != conf.Receipt.Name {
+		t.Errorf("order status after restart: %+v %v, want completed with receipt %s", status, err, conf.Receipt.Name)
+	}
+}
+
+// postJSON posts body and decodes the answer into out, failing unless its
+// status is want.
+func postJSON(t *testing.T, url, body string, want int, out any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("POST %s: %d %s, want %d", url, resp.StatusCode, b, want)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("POST %s: %s: %v", url, b, err)
 	}
 }
