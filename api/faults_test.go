@@ -2,7 +2,7 @@ package api
 
 // The fault suite: the API with a backend killed, hung or full, with slow
 // or header-only clients, and stopped under load. Every test here is named
-// TestFault…, so `go test -run TestFault` runs the suite;
+// TestFault…, so `make faults` (go test -run TestFault) runs the suite;
 // each asserts that nothing acknowledged is lost, that memory stays within
 // its bound where load could grow it, and that every error answered is a
 // JSON error whose code docs/api.md documents.
@@ -24,6 +24,8 @@ import (
 
 	"github.com/syncio/syncio/api/activity/order"
 	"github.com/syncio/syncio/api/activity/temporal/temporaltest"
+	"github.com/syncio/syncio/api/pool"
+	"github.com/syncio/syncio/fakes/blobserver"
 )
 
 // docCodes are the error codes docs/api.md documents, read from its table
@@ -232,5 +234,121 @@ func TestFaultStorageKeptAcrossRestart(t *testing.T) {
 	temp := startServer(t, cfg)
 	if r := get(t, temp.URL()+"/api/blobs/"+blobs[0].name); r.status != http.StatusNotFound {
 		t.Errorf("without StoragePath, a blob of the last run: %d, want 404 (the temporary store went with it)", r.status)
+	}
+}
+
+// TestFaultStorageKilledAndRestarted: storage (the fake, keeping its
+// directory) stops under a running API and starts again on the same address
+// and directory. While it is down, uploads answer 502 storage_error and
+// /readyz 503 storage_unavailable; once it is back, /readyz recovers on its
+// own and every upload acknowledged before is read back with its MD5.
+func TestFaultStorageKilledAndRestarted(t *testing.T) {
+	dir := t.TempDir()
+	ln := listenLoopback(t)
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	startStore := func() *blobserver.Server {
+		st := blobserver.New(blobserver.WithPath(dir))
+		if err := st.Start(addr); err != nil {
+			t.Fatalf("storage on %s: %v", addr, err)
+		}
+		return st
+	}
+	store := startStore()
+	cfg := testConfig()
+	cfg.StorageConnectionString = store.ConnectionString()
+	cfg.StorageRetries = 1
+	s := startServer(t, cfg)
+
+	var acked []uploadResult
+	for i, kind := range []string{"sync", "async", "sync", "async"} {
+		acked = append(acked, decodeUpload(t, do(t, context.Background(), http.MethodPost,
+			s.URL()+"/api/"+kind+"/upload?size="+strconv.Itoa(1000+i*300000), nil)))
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"sync", "async"} {
+		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/"+kind+"/upload?size=10", nil)
+		if r.status != http.StatusBadGateway || documentedError(t, r) != codeStorageError {
+			t.Errorf("%s upload with storage down: %d %s, want 502 %s", kind, r.status, r.body, codeStorageError)
+		}
+	}
+	if r := get(t, s.URL()+"/readyz"); r.status != http.StatusServiceUnavailable || documentedError(t, r) != codeStorageDown {
+		t.Errorf("readyz with storage down: %d %s", r.status, r.body)
+	}
+
+	store = startStore()
+	t.Cleanup(func() { _ = store.Close() })
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if r := get(t, s.URL()+"/readyz"); r.status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("readyz did not recover once storage was back")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, a := range acked {
+		r := get(t, s.URL()+"/api/blobs/"+a.Name)
+		if r.status != http.StatusOK || len(r.body) != a.Size || md5hex(r.body) != a.MD5 {
+			t.Errorf("acknowledged %s after storage restarted: %d, %d bytes md5 %s, want %d bytes md5 %s",
+				a.Name, r.status, len(r.body), md5hex(r.body), a.Size, a.MD5)
+		}
+	}
+	decodeUpload(t, do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=10", nil))
+}
+
+// TestFaultSlowClientsKeepRoutesAnswering is the issue's slow-body probe on
+// the async route: clients that send headers and a little of a body, then
+// nothing. They hold no worker while their bodies are awaited, so every
+// other route keeps answering; the heap does not grow with what they
+// declared; each loses its own request at the body deadline, 408
+// body_timeout, and their in-flight bytes are given back.
+func TestFaultSlowClientsKeepRoutesAnswering(t *testing.T) {
+	const slow, declared = 20, 100000
+	cfg := testConfig()
+	cfg.Workers, cfg.Queue = 4, 16
+	cfg.BodyTimeout = 3 * time.Second
+	cfg.ReadTimeout = time.Hour
+	s := startServer(t, cfg)
+	before := heapInuse()
+
+	conns := make([]net.Conn, slow)
+	for i := range conns {
+		conns[i] = rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: "+strconv.Itoa(declared)+"\r\n", "ab")
+	}
+	for deadline := time.Now().Add(10 * time.Second); s.app.inflight.inUse() < slow*declared; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes in flight, want the %d slow uploads admitted", s.app.inflight.inUse(), slow)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	waitPool(t, s, "no worker held by the slow bodies", func(st pool.Stats) bool { return st.Busy == 0 && st.Queued == 0 })
+	for _, path := range []string{"/api/async/profile", "/api/sync/profile", "/api/wrapped/profile", "/healthz", "/readyz"} {
+		if r := get(t, s.URL()+path); r.status != http.StatusOK {
+			t.Errorf("GET %s with %d slow clients connected: %d %s", path, slow, r.status, r.body)
+		}
+	}
+	if r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=1000", nil); r.status != http.StatusCreated {
+		t.Errorf("an upload with %d slow clients connected: %d %s", slow, r.status, r.body)
+	}
+	if grew := int64(heapInuse()) - int64(before); grew > 16<<20 {
+		t.Errorf("heap grew by %d MiB with %d slow uploads", grew>>20, slow)
+	}
+	for i, c := range conns {
+		r, err := readResponse(c)
+		if err != nil {
+			t.Fatalf("slow client %d: %v", i, err)
+		}
+		if r.status != http.StatusRequestTimeout || documentedError(t, r) != codeBodyTimeout {
+			t.Errorf("slow client %d: %d %s, want 408 %s", i, r.status, r.body, codeBodyTimeout)
+		}
+	}
+	for deadline := time.Now().Add(10 * time.Second); s.app.inflight.inUse() != 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still in flight after every slow client lost its request", s.app.inflight.inUse())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -59,11 +59,11 @@ func TestEachServerHasItsOwnRegistry(t *testing.T) {
 func TestUnknownRouteAndMethodAreJSON(t *testing.T) {
 	s := startServer(t, testConfig())
 	r := get(t, s.URL()+"/api/nope")
-	if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+	if r.status != http.StatusNotFound || documentedError(t, r) != codeNotFound {
 		t.Fatalf("unknown route: %d %s", r.status, r.body)
 	}
 	r = get(t, s.URL()+"/api/async/upload")
-	if r.status != http.StatusMethodNotAllowed || r.errorBody(t).Code != codeMethodNotAllowed {
+	if r.status != http.StatusMethodNotAllowed || documentedError(t, r) != codeMethodNotAllowed {
 		t.Fatalf("GET on an upload route: %d %s", r.status, r.body)
 	}
 }
@@ -78,7 +78,7 @@ func TestPanicIs500AndServerStaysUp(t *testing.T) {
 	rec := httptest.NewRecorder()
 	engine.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/panic", nil))
 	r := response{status: rec.Code, body: rec.Body.Bytes()}
-	if r.status != http.StatusInternalServerError || r.errorBody(t).Code != codeInternal {
+	if r.status != http.StatusInternalServerError || documentedError(t, r) != codeInternal {
 		t.Fatalf("panicking handler: %d %s, want 500 internal", r.status, r.body)
 	}
 	if st := s.app.pool.Stats(); st.Busy != 0 {
@@ -236,7 +236,7 @@ func TestDebugAddrMovesDebugRoutes(t *testing.T) {
 		t.Fatalf("public profile: %d %s", r.status, r.body)
 	}
 	for _, path := range []string{"/metrics", "/debug/syncio/blocking", "/debug/pprof/", "/debug/pprof/goroutine?debug=1"} {
-		if r := get(t, s.URL()+path); r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+		if r := get(t, s.URL()+path); r.status != http.StatusNotFound || documentedError(t, r) != codeNotFound {
 			t.Errorf("public GET %s: %d %s, want 404 %s", path, r.status, r.body, codeNotFound)
 		}
 		if r := get(t, s.DebugURL()+path); r.status != http.StatusOK {
