@@ -2,7 +2,7 @@
 GO  ?= go
 BIN := bin
 
-.PHONY: all build test check temporal test-unit test-storage lint test-lint test-lint-oldest lint-workflows sarif load-quick load-full bench-activity bench-analyzer coldstart clean
+.PHONY: all build test check temporal test-unit test-storage faults lint test-lint test-lint-oldest lint-workflows sarif load-quick load-full bench-activity bench-analyzer coldstart clean
 
 all: build
 
@@ -83,6 +83,17 @@ test-lint-oldest:
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 lint-workflows:
 	$(GO) run $(ACTIONLINT) docs/ci/*.yml
+
+# Only the demo API's fault suite, the tests named TestFault* in api/ and
+# cmd/syncio-api/ (docs/api.md, "The fault suite"): storage killed and
+# restarted, hung, down and full (uploads and orders), slow clients,
+# header-only floods, shutdown under load and SIGTERM with slow clients,
+# Temporal killed, and the API killed with its storage kept. Each checks that
+# nothing acknowledged is lost, memory bounds where load could grow memory,
+# and that every error is a JSON error docs/api.md documents. test-unit runs
+# them too (a few minutes of the whole); this is for working on them.
+faults: $(TEMPORAL_STAMP)
+	SYNCIO_TEMPORAL=$(CURDIR)/$(TEMPORAL) tools/azurite/run.sh $(GO) test -race -count=1 -run TestFault ./api/ ./cmd/syncio-api/
 
 # Only the storage conformance suite, against the fake and Azurite.
 test-storage:

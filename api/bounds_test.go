@@ -48,13 +48,13 @@ func heapInuse() uint64 {
 	return m.HeapInuse
 }
 
-// TestHeaderFloodHoldsNoMemory is the header-only flood, scaled
+// TestFaultHeaderFloodHoldsNoMemory is the header-only flood, scaled
 // down: connections that declare a 32 MiB body and send none. The server
 // allocates nothing from Content-Length (once it grew a 32 MiB buffer per
 // request: 12 connections, 384 MiB), admits uploads only up to the
 // in-flight byte bound and answers the rest 503 uploads_busy with
 // Retry-After, and other routes keep answering.
-func TestHeaderFloodHoldsNoMemory(t *testing.T) {
+func TestFaultHeaderFloodHoldsNoMemory(t *testing.T) {
 	const conns, declared = 12, 32 << 20
 	cfg := testConfig()
 	cfg.MaxUploadBytes = declared
@@ -78,7 +78,7 @@ func TestHeaderFloodHoldsNoMemory(t *testing.T) {
 	for i := 0; i < conns-4; i++ {
 		select {
 		case r := <-answers:
-			if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || r.errorBody(t).Code != codeUploadsBusy {
+			if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || documentedError(t, r) != codeUploadsBusy {
 				t.Errorf("flood answer %d %v %s, want 503 %s with Retry-After", r.status, r.header, r.body, codeUploadsBusy)
 			}
 		case <-time.After(30 * time.Second):
@@ -127,11 +127,11 @@ func TestUploadStreamsWithinTheBound(t *testing.T) {
 	}
 }
 
-// TestSlowBodyLosesItsRequest: a client that stops sending its body gets
+// TestFaultSlowBodyLosesItsRequest: a client that stops sending its body gets
 // 408 body_timeout after Config.BodyTimeout, well before the server's read
 // timeout; the async route waits for the body holding no worker, the sync
 // route (the demo's point) holds one until the deadline, and then no more.
-func TestSlowBodyLosesItsRequest(t *testing.T) {
+func TestFaultSlowBodyLosesItsRequest(t *testing.T) {
 	cfg := testConfig()
 	cfg.BodyTimeout = 300 * time.Millisecond
 	cfg.ReadTimeout = time.Hour
@@ -145,7 +145,7 @@ func TestSlowBodyLosesItsRequest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		if r.status != http.StatusRequestTimeout || r.errorBody(t).Code != codeBodyTimeout {
+		if r.status != http.StatusRequestTimeout || documentedError(t, r) != codeBodyTimeout {
 			t.Errorf("%s: %d %s, want 408 %s", path, r.status, r.body, codeBodyTimeout)
 		}
 		waitPool(t, s, "every worker back", func(st pool.Stats) bool { return st.Busy == 0 })

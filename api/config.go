@@ -28,7 +28,8 @@ type Config struct {
 
 	// StorageConnectionString selects the blob storage; "" starts the
 	// embedded fakes/blobserver on a loopback port. The embedded server keeps
-	// blob bytes on disk in a temporary directory (removed at Shutdown), so
+	// blob bytes on disk in a temporary directory (removed at Shutdown; see
+	// StoragePath to keep them), so
 	// the API's memory does not grow with what is stored; when its cap is
 	// reached uploads answer 507 storage_full, and no acknowledged blob is
 	// ever dropped.
@@ -49,6 +50,12 @@ type Config struct {
 	StorageMaxBytes int64
 	StorageMaxBlobs int
 	StorageDir      string
+	// StoragePath, when set, is a directory the embedded blob server uses as
+	// is (made if missing) and never removes, instead of a temporary one
+	// under StorageDir: blobs committed there outlive this process, even a
+	// kill, and a server started later on it serves them (receipts of
+	// orders Temporal completed included). One server per directory.
+	StoragePath string
 	// Container receives the uploads; it is created once at start-up.
 	Container string
 	// MaxUploadBytes bounds an upload body or ?size=N (413 beyond it).
@@ -114,6 +121,11 @@ type Config struct {
 	// Pprof mounts net/http/pprof under /debug/pprof/ (off by default:
 	// profiles expose internals and cost CPU).
 	Pprof bool
+	// DebugAddr, when set, is a second listen address (host:port) that
+	// alone serves /metrics and /debug/* (the blocking watcher, pprof):
+	// they show goroutine stacks, build paths and load, which need not be
+	// on the public listener. "" serves them on Addr, as before.
+	DebugAddr string
 }
 
 // DefaultConfig returns the defaults documented on Config's fields.

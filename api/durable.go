@@ -60,6 +60,18 @@ func newDurable(ctx context.Context, hostPort string, wf *activity.Workflow[orde
 	return &durable{client: c, worker: w, name: wf.Name()}, nil
 }
 
+// ping asks the Temporal frontend for its health, for /readyz, within
+// readyTimeout: a frontend that is down makes the SDK retry until the
+// context ends.
+func (d *durable) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	if _, err := d.client.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+		return fmt.Errorf("temporal health: %w", err)
+	}
+	return nil
+}
+
 func (d *durable) close() {
 	d.worker.Stop()
 	d.client.Close()

@@ -118,7 +118,7 @@ func TestTemporalOrderAccepted(t *testing.T) {
 	}
 	for _, bad := range []string{"/api/orders/nope", "/api/orders/order-slow-2"} {
 		r := get(t, s.URL()+bad)
-		if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNoSuchOrder {
+		if r.status != http.StatusNotFound || documentedError(t, r) != codeNoSuchOrder {
 			t.Errorf("GET %s: %d %s, want 404 %s", bad, r.status, r.body, codeNoSuchOrder)
 		}
 	}
@@ -197,7 +197,7 @@ func TestTemporalSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 				checkReceipt(t, s, r.body)
 			case http.StatusBadGateway:
 				failed++
-				if r.errorBody(t).Code != codeOrderFailed {
+				if documentedError(t, r) != codeOrderFailed {
 					t.Errorf("tdup-%d: %s", i, r.body)
 				}
 			default:
@@ -226,7 +226,7 @@ func TestTemporalSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 		}
 		other := strings.Replace(orderBody(id), `"quantity":3`, `"quantity":4`, 1)
 		r, err = postOrder(context.Background(), s, "async", other)
-		if err != nil || r.status != http.StatusConflict || r.errorBody(t).Code != codeOrderConflict {
+		if err != nil || r.status != http.StatusConflict || documentedError(t, r) != codeOrderConflict {
 			t.Errorf("%s with another body: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
 		}
 		checkReceipt(t, s, first.body)

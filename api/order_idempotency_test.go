@@ -84,7 +84,7 @@ func TestSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 			case http.StatusCreated:
 				checkReceipt(t, s, r.body)
 			case http.StatusBadGateway:
-				if r.errorBody(t).Code != codeUpstreamError {
+				if documentedError(t, r) != codeUpstreamError {
 					t.Errorf("dup-%d: 502 %s", i, r.body)
 				}
 			default:
@@ -140,7 +140,7 @@ func TestSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 		}
 		other := strings.Replace(orderBody(id), `"quantity":3`, `"quantity":4`, 1)
 		r, err = postOrder(context.Background(), s, "sync", other)
-		if err != nil || r.status != http.StatusConflict || r.errorBody(t).Code != codeOrderConflict {
+		if err != nil || r.status != http.StatusConflict || documentedError(t, r) != codeOrderConflict {
 			t.Errorf("%s with another body: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
 		}
 	}
@@ -154,10 +154,10 @@ func TestSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 	}
 }
 
-// TestOrderOnFullStorageIs507: an order whose receipt cannot be stored
+// TestFaultOrderOnFullStorageIs507: an order whose receipt cannot be stored
 // because storage is full answers 507 storage_full, as uploads do, not 502
 // with storage's body.
-func TestOrderOnFullStorageIs507(t *testing.T) {
+func TestFaultOrderOnFullStorageIs507(t *testing.T) {
 	cfg := testConfig()
 	cfg.StorageMaxBytes = 4 << 10
 	s := startServer(t, cfg)
@@ -166,7 +166,7 @@ func TestOrderOnFullStorageIs507(t *testing.T) {
 	}
 	for _, kind := range []string{"sync", "async"} {
 		r, err := postOrder(context.Background(), s, kind, orderBody("FULL-"+kind))
-		if err != nil || r.status != http.StatusInsufficientStorage || r.errorBody(t).Code != codeStorageFull {
+		if err != nil || r.status != http.StatusInsufficientStorage || documentedError(t, r) != codeStorageFull {
 			t.Errorf("%s order on full storage: %d %s %v, want 507 %s", kind, r.status, r.body, err, codeStorageFull)
 		}
 	}

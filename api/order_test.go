@@ -108,7 +108,7 @@ func TestBadOrderIs400AndUploadsNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.status != http.StatusBadRequest || r.errorBody(t).Code != codeInvalidOrder {
+			if r.status != http.StatusBadRequest || documentedError(t, r) != codeInvalidOrder {
 				t.Errorf("%s %s: %d %s, want 400 %s", kind, name, r.status, r.body, codeInvalidOrder)
 			}
 		}
@@ -137,7 +137,7 @@ func TestOversizedOrderIs413(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.status != http.StatusRequestEntityTooLarge || r.errorBody(t).Code != codeTooLarge {
+		if r.status != http.StatusRequestEntityTooLarge || documentedError(t, r) != codeTooLarge {
 			t.Errorf("%s: %d %s, want 413 %s", kind, r.status, r.body, codeTooLarge)
 		}
 	}

@@ -41,7 +41,7 @@ func TestInvalidInstancing(t *testing.T) {
 	s := startServer(t, testConfig())
 	for _, kind := range []string{"sync", "async", "wrapped"} {
 		r := get(t, s.URL()+"/api/"+kind+"/profile?instancing=pooled")
-		if r.status != http.StatusBadRequest || r.errorBody(t).Code != codeInvalidInstancing {
+		if r.status != http.StatusBadRequest || documentedError(t, r) != codeInvalidInstancing {
 			t.Fatalf("%s: got %d %s, want 400 invalid_instancing", kind, r.status, r.body)
 		}
 	}
@@ -202,7 +202,7 @@ func TestUpstreamTimeoutIs504(t *testing.T) {
 	s := startServer(t, cfg)
 	for _, path := range []string{"/api/async/profile", "/api/async/profile?instancing=serialized"} {
 		r := get(t, s.URL()+path)
-		if r.status != http.StatusGatewayTimeout || r.errorBody(t).Code != codeUpstreamTimeout {
+		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
 			t.Fatalf("%s: %d %s, want 504 upstream_timeout", path, r.status, r.body)
 		}
 	}
@@ -214,7 +214,7 @@ func TestUpstreamTimeoutIs504(t *testing.T) {
 	s2 := startServer(t, cfg)
 	for _, path := range []string{"/api/sync/profile", "/api/wrapped/profile", "/api/async/profile"} {
 		r := get(t, s2.URL()+path)
-		if r.status != http.StatusGatewayTimeout || r.errorBody(t).Code != codeUpstreamTimeout {
+		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
 			t.Fatalf("remote %s: %d %s, want 504 upstream_timeout", path, r.status, r.body)
 		}
 	}
@@ -226,7 +226,7 @@ func TestProfileFailureIs502(t *testing.T) {
 	s := startServer(t, cfg)
 	for _, kind := range []string{"sync", "async", "wrapped"} {
 		r := get(t, s.URL()+"/api/"+kind+"/profile")
-		if r.status != http.StatusBadGateway || r.errorBody(t).Code != codeUpstreamError {
+		if r.status != http.StatusBadGateway || documentedError(t, r) != codeUpstreamError {
 			t.Fatalf("%s: %d %s, want 502 upstream_error", kind, r.status, r.body)
 		}
 	}

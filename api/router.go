@@ -21,9 +21,8 @@ import (
 // it per Server would race when several servers start in one process.
 var ginMode sync.Once
 
-// newRouter wires middleware and routes. Operational endpoints (/healthz,
-// /readyz, /metrics, pprof) bypass the pool so they answer under overload.
-func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine {
+// newEngine is a gin engine whose unknown routes and methods answer JSON.
+func newEngine() *gin.Engine {
 	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -31,17 +30,24 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	r.NoMethod(func(c *gin.Context) {
 		abortError(c, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed")
 	})
-	r.Use(requestID, a.observe(reg), a.recoverJSON)
+	return r
+}
+
+// newRouter wires middleware and routes. Operational endpoints (/healthz,
+// /readyz, /metrics, pprof) bypass the pool so they answer under overload.
+// With ops false, /metrics and /debug/* are left to newOpsRouter's
+// listener (Config.DebugAddr).
+func (a *app) newRouter(reg *prometheus.Registry, enablePprof, ops bool) *gin.Engine {
+	r := newEngine()
+	r.Use(requestID, a.handlers.track, a.observe(reg), a.recoverJSON)
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
-		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))
 	}
 
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", a.ready)
-	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
-	if enablePprof {
-		r.GET("/debug/pprof/*name", gin.WrapF(pprofIndex))
+	if ops {
+		a.mountOps(r, reg, enablePprof)
 	}
 
 	g := r.Group("/api", a.admit)
@@ -55,6 +61,25 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine 
 	g.GET("/orders/:id", a.orderStatus)
 	g.GET("/blobs/*name", a.getBlob)
 	return r
+}
+
+// newOpsRouter serves only /metrics and /debug/*, for Config.DebugAddr.
+func (a *app) newOpsRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engine {
+	r := newEngine()
+	r.Use(requestID, a.recoverJSON)
+	a.mountOps(r, reg, enablePprof)
+	return r
+}
+
+// mountOps adds /metrics, the blocking watcher's report and pprof.
+func (a *app) mountOps(r gin.IRoutes, reg *prometheus.Registry, enablePprof bool) {
+	if a.watcher != nil {
+		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))
+	}
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
+	if enablePprof {
+		r.GET("/debug/pprof/*name", gin.WrapF(pprofIndex))
+	}
 }
 
 // pprofIndex dispatches /debug/pprof/<name> to net/http/pprof.
@@ -145,12 +170,23 @@ func (a *app) observe(reg *prometheus.Registry) gin.HandlerFunc {
 	}
 }
 
-// ready reports whether storage is reachable.
+// ready reports whether the backends a request needs answer: storage, and
+// the Temporal frontend when orders run there (without it every async
+// order would get 503 temporal_unavailable while the API called itself
+// ready). Storage is checked first; each check is bounded (2 s), and the
+// body names what is down by its code, never by its address.
 func (a *app) ready(c *gin.Context) {
 	if err := a.store.ping(c.Request.Context()); err != nil {
 		_ = c.Error(err) // logged by observe, redacted
 		abortError(c, http.StatusServiceUnavailable, codeStorageDown, "storage unreachable")
 		return
+	}
+	if a.durable != nil {
+		if err := a.durable.ping(c.Request.Context()); err != nil {
+			_ = c.Error(err)
+			abortError(c, http.StatusServiceUnavailable, codeTemporalDown, "Temporal unreachable: orders cannot start")
+			return
+		}
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -37,8 +38,8 @@ func (b *lockedBuffer) lines() []string {
 }
 
 // faultyStorage is a proxy in front of the fake blob server that can pass
-// requests, answer them with a status of its own (403, 507), or drop the
-// connection (storage down).
+// requests, answer them with a status of its own (403, 507), hold them
+// unanswered (storage hung), or drop the connection (storage down).
 type faultyStorage struct {
 	mode atomic.Value // "pass", "down" or a status code as text
 	srv  *httptest.Server
@@ -59,6 +60,11 @@ func newFaultyStorage(t *testing.T) *faultyStorage {
 		switch m := f.mode.Load().(string); m {
 		case "pass":
 			proxy.ServeHTTP(w, r)
+		case "hang": // takes the request and never answers it
+			// Reading the body first lets the server see the client go:
+			// net/http watches the connection only once the body is read.
+			_, _ = io.Copy(io.Discard, r.Body)
+			<-r.Context().Done()
 		case "down":
 			conn, _, err := http.NewResponseController(w).Hijack()
 			if err == nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,6 +39,7 @@ type app struct {
 	orders   *orderWorkflows
 	ledger   *ledger             // idempotency of the in-process order routes
 	inflight *byteGate           // the async upload route's bound on bytes in flight
+	handlers running             // requests whose handlers have not returned
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
 }
@@ -50,7 +52,12 @@ type Server struct {
 	blobs    *blobserver.Server // embedded storage, or nil
 	profiles *http.Client       // client of a remote profile service, or nil
 	served   chan error         // result of Serve
-	unwatch  func()             // stops the watcher's sampling and waits for it
+	debug    *http.Server       // the Config.DebugAddr listener's, or nil
+	debugURL string
+	// debugServed is the result of the debug listener's Serve.
+	debugServed chan error
+	unwatch     func()       // stops the watcher's sampling and waits for it
+	open        atomic.Int64 // connections of the public listener not closed yet
 
 	stopOnce sync.Once
 	stopErr  error
@@ -113,10 +120,22 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	var debugLn net.Listener
+	if cfg.DebugAddr != "" {
+		if debugLn, err = net.Listen("tcp", cfg.DebugAddr); err != nil {
+			_ = ln.Close()
+			return nil, fmt.Errorf("listen on %s (debug): %w", cfg.DebugAddr, err)
+		}
+	}
 	// From here on, every failure must undo what was started.
 	fail := func(err error) (*Server, error) {
 		_ = ln.Close()
-		s.closeBackends()
+		if debugLn != nil {
+			_ = debugLn.Close()
+		}
+		if cerr := s.closeBackends(); cerr != nil {
+			log.Warn("undoing a failed start", "err", cerr)
+		}
 		return nil, err
 	}
 
@@ -131,13 +150,14 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			blobserver.WithMaxBytes(cmp.Or(cfg.StorageMaxBytes, blobserver.DefaultMaxBytes)),
 			blobserver.WithMaxBlobs(cmp.Or(cfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs)),
 			blobserver.WithDir(cfg.StorageDir),
+			blobserver.WithPath(cfg.StoragePath),
 		)
 		if err := s.blobs.Start("127.0.0.1:0"); err != nil {
 			s.blobs = nil
 			return fail(fmt.Errorf("start embedded blob server: %w", err))
 		}
 		connString = s.blobs.ConnectionString()
-		log.Info("embedded blob storage started", "url", s.blobs.URL())
+		log.Info("embedded blob storage started", "url", s.blobs.URL(), "kept_in", cfg.StoragePath)
 	}
 	a.store, err = newStore(connString, cfg.Container, max(cfg.StorageConns, cfg.Workers), cfg.StorageRetries, cfg.StorageTryTimeout)
 	if err != nil {
@@ -172,13 +192,14 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 
 	s.http = &http.Server{
-		Handler:           a.newRouter(reg, cfg.Pprof),
+		Handler:           a.newRouter(reg, cfg.Pprof, debugLn == nil),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
 		WriteTimeout:      cfg.WriteTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnState:         s.countConn,
 	}
 	s.url = "http://" + ln.Addr().String()
 	if a.watcher != nil {
@@ -188,6 +209,20 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.unwatch = func() { cancel(); <-done }
 	}
 	go func() { s.served <- s.http.Serve(ln) }()
+	if debugLn != nil {
+		s.debug = &http.Server{
+			Handler:           a.newOpsRouter(reg, cfg.Pprof),
+			ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+			WriteTimeout:      cfg.WriteTimeout, // a CPU profile takes 30 s by default
+			IdleTimeout:       cfg.IdleTimeout,
+			MaxHeaderBytes:    64 << 10,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		s.debugURL = "http://" + debugLn.Addr().String()
+		s.debugServed = make(chan error, 1)
+		go func() { s.debugServed <- s.debug.Serve(debugLn) }()
+		log.Info("syncio-api debug listening", "url", s.debugURL, "routes", "/metrics /debug/*")
+	}
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
 		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof,
 		"blockwatch", a.watcher != nil, "temporal", cfg.Temporal)
@@ -208,10 +243,37 @@ func storageKind(cfg Config) string {
 // URL returns the base URL, e.g. "http://127.0.0.1:41234".
 func (s *Server) URL() string { return s.url }
 
-// Shutdown stops accepting connections, waits for in-flight requests
-// (including those still queued for a worker) until ctx ends, and then stops
-// the embedded fakes. If ctx ends first, remaining connections are closed
-// forcibly and the context's error is returned. Later calls return the first
+// DebugURL returns the base URL of the Config.DebugAddr listener, which
+// serves /metrics and /debug/*, or "" when they are on URL's.
+func (s *Server) DebugURL() string { return s.debugURL }
+
+// handlerGrace bounds how long Shutdown waits, after it closed the
+// connections still open at its bound, for their handlers to return before
+// it closes storage. They return soon: a body read fails at once and the
+// request's context is cancelled. Only a blocking call that ignores it
+// (the sync routes' in-process profile call, -profile-latency) can last.
+const handlerGrace = 5 * time.Second
+
+// countConn keeps s.open, the public listener's connections not closed
+// yet, for the count Shutdown logs when it closes them at its bound.
+func (s *Server) countConn(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.open.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		s.open.Add(-1)
+	}
+}
+
+// Shutdown stops accepting connections and waits for in-flight requests
+// (including those still queued for a worker) until ctx ends. If ctx ends
+// first, the connections still open are closed: none of their requests had
+// been answered, so nothing acknowledged is lost; their count is logged,
+// their handlers get a few seconds (handlerGrace) to return, and Shutdown
+// still returns nil. Then the embedded fakes and the
+// Temporal worker stop. An error means stopping itself failed in a way
+// that may have lost something the server acknowledged: serving ended in
+// an error, or storage did not close cleanly. Later calls return the first
 // call's result.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopOnce.Do(func() { s.stopErr = s.shutdown(ctx) })
@@ -220,15 +282,34 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 func (s *Server) shutdown(ctx context.Context) error {
 	defer s.unwatch()
-	err := s.http.Shutdown(ctx)
-	if err != nil {
+	var err error
+	switch herr := s.http.Shutdown(ctx); {
+	case herr == nil:
+	case ctx.Err() != nil: // the bound
+		cut := s.open.Load()
 		_ = s.http.Close()
-		err = fmt.Errorf("graceful shutdown: %w", err)
+		s.app.log.Warn("shutdown bound reached: closed the connections still open (none of their requests had been answered)",
+			"connections", cut)
+		if !s.app.handlers.wait(handlerGrace) {
+			s.app.log.Warn("handlers still running after the connections were closed; stopping storage under them",
+				"handlers", s.app.handlers.count(), "waited", handlerGrace)
+		}
+	default: // closing a listener failed
+		_ = s.http.Close()
+		err = fmt.Errorf("graceful shutdown: %w", herr)
 	}
 	if serveErr := <-s.served; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, fmt.Errorf("serve: %w", serveErr))
 	}
-	s.closeBackends()
+	if s.debug != nil {
+		// Metrics and profiles stayed up while the API drained; a
+		// profile still being taken is cut short, which loses nothing.
+		_ = s.debug.Close()
+		if serveErr := <-s.debugServed; serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+			err = errors.Join(err, fmt.Errorf("serve debug: %w", serveErr))
+		}
+	}
+	err = errors.Join(err, s.closeBackends())
 	s.app.log.Info("syncio-api stopped", "url", s.url)
 	return err
 }
@@ -236,7 +317,8 @@ func (s *Server) shutdown(ctx context.Context) error {
 // closeBackends releases storage and profile connections and stops the
 // embedded blob server. Only after the HTTP server has drained: an in-flight
 // upload still needs its storage.
-func (s *Server) closeBackends() {
+func (s *Server) closeBackends() error {
+	var err error
 	if s.app.durable != nil {
 		s.app.durable.close() // stops the worker first: its activities use storage
 	}
@@ -247,8 +329,14 @@ func (s *Server) closeBackends() {
 		s.profiles.CloseIdleConnections()
 	}
 	if s.blobs != nil {
-		if err := s.blobs.Close(); err != nil {
-			s.app.log.Warn("closing embedded blob server", "err", err)
+		// A temporary directory goes with it, so a failed close loses
+		// nothing that would have outlived the process: a warning. A
+		// kept one (StoragePath) is what the next start reads: an error.
+		if cerr := s.blobs.Close(); cerr != nil && s.app.cfg.StoragePath != "" {
+			err = fmt.Errorf("closing the kept blob store: %w", cerr)
+		} else if cerr != nil {
+			s.app.log.Warn("closing embedded blob server", "err", cerr)
 		}
 	}
+	return err
 }

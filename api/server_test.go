@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -58,11 +59,11 @@ func TestEachServerHasItsOwnRegistry(t *testing.T) {
 func TestUnknownRouteAndMethodAreJSON(t *testing.T) {
 	s := startServer(t, testConfig())
 	r := get(t, s.URL()+"/api/nope")
-	if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+	if r.status != http.StatusNotFound || documentedError(t, r) != codeNotFound {
 		t.Fatalf("unknown route: %d %s", r.status, r.body)
 	}
 	r = get(t, s.URL()+"/api/async/upload")
-	if r.status != http.StatusMethodNotAllowed || r.errorBody(t).Code != codeMethodNotAllowed {
+	if r.status != http.StatusMethodNotAllowed || documentedError(t, r) != codeMethodNotAllowed {
 		t.Fatalf("GET on an upload route: %d %s", r.status, r.body)
 	}
 }
@@ -77,7 +78,7 @@ func TestPanicIs500AndServerStaysUp(t *testing.T) {
 	rec := httptest.NewRecorder()
 	engine.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/panic", nil))
 	r := response{status: rec.Code, body: rec.Body.Bytes()}
-	if r.status != http.StatusInternalServerError || r.errorBody(t).Code != codeInternal {
+	if r.status != http.StatusInternalServerError || documentedError(t, r) != codeInternal {
 		t.Fatalf("panicking handler: %d %s, want 500 internal", r.status, r.body)
 	}
 	if st := s.app.pool.Stats(); st.Busy != 0 {
@@ -216,5 +217,92 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Fatalf("Shutdown: %v", err)
+	}
+}
+
+// TestDebugAddrMovesDebugRoutes: with Config.DebugAddr, /metrics and
+// /debug/* (watcher, pprof) answer only on the second listener; the public
+// one answers them 404 not_found and keeps its probes and routes. Without
+// it (TestHealthReadyMetrics, TestPprofOnlyWhenEnabled) they stay public.
+func TestDebugAddrMovesDebugRoutes(t *testing.T) {
+	cfg := testConfig()
+	cfg.Pprof = true
+	cfg.DebugAddr = "127.0.0.1:0"
+	s := startServer(t, cfg)
+	if s.DebugURL() == "" || s.DebugURL() == s.URL() {
+		t.Fatalf("debug URL %q, public %q: want a listener of its own", s.DebugURL(), s.URL())
+	}
+	if r := get(t, s.URL()+"/api/async/profile"); r.status != http.StatusOK {
+		t.Fatalf("public profile: %d %s", r.status, r.body)
+	}
+	for _, path := range []string{"/metrics", "/debug/syncio/blocking", "/debug/pprof/", "/debug/pprof/goroutine?debug=1"} {
+		if r := get(t, s.URL()+path); r.status != http.StatusNotFound || documentedError(t, r) != codeNotFound {
+			t.Errorf("public GET %s: %d %s, want 404 %s", path, r.status, r.body, codeNotFound)
+		}
+		if r := get(t, s.DebugURL()+path); r.status != http.StatusOK {
+			t.Errorf("debug GET %s: %d %s, want 200", path, r.status, r.body)
+		}
+	}
+	// One registry: the debug listener's /metrics counts the public routes.
+	if m := string(get(t, s.DebugURL()+"/metrics").body); !strings.Contains(m, `syncio_http_request_duration_seconds_count{route="/api/async/profile",status="200"} 1`) {
+		t.Errorf("debug /metrics does not count the public request:\n%s", m)
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if r := get(t, s.URL()+path); r.status != http.StatusOK {
+			t.Errorf("public GET %s: %d %s", path, r.status, r.body)
+		}
+	}
+	for _, path := range []string{"/healthz", "/api/async/profile"} {
+		if r := get(t, s.DebugURL()+path); r.status != http.StatusNotFound {
+			t.Errorf("debug GET %s: %d %s, want 404: the debug listener serves only /metrics and /debug/*", path, r.status, r.body)
+		}
+	}
+}
+
+// TestDebugAddrTakenFailsStart: a taken -debug-addr stops start-up with an
+// error naming it, and leaves the public port free.
+func TestDebugAddrTakenFailsStart(t *testing.T) {
+	ln := listenLoopback(t)
+	defer ln.Close()
+	cfg := testConfig()
+	cfg.DebugAddr = ln.Addr().String()
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err == nil {
+		_ = s.Shutdown(context.Background())
+		t.Fatal("Start succeeded on a taken debug address")
+	}
+	if !strings.Contains(err.Error(), "listen on "+cfg.DebugAddr+" (debug)") {
+		t.Errorf("error %q does not name the debug address", err)
+	}
+}
+
+// TestShutdownClosesStragglersAndSucceeds: a client still sending its body
+// at the shutdown's bound is closed without an answer, counted in the log,
+// and Shutdown returns nil (before, it returned the context's error).
+func TestShutdownClosesStragglersAndSucceeds(t *testing.T) {
+	cfg := testConfig()
+	cfg.BodyTimeout = time.Hour
+	var logs lockedBuffer
+	s, err := Start(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n", "x")
+	for deadline := time.Now().Add(10 * time.Second); s.app.inflight.inUse() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow upload was never admitted")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown with a straggler: %v, want nil", err)
+	}
+	if r, err := readResponse(conn); err == nil {
+		t.Errorf("the straggler was answered %d %s; its body never arrived", r.status, r.body)
+	}
+	if log := strings.Join(logs.lines(), "\n"); !strings.Contains(log, `msg="shutdown bound reached`) || !strings.Contains(log, "connections=1") {
+		t.Errorf("no count of the closed connection in the log:\n%s", log)
 	}
 }

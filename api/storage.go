@@ -105,9 +105,13 @@ func (s *store) ensureContainer(ctx context.Context) error {
 	return nil
 }
 
+// readyTimeout bounds each check of /readyz, so a hung backend makes the
+// probe fail in bounded time rather than hang it.
+const readyTimeout = 2 * time.Second
+
 // ping checks that storage answers, for /readyz.
 func (s *store) ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	_, err := s.client.ServiceClient().NewContainerClient(s.container).GetProperties(ctx, nil)
 	if err != nil {

@@ -107,7 +107,7 @@ func TestUploadBadInput(t *testing.T) {
 				body = io.MultiReader(bytes.NewReader(big))
 			}
 			r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/"+kind+"/upload"+tc.query, body)
-			if r.status != tc.status || r.errorBody(t).Code != tc.code {
+			if r.status != tc.status || documentedError(t, r) != tc.code {
 				t.Errorf("%s %s: %d %s, want %d %s", kind, tc.name, r.status, r.body, tc.status, tc.code)
 			}
 		}
@@ -119,18 +119,18 @@ func TestUploadBadInput(t *testing.T) {
 func TestGetBlobErrors(t *testing.T) {
 	s := startServer(t, testConfig())
 	r := get(t, s.URL()+"/api/blobs/upload-doesnotexist")
-	if r.status != http.StatusNotFound || r.errorBody(t).Code != codeNotFound {
+	if r.status != http.StatusNotFound || documentedError(t, r) != codeNotFound {
 		t.Fatalf("unknown blob: %d %s, want 404 not_found", r.status, r.body)
 	}
 	for _, name := range []string{"-leading-dash", "has%20space", strings.Repeat("a", 256), "semi%3Bcolon"} {
 		r := get(t, s.URL()+"/api/blobs/"+name)
-		if r.status != http.StatusBadRequest || r.errorBody(t).Code != codeInvalidName {
+		if r.status != http.StatusBadRequest || documentedError(t, r) != codeInvalidName {
 			t.Fatalf("name %q: %d %s, want 400 invalid_name", name, r.status, r.body)
 		}
 	}
 }
 
-func TestStorageTimeoutIs504(t *testing.T) {
+func TestFaultStorageHungIs504(t *testing.T) {
 	slow := blobserver.New(blobserver.WithLatency(300 * time.Millisecond))
 	if err := slow.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestStorageTimeoutIs504(t *testing.T) {
 	s := startServer(t, cfg)
 	for _, kind := range []string{"sync", "async"} {
 		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/"+kind+"/upload?size=10", nil)
-		if r.status != http.StatusGatewayTimeout || r.errorBody(t).Code != codeUpstreamTimeout {
+		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
 			t.Fatalf("%s upload on slow storage: %d %s, want 504", kind, r.status, r.body)
 		}
 	}
@@ -153,14 +153,38 @@ func TestStorageTimeoutIs504(t *testing.T) {
 	cfg.StorageBandwidth = 0
 	embedded := startServer(t, cfg)
 	r := do(t, context.Background(), http.MethodPost, embedded.URL()+"/api/async/upload?size=10", nil)
-	if r.status != http.StatusGatewayTimeout {
+	if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
 		t.Fatalf("upload on slow embedded storage: %d %s, want 504", r.status, r.body)
 	}
+
+	// A storage that takes requests and never answers: every route that
+	// needs it answers 504 within the upstream timeout, /readyz 503 within
+	// its own bound, and uploads work again once storage answers.
+	hung := newFaultyStorage(t)
+	cfg = testConfig()
+	cfg.StorageConnectionString = blobserver.ConnectionStringFor(hung.srv.URL + "/" + blobserver.AccountName)
+	cfg.UpstreamTimeout = 300 * time.Millisecond
+	s = startServer(t, cfg)
+	hung.mode.Store("hang")
+	for _, path := range []string{"/api/sync/upload?size=10", "/api/async/upload?size=10", "/api/async/order"} {
+		r := do(t, context.Background(), http.MethodPost, s.URL()+path, strings.NewReader(orderBody("hung-1")))
+		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
+			t.Errorf("POST %s on hung storage: %d %s, want 504 %s", path, r.status, r.body, codeUpstreamTimeout)
+		}
+	}
+	if r := get(t, s.URL()+"/api/blobs/x"); r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
+		t.Errorf("read on hung storage: %d %s, want 504", r.status, r.body)
+	}
+	if r := get(t, s.URL()+"/readyz"); r.status != http.StatusServiceUnavailable || documentedError(t, r) != codeStorageDown {
+		t.Errorf("readyz on hung storage: %d %s, want 503 %s", r.status, r.body, codeStorageDown)
+	}
+	hung.mode.Store("pass")
+	decodeUpload(t, do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=10", nil))
 }
 
 // A storage that has gone away answers 502 after azcore's (bounded) retries,
 // and /readyz reports it.
-func TestStorageFailureIs502(t *testing.T) {
+func TestFaultStorageDownIs502(t *testing.T) {
 	store := blobserver.New()
 	if err := store.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -177,7 +201,7 @@ func TestStorageFailureIs502(t *testing.T) {
 	}
 	for _, kind := range []string{"sync", "async"} {
 		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/"+kind+"/upload?size=10", nil)
-		if r.status != http.StatusBadGateway || r.errorBody(t).Code != codeStorageError {
+		if r.status != http.StatusBadGateway || documentedError(t, r) != codeStorageError {
 			t.Fatalf("%s upload with storage down: %d %s, want 502 storage_error", kind, r.status, r.body)
 		}
 	}
@@ -185,15 +209,16 @@ func TestStorageFailureIs502(t *testing.T) {
 		t.Fatalf("read with storage down: %d %s, want 502", r.status, r.body)
 	}
 	r := get(t, s.URL()+"/readyz")
-	if r.status != http.StatusServiceUnavailable || r.errorBody(t).Code != codeStorageDown {
+	if r.status != http.StatusServiceUnavailable || documentedError(t, r) != codeStorageDown {
 		t.Fatalf("readyz with storage down: %d %s, want 503 storage_unavailable", r.status, r.body)
 	}
 }
 
 // Uploads run concurrently while the server shuts down. Every upload that was
-// acknowledged with 201 must be in storage afterwards with the same bytes;
-// the read-back goes straight to storage, since the API is gone.
-func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
+// acknowledged with 201 must be in storage afterwards with the same bytes
+// (the read-back goes straight to storage, since the API is gone), and every
+// other answer is a documented JSON error.
+func TestFaultShutdownUnderLoadKeepsEveryUpload(t *testing.T) {
 	for _, be := range storageBackends(t) {
 		t.Run(be.name, func(t *testing.T) {
 			cfg := testConfig()
@@ -230,8 +255,14 @@ func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
 							path = "/api/sync/upload?size=20000"
 						}
 						r, err := fetch(context.Background(), http.MethodPost, s.URL()+path, nil)
-						if err != nil || r.status != http.StatusCreated {
+						if err != nil {
 							continue // refused or cut off by the shutdown: not acknowledged
+						}
+						if r.status != http.StatusCreated {
+							if _, err := checkDocumented(r); err != nil {
+								t.Errorf("during the shutdown: %v", err)
+							}
+							continue
 						}
 						var u uploadResult
 						if err := json.Unmarshal(r.body, &u); err != nil {
@@ -291,10 +322,10 @@ func TestShutdownKeepsEveryAcknowledgedUpload(t *testing.T) {
 	}
 }
 
-// TestEmbeddedStorageFullIs507: at the embedded server's cap an upload is
+// TestFaultStorageFullIs507: at the embedded server's cap an upload is
 // refused with 507 storage_full, and every blob acknowledged before stays
 // readable with its MD5.
-func TestEmbeddedStorageFullIs507(t *testing.T) {
+func TestFaultStorageFullIs507(t *testing.T) {
 	cfg := testConfig()
 	cfg.StorageMaxBytes = 4 << 10
 	s := startServer(t, cfg)

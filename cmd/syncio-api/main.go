@@ -6,7 +6,11 @@
 // storage (e.g. Azurite); -profile-url a remote fakes/profile server.
 //
 // SIGINT or SIGTERM stops it gracefully: no new connections, in-flight
-// requests finish (bounded by -shutdown-timeout), exit status 0.
+// requests finish within -shutdown-timeout, and the connections still open
+// then (slow clients, none of them answered) are closed and counted in the
+// log. Exit status 0: stopped, and every request answered stands. 1: start-up
+// failed, or stopping failed in a way that may have lost something (see
+// Usage). 2: a usage error.
 package main
 
 import (
@@ -42,7 +46,8 @@ Serves the syncio demo API (sync vs async endpoints behind a bounded worker pool
 Storage: AZURE_STORAGE_CONNECTION_STRING if set, else an embedded fake blob server on loopback
 that models Azure Blob storage: every request takes -storage-latency (50ms) plus its bytes at
 -storage-bandwidth (60 MiB/s), plus up to -storage-jitter; "-storage-latency 0 -storage-bandwidth 0"
-is an instant store. Blob bytes go to a temporary directory on disk (removed at exit), at most
+is an instant store. Blob bytes go to a temporary directory on disk (removed at exit; -storage-path
+DIR keeps them across restarts), at most
 -storage-max-bytes (4 GiB) and -storage-max-blobs; beyond that uploads answer 507 storage_full and
 nothing stored is dropped.
 
@@ -50,7 +55,17 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         POST /api/{sync,async}/upload[?size=N][&client=shared|per-request]
         POST /api/{sync,async}/order  (JSON {"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]})
         GET /api/orders/:id  (with -temporal: an order answered 202)
-        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz, /metrics[, /debug/pprof/ with -pprof]
+        GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal)
+        /metrics, /debug/syncio/blocking[, /debug/pprof/ with -pprof]  (on -debug-addr's listener when set)
+
+SIGINT or SIGTERM: no new connections; in-flight requests finish within -shutdown-timeout; then
+the connections still open (slow clients; none of their requests had been answered, so nothing
+acknowledged is lost) are closed, counted in the log, and their handlers get up to 5 s to end
+before storage and the Temporal worker stop (each within its own few seconds).
+Exit status: 0 stopped, every answered request stands (also when stragglers were closed);
+1 start-up failed, or stopping failed in a way that may have lost acknowledged data (serving
+ended in an error, or the store kept with -storage-path did not close cleanly; the log says
+which); 2 usage error.
 
 Flags:
 `)
@@ -68,7 +83,8 @@ Flags:
 	fs.Int64Var(&cfg.StorageBandwidth, "storage-bandwidth", cfg.StorageBandwidth, "embedded blob server: bytes per second a request's body moves at (0: unlimited)")
 	fs.Int64Var(&cfg.StorageMaxBytes, "storage-max-bytes", 0, "embedded blob server: cap on the bytes stored on disk; 507 beyond it (0: 4 GiB)")
 	fs.IntVar(&cfg.StorageMaxBlobs, "storage-max-blobs", 0, "embedded blob server: cap on the number of blobs, whose index is in memory; 507 beyond it (0: 1048576)")
-	fs.StringVar(&cfg.StorageDir, "storage-dir", "", "embedded blob server: where to make its temporary directory (empty: the system's temporary directory)")
+	fs.StringVar(&cfg.StorageDir, "storage-dir", "", "embedded blob server: where to make its temporary directory, removed at exit (empty: the system's temporary directory)")
+	fs.StringVar(&cfg.StoragePath, "storage-path", "", "embedded blob server: keep blobs in `DIR`, used as is (made if missing) and never removed, so uploads and receipts outlive a restart or a kill (with -temporal, completed orders keep their receipts); one server per DIR. A directory named by you, not a switch on -storage-dir: the data never sits in a temporary directory that exits and later starts clean up (empty: temporary, removed at exit)")
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.Int64Var(&cfg.MaxInflightBytes, "max-inflight-bytes", cfg.MaxInflightBytes, "bound on the upload bytes the async upload route holds at once, each upload counting min(its size, 2 MiB of streaming buffers); 503 uploads_busy beyond it")
@@ -81,9 +97,10 @@ Flags:
 	fs.StringVar(&cfg.Temporal, "temporal", "", "`HOST:PORT` of a Temporal frontend: POST /api/async/order then runs the order workflow there (worker in this process), durable across crashes")
 	fs.DurationVar(&cfg.TemporalWait, "temporal-wait", cfg.TemporalWait, "with -temporal: how long an order request waits before answering 202 with a status URL")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
+	fs.StringVar(&cfg.DebugAddr, "debug-addr", "", "`HOST:PORT` of a second listener that alone serves /metrics and /debug/* (blocking watcher, pprof), which show stacks, build paths and load; the public one then answers them 404 (empty: both on -addr)")
 	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
 	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
-	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests; the connections still open then are closed and counted, and the exit status stays 0")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -108,6 +125,16 @@ Flags:
 			fmt.Fprintf(stderr, "syncio-api: -temporal %q: want HOST:PORT (%v)\n", cfg.Temporal, err)
 			return 2
 		}
+	}
+	if cfg.DebugAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.DebugAddr); err != nil {
+			fmt.Fprintf(stderr, "syncio-api: -debug-addr %q: want HOST:PORT (%v)\n", cfg.DebugAddr, err)
+			return 2
+		}
+	}
+	if cfg.StoragePath != "" && cfg.StorageDir != "" {
+		fmt.Fprintf(stderr, "syncio-api: -storage-path %q and -storage-dir %q: use one (-storage-path keeps blobs; -storage-dir holds a temporary directory)\n", cfg.StoragePath, cfg.StorageDir)
+		return 2
 	}
 	if cfg.TemporalWait <= 0 {
 		fmt.Fprintf(stderr, "syncio-api: -temporal-wait %s: must be positive\n", cfg.TemporalWait)

@@ -39,7 +39,7 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
-		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-upstream-timeout", "-shutdown-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
+		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-upstream-timeout", "-shutdown-timeout", "-debug-addr", "-storage-path", "AZURE_STORAGE_CONNECTION_STRING"} {
 		if !strings.Contains(help, flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}
@@ -64,13 +64,14 @@ func TestHelp(t *testing.T) {
 
 func TestBadFlagsExit2(t *testing.T) {
 	for _, args := range [][]string{{"-workers", "many"}, {"extra-arg"}, {"-log-level", "loud"},
-		{"-temporal", "localhost"}, {"-temporal-wait", "0s"}} {
+		{"-temporal", "localhost"}, {"-temporal-wait", "0s"}, {"-debug-addr", "localhost"},
+		{"-storage-path", "/tmp/a", "-storage-dir", "/tmp/b"}} {
 		var out syncBuffer
 		if code := run(args, &out); code != 2 {
 			t.Errorf("%v: exit code %d, want 2", args, code)
 		}
 		// The message names the flag and the value.
-		if len(args) == 2 && strings.HasPrefix(args[0], "-temporal") && !strings.Contains(out.String(), args[0]+" ") {
+		if len(args) >= 2 && (strings.HasPrefix(args[0], "-temporal") || strings.HasSuffix(args[0], "-addr") || args[0] == "-storage-path") && !strings.Contains(out.String(), args[0]+" ") {
 			t.Errorf("%v: message %q does not name the flag", args, out.String())
 		}
 	}

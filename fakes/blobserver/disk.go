@@ -93,12 +93,17 @@ func (c content) reader() io.Reader {
 // disk is the store's segment files. Its methods are called with the store's mutex held.
 type disk struct {
 	parent string // where the directory is made ("" = os.TempDir())
-	dir    string // made on first use
-	log    *slog.Logger
-	active *segment
-	segs   map[*segment]struct{} // not yet removed
-	bytes  int64                 // size of the segment files not yet removed
-	closed bool
+	dir    string // made on first use, or WithPath's
+	// keep: dir is WithPath's, used as is and never removed, with a journal of the
+	// index (see journal.go) and a lock against a second server.
+	keep    bool
+	journal *os.File // nil until open
+	lock    *os.File
+	log     *slog.Logger
+	active  *segment
+	segs    map[*segment]struct{} // not yet removed
+	bytes   int64                 // size of the segment files not yet removed
+	closed  bool
 }
 
 var errStoreClosed = errors.New("the blob store is closed")
@@ -108,6 +113,9 @@ var errStoreClosed = errors.New("the blob store is closed")
 func (d *disk) reserve(n int64) (extent, error) {
 	if d.closed {
 		return extent{}, errStoreClosed
+	}
+	if d.keep && d.journal == nil {
+		return extent{}, errStoreNotOpen
 	}
 	if d.dir == "" {
 		if err := d.makeDir(); err != nil {
@@ -196,13 +204,16 @@ func (d *disk) maybeRemove(s *segment) {
 	}
 }
 
-// close removes the directory with every segment. Reads still in flight fail; the server
+// close removes the directory with every segment (a kept one stays, see closeKept). Reads still in flight fail; the server
 // has stopped serving by then.
 func (d *disk) close() error {
 	if d.closed {
 		return nil
 	}
 	d.closed = true
+	if d.keep {
+		return d.closeKept()
+	}
 	if d.active != nil {
 		d.active.sealed = true
 	}

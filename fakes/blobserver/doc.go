@@ -17,7 +17,9 @@
 // Blob bytes are kept on disk, in segment files of a private temporary directory that
 // Close removes; only the index is in memory. A byte cap and a blob-count cap bound both: a
 // full store answers 507 (code FakeStorageFull, which is this fake's own) and never drops
-// a blob it acknowledged.
+// a blob it acknowledged. WithPath keeps the store in a directory of the caller's instead,
+// never removed, with a journal of the index, so a server started later on it (after a
+// Close or a kill) serves every blob committed there before.
 //
 // New alone is an instant store. A storage model (WithLatency, WithJitter, WithBandwidth:
 // per-request latency plus size ÷ bandwidth, with optional jitter) and failure injection

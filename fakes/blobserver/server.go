@@ -78,6 +78,19 @@ func WithBandwidth(bytesPerSecond int64) Option {
 // WithDir makes the store's temporary directory under parent instead of os.TempDir().
 func WithDir(parent string) Option { return func(s *Server) { s.store.disk.parent = parent } }
 
+// WithPath keeps the store in dir, used as is (made if missing) and never removed: Close
+// leaves it, and a later server started on dir serves every blob committed there before,
+// even if the earlier process was killed. A journal of the in-memory index makes that so
+// (see journal.go); a lock file keeps a second server off the directory while one runs.
+// WithDir is ignored with it, and Start is required (it opens the store).
+func WithPath(dir string) Option {
+	return func(s *Server) {
+		if dir != "" {
+			s.store.disk.dir, s.store.disk.keep = dir, true
+		}
+	}
+}
+
 // WithMaxBlobs caps the number of committed blobs (writes of new blobs beyond it fail with
 // 507 FakeStorageFull); n <= 0 removes the cap.
 func WithMaxBlobs(n int) Option { return func(s *Server) { s.store.maxBlobs = max(n, 0) } }
@@ -145,8 +158,16 @@ func (s *Server) Start(addr string) error {
 	if s.started {
 		return errors.New("blobserver: already started")
 	}
+	if s.store.disk.keep {
+		if err := s.store.open(); err != nil {
+			return fmt.Errorf("blobserver: open %s: %w", s.store.disk.dir, err)
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		if s.store.disk.keep {
+			_ = s.store.close() // releases the lock
+		}
 		return fmt.Errorf("blobserver: listen %s: %w", addr, err)
 	}
 	s.started = true
@@ -214,7 +235,8 @@ const closeGrace = 7 * time.Second
 
 // Close stops serving: in-flight requests get up to closeGrace (7 s) to finish (their
 // injected latency is cut short), then connections are closed. Then the store's directory
-// is removed: every blob stays readable until Close. It is safe to call more than once,
+// is removed (a WithPath one is kept, its files closed): every blob stays readable until
+// Close. It is safe to call more than once,
 // and without Start (a server used through Handler must be closed too, or its directory
 // stays until a later server finds its process gone).
 func (s *Server) Close() error {

@@ -133,6 +133,9 @@ func (s *store) createContainer(name string, metadata map[string]string, now tim
 		blobs:        make(map[string]*blob),
 		staged:       make(map[string]map[string]content),
 	}
+	if err := s.journalLocked(record{Op: opContainer, Container: name, ETag: c.etag, Modified: now, Metadata: metadata}); err != nil {
+		return nil, err
+	}
 	s.containers[name] = c
 	return c, nil
 }
@@ -153,6 +156,9 @@ func (s *store) deleteContainer(name string) error {
 	defer s.mu.Unlock()
 	c, err := s.containerLocked(name)
 	if err != nil {
+		return err
+	}
+	if err := s.journalLocked(record{Op: opDropContainer, Container: name}); err != nil {
 		return err
 	}
 	for bname, b := range c.blobs {
@@ -239,14 +245,18 @@ func (s *store) commitBlob(cname, name string, e extent, props blobProps, now ti
 		s.pending -= e.n
 		return nil, err
 	}
-	s.endWriteLocked(e)
 	old := c.blobs[name]
-	if old != nil {
-		s.used -= old.size
-	}
 	b := &blob{c: content{e}, size: e.n, props: props, etag: s.newETag(now), lastModified: now, created: now}
 	if old != nil {
 		b.created = old.created
+	}
+	if err := s.journalLocked(blobRecord(cname, name, b)); err != nil {
+		s.pending -= e.n
+		return nil, err
+	}
+	s.endWriteLocked(e)
+	if old != nil {
+		s.used -= old.size
 	}
 	s.commitLocked(c, name, b)
 	s.dropStagedLocked(c, name)
@@ -345,6 +355,10 @@ func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProp
 	if old != nil {
 		b.created = old.created
 	}
+	if err := s.journalLocked(blobRecord(cname, name, b)); err != nil {
+		s.used -= total - held // reserveLocked's
+		return nil, err
+	}
 	s.used += held // the releases below subtract it again
 	if old != nil {
 		s.used -= old.size
@@ -385,6 +399,9 @@ func (s *store) deleteBlob(cname, name string) error {
 	b, ok := c.blobs[name]
 	if !ok {
 		return errorf(http.StatusNotFound, codeBlobNotFound, "the specified blob %q does not exist", name)
+	}
+	if err := s.journalLocked(record{Op: opDropBlob, Container: cname, Name: name}); err != nil {
+		return err
 	}
 	s.removeBlobLocked(c, name, b)
 	s.dropStagedLocked(c, name)

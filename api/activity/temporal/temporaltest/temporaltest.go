@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,7 +55,10 @@ func Binary() (string, error) {
 // Server is a running dev server.
 type Server struct {
 	HostPort string
-	srv      *testsuite.DevServer
+	logFile  *os.File
+
+	mu  sync.Mutex
+	srv *testsuite.DevServer // nil while stopped
 }
 
 // Start starts a dev server and stops it when t ends. Without the CLI, the
@@ -68,16 +72,35 @@ func Start(t testing.TB) *Server {
 		}
 		t.Skipf("temporal CLI missing: %v", err)
 	}
-	logPath := filepath.Join(t.TempDir(), "temporal.log")
-	logFile, err := os.Create(logPath)
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "temporal.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := &Server{logFile: logFile}
+	srv, err := s.start(bin, "")
+	if err != nil {
+		_ = logFile.Close()
+		log, _ := os.ReadFile(logFile.Name())
+		t.Fatalf("starting the temporal dev server: %v\n%s", err, log)
+	}
+	s.srv, s.HostPort = srv, srv.FrontendHostPort()
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Logf("stopping the temporal dev server: %v", err)
+		}
+		_ = logFile.Close()
+	})
+	return s
+}
+
+// start runs the CLI's dev server on hostPort ("" = a free port).
+func (s *Server) start(bin, hostPort string) (*testsuite.DevServer, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{
+	return testsuite.StartDevServer(ctx, testsuite.DevServerOptions{
 		ExistingPath: bin,
 		ClientOptions: &client.Options{
+			HostPort: hostPort,
 			// The SDK's info chatter is noise in test output.
 			Logger: sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 		},
@@ -85,24 +108,50 @@ func Start(t testing.TB) *Server {
 		// Free ports for everything else it would listen on, so that
 		// parallel test binaries never collide.
 		ExtraArgs: []string{"--http-port", "0", "--metrics-port", "0"},
-		Stdout:    logFile,
-		Stderr:    logFile,
+		Stdout:    s.logFile,
+		Stderr:    s.logFile,
 	})
-	if err != nil {
-		_ = logFile.Close()
-		log, _ := os.ReadFile(logPath)
-		t.Fatalf("starting the temporal dev server: %v\n%s", err, log)
+}
+
+// Stop stops the dev server now (SIGINT, what the SDK offers), as fault
+// tests need: its clients see the frontend go away, and the in-memory
+// state is gone. Stopping a stopped server does nothing.
+func (s *Server) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv == nil {
+		return nil
 	}
-	t.Cleanup(func() {
-		srv.Client().Close() // Stop leaves it open
-		if err := srv.Stop(); err != nil {
-			t.Logf("stopping the temporal dev server: %v", err)
-		}
-		_ = logFile.Close()
-	})
-	return &Server{HostPort: srv.FrontendHostPort(), srv: srv}
+	s.srv.Client().Close() // the SDK's Stop leaves it open
+	err := s.srv.Stop()
+	s.srv = nil
+	return err
+}
+
+// Restart starts a fresh dev server (empty, in memory) on the same
+// HostPort after Stop, so clients dialled to the old one reconnect.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		t.Fatal("temporaltest: Restart of a running server")
+	}
+	bin, err := Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := s.start(bin, s.HostPort)
+	if err != nil {
+		t.Fatalf("restarting the temporal dev server on %s: %v", s.HostPort, err)
+	}
+	s.srv = srv
 }
 
 // Client returns the client StartDevServer dialled; it is closed with the
 // server.
-func (s *Server) Client() client.Client { return s.srv.Client() }
+func (s *Server) Client() client.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.srv.Client()
+}
