@@ -172,7 +172,7 @@ type Server struct {
 	QueueLengthMax  *float64
 	WorkersBusyMean *float64
 	Workers         *float64
-	RejectedDelta   float64 // pool rejections counted by the server
+	RejectedDelta   *float64 // pool rejections counted by the server; nil when it exports no count
 	// RSSBytesMax and GoroutinesMax are the highest sampled; nil when no
 	// sample in the window had the metric (scrape.Sample.Absent).
 	RSSBytesMax   *float64
@@ -230,7 +230,9 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		out.WorkersBusyMean = ptr(busy / float64(busyN))
 	}
 	if out.Samples > 0 {
-		out.RejectedDelta = last.Rejected - first.Rejected
+		if !first.NoRejected && !last.NoRejected {
+			out.RejectedDelta = ptr(last.Rejected - first.Rejected)
+		}
 		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
 			if first.HasMetric(scrape.MetricCPU) && last.HasMetric(scrape.MetricCPU) {
 				out.CPUCores = ptr((last.CPUSeconds - first.CPUSeconds) / secs)

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,7 +137,7 @@ func TestServerStats(t *testing.T) {
 		smp(5, 90, 100, 90), // after
 	}
 	got := ServerStats(samples, t0.Add(2*time.Second), t0.Add(4*time.Second))
-	want := Server{Samples: 3, QueueLengthMax: ptr(30), WorkersBusyMean: ptr(90), Workers: ptr(100), RejectedDelta: 30, RSSBytesMax: ptr(4e6), GoroutinesMax: ptr(104), CPUCores: ptr(1.5)}
+	want := Server{Samples: 3, QueueLengthMax: ptr(30), WorkersBusyMean: ptr(90), Workers: ptr(100), RejectedDelta: ptr(30), RSSBytesMax: ptr(4e6), GoroutinesMax: ptr(104), CPUCores: ptr(1.5)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ServerStats = %+v, want %+v", got, want)
 	}
@@ -149,8 +150,28 @@ func TestServerStats(t *testing.T) {
 	if got.WorkersBusyMean != nil || got.QueueLengthMax == nil || *got.QueueLengthMax != 30 {
 		t.Errorf("busy missing: busy %v queue %v, want busy unknown and queue 30", got.WorkersBusyMean, got.QueueLengthMax)
 	}
-	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != 0 || none.QueueLengthMax != nil || none.Workers != nil {
+	if none := ServerStats(samples, t0.Add(time.Hour), t0.Add(2*time.Hour)); none.Samples != 0 || none.RejectedDelta != nil || none.QueueLengthMax != nil || none.Workers != nil {
 		t.Errorf("no samples in window: %+v", none)
+	}
+}
+
+// TestServerStatsWithoutRejectedCounter: a service without the demo pool's
+// syncio_pool_rejected_total has no rejection count: unknown, not 0 (which
+// read as "the server turned nobody away").
+func TestServerStatsWithoutRejectedCounter(t *testing.T) {
+	samples := []scrape.Sample{
+		{Time: t0, NoRejected: true}, {Time: t0.Add(time.Second), NoRejected: true},
+	}
+	if got := ServerStats(samples, t0, t0.Add(2*time.Second)); got.Samples != 2 || got.RejectedDelta != nil {
+		t.Errorf("without the counter: %d samples, rejected %v, want 2 and unknown", got.Samples, got.RejectedDelta)
+	}
+	smp, err := scrape.Parse(strings.NewReader("go_goroutines 7\n"), t0)
+	if err != nil || !smp.NoRejected {
+		t.Errorf("Parse of an exposition without the counter: %v, NoRejected %v", err, smp.NoRejected)
+	}
+	smp, err = scrape.Parse(strings.NewReader("syncio_pool_rejected_total 3\n"), t0)
+	if err != nil || smp.NoRejected || smp.Rejected != 3 {
+		t.Errorf("Parse with the counter: %v, %+v", err, smp)
 	}
 }
 

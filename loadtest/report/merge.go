@@ -82,7 +82,7 @@ func Merge(dirs []string) (*Summary, error) {
 				d.ServerGoroutines = maxKnown(d.ServerGoroutines, st.ServerGoroutines)
 				// Every folder scraped the same API: its cores are one figure, not a sum.
 				d.ServerCPUCores = maxKnown(d.ServerCPUCores, st.ServerCPUCores)
-				d.Rejected = max(d.Rejected, st.Rejected)
+				d.Rejected = maxKnown(d.Rejected, st.Rejected)
 				d.Workers = maxKnown(d.Workers, st.Workers)
 				// The watcher's figure is the one API's, seen by every folder.
 				d.BlockedHoldingWorker = maxKnown(d.BlockedHoldingWorker, st.BlockedHoldingWorker)

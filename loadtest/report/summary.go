@@ -150,10 +150,13 @@ type Step struct {
 	Statuses   map[string]int `json:"statuses,omitempty"`
 	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 
-	Index            int      `json:"index"`
-	Timeouts         int      `json:"timeouts"`
-	Status503RPS     float64  `json:"status_503_rps"`
-	Rejected         float64  `json:"server_rejected"` // the pool's own count in the window
+	Index        int     `json:"index"`
+	Timeouts     int     `json:"timeouts"`
+	Status503RPS float64 `json:"status_503_rps"`
+	// Rejected is the pool's own count of rejections in the window, from
+	// syncio_pool_rejected_total: null when the service has no such
+	// counter (the 503s the load generator saw are in Status503RPS).
+	Rejected         *float64 `json:"server_rejected"`
 	ServerGoroutines *float64 `json:"server_goroutines"`
 	ServerCPUCores   *float64 `json:"server_cpu_cores"` // the API process's, from its /metrics
 	// GeneratorRSSBytes is the load generator's own highest RSS in the

@@ -38,7 +38,7 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
-				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), f(st.Rejected), opt(st.ServerRSSBytes), opt(st.ServerGoroutines),
+				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), opt(st.Rejected), opt(st.ServerRSSBytes), opt(st.ServerGoroutines),
 				opt(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
 			}
 			if st.BlockedHoldingWorker != nil {

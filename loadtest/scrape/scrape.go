@@ -44,8 +44,12 @@ type Sample struct {
 	WorkersBusy float64   `json:"workers_busy"`
 	QueueLength float64   `json:"queue_length"`
 	Rejected    float64   `json:"rejected_total"`
-	Goroutines  float64   `json:"goroutines"`
-	RSSBytes    float64   `json:"rss_bytes"`
+	// NoRejected: the exposition has no syncio_pool_rejected_total (a
+	// service without the demo's pool), so Rejected is unknown, not 0.
+	// Negative so that samples recorded before it read as present.
+	NoRejected bool    `json:"no_rejected,omitempty"`
+	Goroutines float64 `json:"goroutines"`
+	RSSBytes   float64 `json:"rss_bytes"`
 	// CPUSeconds is the API process's CPU time so far (client_golang's
 	// process collector): its own, whether or not it shares a machine or a
 	// process with the load generator.
@@ -144,6 +148,8 @@ func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
 		Goroutines: Selector{Name: MetricGoroutines}.value(fams),
 		RSSBytes:   Selector{Name: MetricRSS}.value(fams),
 		CPUSeconds: Selector{Name: MetricCPU}.value(fams),
+
+		NoRejected: fams[MetricRejected] == nil,
 
 		Blockwatch:            fams[MetricBlockedHoldingWorker] != nil,
 		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.value(fams),
