@@ -219,10 +219,10 @@ func (rep Report) Line(short func(string) string) string {
 	if len(rep.Roots) == 0 {
 		b.WriteString("roots: 0 request roots found: no handler was analysed, so the absence of findings says nothing; mark handlers //syncio:handler or pass -roots (docs/frameworks.md)")
 	} else {
-		fmt.Fprintf(&b, "roots: %d request roots (%s; %s)", len(rep.Roots), counts(rep.Roots, func(r Root) string { return r.Framework }),
+		fmt.Fprintf(&b, "roots: %d request %s (%s; %s)", len(rep.Roots), plural(len(rep.Roots), "root"), counts(rep.Roots, func(r Root) string { return r.Framework }),
 			"by "+counts(rep.Roots, func(r Root) string { return r.How }))
 	}
-	fmt.Fprintf(&b, "; %d registration calls", len(rep.Registrations))
+	fmt.Fprintf(&b, "; %d registration %s", len(rep.Registrations), plural(len(rep.Registrations), "call"))
 	switch n := len(rep.Unresolved); {
 	case len(rep.Registrations) == 0:
 	case n == 0:
@@ -283,4 +283,12 @@ func counts(rs []Root, key func(Root) string) string {
 		parts[i] = k + " " + strconv.Itoa(n[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is word for n of it: "root", "roots".
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
