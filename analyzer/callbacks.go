@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,27 +221,17 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 	r.handlers = resolve.New(info, r.pass.Pkg, files)
 	r.handlers.IsHandler = isHandlerType
 	var decls []decl
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, _ := info.Defs[fd.Name].(*types.Func)
-			if fn == nil {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			decls = append(decls, decl{fd, fn, funcParams(sig)})
-			// The appHandler idiom: a func type whose ServeHTTP calls the
-			// value it is called on.
-			if recv := sig.Recv(); recv != nil && declRoot(fd, fn, r.dirs) != notRoot {
-				if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
-					if _, isFunc := n.Underlying().(*types.Signature); isFunc &&
-						len(r.syncCalls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
-						cb.adapterTypes[n.Obj()] = true
-						r.pass.ExportObjectFact(n.Obj(), &adapterFact{Params: []int{-1}})
-					}
+	for fd, fn := range funcDecls(info, files) {
+		sig := fn.Type().(*types.Signature)
+		decls = append(decls, decl{fd, fn, funcParams(sig)})
+		// The appHandler idiom: a func type whose ServeHTTP calls the
+		// value it is called on.
+		if recv := sig.Recv(); recv != nil && declRoot(fd, fn, r.dirs) != notRoot {
+			if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
+				if _, isFunc := n.Underlying().(*types.Signature); isFunc &&
+					len(r.syncCalls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
+					cb.adapterTypes[n.Obj()] = true
+					r.pass.ExportObjectFact(n.Obj(), &adapterFact{Params: []int{-1}})
 				}
 			}
 		}
@@ -455,6 +446,24 @@ func (r *runner) handlerTypes(decls []decl) {
 			if !r.cb.adapterTypes[t] {
 				r.cb.adapterTypes[t] = true
 				r.pass.ExportObjectFact(t, &adapterFact{Params: []int{-1}})
+			}
+		}
+	}
+}
+
+// funcDecls yields the functions and methods declared in files that have
+// a body, with their objects.
+func funcDecls(info *types.Info, files []*ast.File) iter.Seq2[*ast.FuncDecl, *types.Func] {
+	return func(yield func(*ast.FuncDecl, *types.Func) bool) {
+		for _, f := range files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil && !yield(fd, fn) {
+					return
+				}
 			}
 		}
 	}

@@ -297,39 +297,29 @@ func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx 
 // attaches a context parameter to a request parameter.
 func (r *runner) exportAttaches(files []*ast.File) {
 	info := r.pass.TypesInfo
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, _ := info.Defs[fd.Name].(*types.Func)
-			if fn == nil {
-				continue
-			}
-			params := map[types.Object]int{}
-			sig := fn.Type().(*types.Signature)
-			for i := range sig.Params().Len() {
-				params[sig.Params().At(i)] = i
-			}
-			l := newLaterFlow(info, newCtxFlow(info, sig, fd.Body, r.ginFallback), fd.Body, r.attachOf)
-			var af *attachFact
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || af != nil || l.discarded[call] || len(call.Args) != 1 || l.reqMethod(call, nil) == "" {
-					return af == nil
-				}
-				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				req, rok := params[objOf(info, sel.X)]
-				ctx, cok := params[objOf(info, call.Args[0])]
-				if rok && cok && isContextType(sig.Params().At(ctx).Type()) {
-					af = &attachFact{Req: req, Ctx: ctx}
-				}
+	for fd, fn := range funcDecls(info, files) {
+		params := map[types.Object]int{}
+		sig := fn.Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			params[sig.Params().At(i)] = i
+		}
+		l := newLaterFlow(info, newCtxFlow(info, sig, fd.Body, r.ginFallback), fd.Body, r.attachOf)
+		var af *attachFact
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || af != nil || l.discarded[call] || len(call.Args) != 1 || l.reqMethod(call, nil) == "" {
 				return af == nil
-			})
-			if af != nil {
-				r.pass.ExportObjectFact(fn, af)
 			}
+			sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			req, rok := params[objOf(info, sel.X)]
+			ctx, cok := params[objOf(info, call.Args[0])]
+			if rok && cok && isContextType(sig.Params().At(ctx).Type()) {
+				af = &attachFact{Req: req, Ctx: ctx}
+			}
+			return af == nil
+		})
+		if af != nil {
+			r.pass.ExportObjectFact(fn, af)
 		}
 	}
 }
