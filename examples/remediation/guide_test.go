@@ -36,13 +36,6 @@ func readLines(t *testing.T, path string) []string {
 // slugRE drops what GitHub drops when it turns a heading into an anchor.
 var slugRE = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
 
-// guideAnchors returns the anchors of the guide's headings, as GitHub
-// renders them.
-func guideAnchors(t *testing.T) map[string]bool {
-	t.Helper()
-	return anchors(t, guidePath)
-}
-
 // anchors returns the anchors of a Markdown page's headings.
 func anchors(t *testing.T, path string) map[string]bool {
 	t.Helper()

@@ -315,7 +315,19 @@ func scrapePlain(t *testing.T) exposition {
 // checkRules parses a Prometheus rule file from docs/monitoring and checks
 // its shape and every expression against exp.
 func checkRules(t *testing.T, exp exposition, file string) {
-	anchors := guideAnchors(t)
+	// anchors of the page a runbook_url names, by its path after blob/main/.
+	pages := map[string]map[string]bool{}
+	anchorsOf := func(url string) (string, map[string]bool) {
+		path, _, _ := strings.Cut(url, "#")
+		_, rel, ok := strings.Cut(path, "/blob/main/")
+		if !ok {
+			return path, nil
+		}
+		if pages[rel] == nil {
+			pages[rel] = anchors(t, "../../"+rel)
+		}
+		return rel, pages[rel]
+	}
 	data, err := os.ReadFile(filepath.Join(monitoringDir, file))
 	if err != nil {
 		t.Fatal(err)
@@ -349,8 +361,9 @@ func checkRules(t *testing.T, exp exposition, file string) {
 					t.Errorf("%s: no %s annotation", where, k)
 				}
 			}
-			if _, frag, _ := strings.Cut(r.Annotations["runbook_url"], "#"); !anchors[frag] {
-				t.Errorf("%s: runbook_url anchor %q is not a heading of docs/remediation.md", where, frag)
+			_, frag, _ := strings.Cut(r.Annotations["runbook_url"], "#")
+			if page, anchors := anchorsOf(r.Annotations["runbook_url"]); !anchors[frag] {
+				t.Errorf("%s: runbook_url anchor %q is not a heading of %s", where, frag, page)
 			}
 			exp.checkExpr(t, where, r.Expr)
 		}
