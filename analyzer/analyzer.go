@@ -170,6 +170,10 @@ type item struct {
 	// blocks only when the work in join does.
 	joined bool
 	join   []item
+	// also is what the same call leads to besides this item: the callee
+	// of a call given a framework value as its context (SIO002 there does
+	// not hide what the callee blocks on).
+	also *item
 }
 
 type runner struct {

@@ -165,8 +165,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 					}
 				}
 			}
-			if it, ok := r.classifyCall(n, flow, gorm, later); ok {
+			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)
+				if it.also != nil {
+					items = append(items, *it.also)
+				}
 			}
 		case *ast.CompositeLit:
 			if named.Is(info.TypeOf(n), false, pathHTTP, "Transport") {
@@ -288,7 +291,9 @@ func isDoneCall(e ast.Expr) bool {
 }
 
 // classifyCall turns a call into an item when it may block.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow) (item, bool) {
+// With skipCtx the SIO002 check of the first argument is skipped: what
+// the call leads to otherwise.
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow, skipCtx bool) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -313,7 +318,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			detail: detail, hint: hint,
 		}}
 	}
-	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
+	if !skipCtx && sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
 		(!r.thirdParty || fn != nil) {
@@ -332,6 +337,11 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 				hint = "pass " + use
 				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 				it.fixArg = arg
+				// Passing c is everywhere in gin services, and the callee's own
+				// blocking (a ctx-less query, a sleep) is a problem of its own.
+				if rest, ok := r.classifyCall(call, flow, gorm, later, true); ok {
+					it.also = &rest
+				}
 				return it, true
 			}
 			it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)

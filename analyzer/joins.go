@@ -82,7 +82,10 @@ func (r *runner) funcWork(e ast.Expr, flow *ctxFlow, gorm *gormFlow, later *late
 		if typeutil.StaticCallee(info, call) == nil {
 			return nil, false
 		}
-		if it, ok := r.classifyCall(call, flow, gorm, later); ok {
+		if it, ok := r.classifyCall(call, flow, gorm, later, false); ok {
+			if it.also != nil {
+				return []item{it, *it.also}, true
+			}
 			return []item{it}, true
 		}
 		return nil, true

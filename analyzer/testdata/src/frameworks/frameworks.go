@@ -84,3 +84,15 @@ func (p *Plain) SayHello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRe
 	time.Sleep(time.Second)
 	return nil, nil
 }
+
+// loadReport does its own ctx-less I/O, whatever context it is given.
+func loadReport(ctx context.Context) error { // want loadReport:`blocks\(SIO001: net/http.Get\)`
+	_, err := http.Get("http://example.com/report")
+	return err
+}
+
+// GinPassesC gives c to a helper: the SIO002 at the call does not hide the
+// helper's own ctx-less call.
+func GinPassesC(c *gin.Context) {
+	_ = loadReport(c) // want `loadReport is given c \(a \*gin.Context` `GinPassesC calls frameworks.loadReport → net/http.Get`
+}
