@@ -17,6 +17,7 @@ import (
 type Collector struct {
 	w                                               *Watcher
 	request, blocked, blockedWorker, samples, costs *prometheus.Desc
+	watched                                         *prometheus.Desc
 	routeRequest, routeHolding                      *prometheus.Desc
 	routeBlocked, routeBlockedWorker                *prometheus.Desc
 	notCounting                                     *prometheus.Desc
@@ -33,10 +34,13 @@ func NewCollector(w *Watcher) *Collector {
 		blocked:       d("blocked_seconds_total", "Request goroutine-seconds parked in I/O, sleeps, channel or lock waits (waits excluded with WithIgnore left out)."),
 		blockedWorker: d("blocked_holding_worker_seconds_total", "The part of syncio_blockwatch_blocked_seconds_total spent holding a worker; its rate is the mean number of workers blocked."),
 		samples:       d("samples_total", "Samples the watcher took: its increase over a window is how many samples that window's figures rest on."),
-		costs:         d("sampling_cpu_seconds_total", "CPU time the watcher spent sampling (the sampling thread's, or wall time where that cannot be read), which its budget bounds."),
-		routeRequest:  d("route_request_seconds_total", "Request goroutine-seconds by route, the denominator of a route's shares.", "route"),
-		routeHolding:  d("route_holding_worker_seconds_total", "Request goroutine-seconds by route spent holding a worker, running or parked (the route's slot time).", "route"),
-		routeBlocked:  d("route_blocked_seconds_total", "Blocked request goroutine-seconds by route.", "route"),
+		watched: d("watched_seconds_total", "Wall time the samples stand for, each weighted by the time since the one before. "+
+			"Divide a seconds counter's increase by this one's over the same window for the mean number of goroutines: "+
+			"divided by the window's wall time instead, a window that one long-weighted sample falls in reads too high, and one that no sample falls in reads 0."),
+		costs:        d("sampling_cpu_seconds_total", "CPU time the watcher spent sampling (the sampling thread's, or wall time where that cannot be read), which its budget bounds."),
+		routeRequest: d("route_request_seconds_total", "Request goroutine-seconds by route, the denominator of a route's shares.", "route"),
+		routeHolding: d("route_holding_worker_seconds_total", "Request goroutine-seconds by route spent holding a worker, running or parked (the route's slot time).", "route"),
+		routeBlocked: d("route_blocked_seconds_total", "Blocked request goroutine-seconds by route.", "route"),
 		routeBlockedWorker: d("route_blocked_holding_worker_seconds_total",
 			"Blocked request goroutine-seconds by route spent holding a worker.", "route"),
 		notCounting: d("not_counting", "1 while labelled requests ran but none ran the service's own code, with the reason; the seconds counters are absent meanwhile.", "reason"),
@@ -45,7 +49,7 @@ func NewCollector(w *Watcher) *Collector {
 
 // Describe sends the descriptors of every metric the Collector may send.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.request, c.blocked, c.blockedWorker, c.samples, c.costs,
+	for _, d := range []*prometheus.Desc{c.request, c.blocked, c.blockedWorker, c.samples, c.watched, c.costs,
 		c.routeRequest, c.routeHolding, c.routeBlocked, c.routeBlockedWorker, c.notCounting} {
 		ch <- d
 	}
@@ -58,6 +62,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
 	}
 	counter(c.samples, float64(t.Samples))
+	counter(c.watched, t.WatchedS)
 	counter(c.costs, t.SamplingCPUS)
 	if t.NoOwnCode != "" {
 		ch <- prometheus.MustNewConstMetric(c.notCounting, prometheus.GaugeValue, 1, t.NoOwnCode)

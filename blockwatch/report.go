@@ -128,6 +128,11 @@ type Totals struct {
 	// Samples is the number of samples taken, so that a reader of the
 	// sums over a window can tell how many samples they rest on.
 	Samples int64
+	// WatchedS is the wall time the samples stand for (each weighted by
+	// the time since the one before): a seconds sum's increase over a
+	// window divided by this one's is the mean number of goroutines over
+	// the samples taken in it, however sparse sampling was.
+	WatchedS float64
 	// SamplingCPUS is the sampling's cost as the budget counts it.
 	SamplingCPUS float64
 	// NoOwnCode says, in words, that labelled requests ran but none ran
@@ -144,7 +149,7 @@ func (w *Watcher) Totals() Totals {
 	defer w.mu.Unlock()
 	t := Totals{
 		RequestS: w.request, BlockedS: w.blocked, BlockedHoldingWorkerS: w.blockedWorker,
-		Samples: w.samples, SamplingCPUS: w.samplingCPU.Seconds(), NoOwnCode: w.noOwnCode(),
+		Samples: w.samples, WatchedS: w.watched.Seconds(), SamplingCPUS: w.samplingCPU.Seconds(), NoOwnCode: w.noOwnCode(),
 		Routes: make(map[string]Route, len(w.routes)),
 	}
 	for name, r := range w.routes {

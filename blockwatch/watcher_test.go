@@ -577,6 +577,58 @@ func TestNoOwnCodeSaysSo(t *testing.T) {
 	}
 }
 
+// TestWatchedSecondsIsTheDenominator: one sample that stands for 3 s adds
+// 3 s to watched_seconds_total, so a window's blocked increase divided by
+// the watched increase is the number of goroutines parked (2), where
+// divided by a 1 s window it would read 6.
+func TestWatchedSecondsIsTheDenominator(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	run++
+	route := fmt.Sprintf("/watched#%d", run)
+	for range 2 {
+		go Do(context.Background(), route, func(context.Context) { receiver(stop) })
+	}
+	w := eventually(t, func(r Report) bool {
+		for _, x := range r.Routes {
+			if x.Route == route {
+				return x.BlockedS > 0.199
+			}
+		}
+		return false
+	})
+	counters := func() (watched, blocked float64) {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(NewCollector(w))
+		fams, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fams {
+			for _, m := range f.GetMetric() {
+				switch {
+				case f.GetName() == "syncio_blockwatch_watched_seconds_total":
+					watched = m.GetCounter().GetValue()
+				case f.GetName() == "syncio_blockwatch_route_blocked_seconds_total" && m.GetLabel()[0].GetValue() == route:
+					blocked = m.GetCounter().GetValue()
+				}
+			}
+		}
+		return watched, blocked
+	}
+	w0, b0 := counters()
+	if err := w.sample(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	w1, b1 := counters()
+	if dw := w1 - w0; dw < 2.999 || dw > 3.001 {
+		t.Fatalf("watched_seconds_total rose by %v for one sample of 3 s", dw)
+	}
+	if mean := (b1 - b0) / (w1 - w0); mean < 1.999 || mean > 2.001 {
+		t.Errorf("blocked increase / watched increase = %v, want the 2 goroutines parked", mean)
+	}
+}
+
 // TestRouteShares: a route's shares are of its own request time and of
 // its own slot time, apart from the overall share.
 func TestRouteShares(t *testing.T) {

@@ -31,7 +31,8 @@ type live struct {
 	steps int
 	// planEnd is when the run's plan ends, for the ETA.
 	planEnd time.Time
-	// prev is the last sample used, for the watcher counter's rate.
+	// prev is the sample the watcher's figure is taken from, the last one
+	// used unless too few watcher samples have been taken since.
 	prev *scrape.Sample
 
 	stop    chan struct{}
@@ -139,13 +140,14 @@ func (l *live) take(now time.Time) (dashboard.Point, bool) {
 			if smp.Has(scrape.RoleWorkers) {
 				p.Workers = &smp.Workers
 			}
-			if prev != nil && smp.Blockwatch && prev.Blockwatch {
-				if secs := smp.Time.Sub(prev.Time).Seconds(); secs > 0 {
-					b := (smp.BlockedHoldingWorkerS - prev.BlockedHoldingWorkerS) / secs
-					p.BlockedHoldingWorker = &b
-				}
+			// While the watcher's samples since prev are too few for a
+			// figure, prev stays, and the next point's window is longer.
+			enough := true
+			if prev != nil {
+				b := aggregate.BlockedBetween(*prev, smp)
+				p.BlockedHoldingWorker, enough = b.Mean, b.Missing == ""
 			}
-			if prev == nil || smp.Time.After(prev.Time) {
+			if enough && (prev == nil || smp.Time.After(prev.Time)) {
 				l.mu.Lock()
 				l.prev = &smp
 				l.mu.Unlock()

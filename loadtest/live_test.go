@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -60,5 +61,58 @@ func TestLiveBlockedSeries(t *testing.T) {
 	}
 	if !seen {
 		t.Errorf("no point carries the blocked series (%d points)", len(points))
+	}
+}
+
+// TestLiveBlockedWaitsForSamples: a watcher that samples six times a
+// second gives a point no figure from the six or so samples of its own
+// second; the next point's window reaches back to the last figure's
+// sample, and reads the three goroutines blocked.
+func TestLiveBlockedWaitsForSamples(t *testing.T) {
+	start := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := math.Floor(6 * time.Since(start).Seconds())
+		watched := n / 6
+		fmt.Fprintf(w, "syncio_pool_workers 4\n%s %g\n%s %g\n%s %g\n", scrape.MetricBlockedHoldingWorker, 3*watched,
+			scrape.MetricWatched, watched, scrape.MetricWatcherSamples, n)
+	}))
+	defer srv.Close()
+	sc := scrape.New(srv.URL, slog.New(slog.DiscardHandler))
+	defer sc.Close()
+	var mu sync.Mutex
+	var points []dashboard.Point
+	lv := newLive(Config{ScrapeInterval: 50 * time.Millisecond, Live: func(p dashboard.Point) {
+		mu.Lock()
+		defer mu.Unlock()
+		points = append(points, p)
+	}}, sc)
+	ctx, cancel := context.WithCancel(t.Context())
+	var scraping sync.WaitGroup
+	scraping.Go(func() { sc.Run(ctx, 50*time.Millisecond) })
+	lv.begin("s", 1, time.Now().Add(time.Minute))
+	time.Sleep(3200 * time.Millisecond)
+	lv.end()
+	lv.close()
+	cancel()
+	scraping.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(points) < 3 {
+		t.Fatalf("%d points, want 3 or more", len(points))
+	}
+	if b := points[1].BlockedHoldingWorker; b != nil {
+		t.Errorf("second point: %v from about 6 samples, want none", *b)
+	}
+	var seen bool
+	for _, p := range points[2:] {
+		if b := p.BlockedHoldingWorker; b != nil {
+			seen = true
+			if *b < 2.99 || *b > 3.01 {
+				t.Errorf("blocked holding a worker %v, want 3", *b)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no later point carries the figure once the samples sufficed")
 	}
 }

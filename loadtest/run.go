@@ -223,7 +223,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			}
 			st.ServerRSSBytes, st.ServerGoroutines, st.Workers = srv.RSSBytesMax, srv.GoroutinesMax, srv.Workers
 			st.ServerCPUCores = srv.CPUCores
-			st.BlockedHoldingWorker = srv.BlockedHoldingWorkerMean
+			st.BlockedHoldingWorker, st.WatcherSamples, st.BlockedMissing = srv.Blocked.Mean, srv.Blocked.Samples, srv.Blocked.Missing
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
 			use := self.cpu(st.WindowStart, st.WindowEnd, runtime.NumCPU())
 			st.GeneratorCPU, st.HostCPUIdle = use.Generator, use.HostIdle
@@ -239,6 +239,9 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		sc.GeneratorRSSMaxBytes = self.max(sc.StartedAt, sc.EndedAt)
 	}
 	sum.Warnings = append(sum.Warnings, scraper.Warnings()...)
+	if w := sum.FewWatcherSamples(); w != "" {
+		sum.Warnings = append(sum.Warnings, w)
+	}
 	sum.Machine.LoadAvgAfter, _ = loadAvg()
 	sum.ComputeHeadline()
 	if err := writeSamples(filepath.Join(cfg.OutDir, "metrics.jsonl"), samples); err != nil {

@@ -100,6 +100,7 @@ Flags:
 	fs.StringVar(&cfg.DebugAddr, "debug-addr", "", "`HOST:PORT` of a second listener that alone serves /metrics and /debug/* (blocking watcher, pprof), which show stacks, build paths and load; the public one then answers them 404 (empty: both on -addr)")
 	watch := fs.Bool("blockwatch", true, "serve GET /debug/syncio/blocking: where request goroutines block, sampled at -blockwatch-hz (false: no labels, no sampling)")
 	fs.IntVar(&cfg.BlockwatchRate, "blockwatch-hz", blockwatch.DefaultRate, "blocking watcher sampling rate in Hz (1..1000)")
+	fs.Float64Var(&cfg.BlockwatchBudget, "blockwatch-budget", blockwatch.DefaultBudget, "the most of one core's CPU time the blocking watcher may spend sampling, 0 < f <= 1 (on a busy host sampling slows below -blockwatch-hz to fit it)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown waits for in-flight requests; the connections still open then are closed and counted, and the exit status stays 0")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -115,6 +116,10 @@ Flags:
 	}
 	if cfg.BlockwatchRate < 1 || cfg.BlockwatchRate > 1000 {
 		fmt.Fprintf(stderr, "syncio-api: -blockwatch-hz %d: want 1 to 1000\n", cfg.BlockwatchRate)
+		return 2
+	}
+	if !(cfg.BlockwatchBudget > 0 && cfg.BlockwatchBudget <= 1) {
+		fmt.Fprintf(stderr, "syncio-api: -blockwatch-budget %g: want a share of one core, more than 0 and at most 1\n", cfg.BlockwatchBudget)
 		return 2
 	}
 	if !*watch {

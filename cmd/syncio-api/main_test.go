@@ -39,7 +39,7 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
-		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-upstream-timeout", "-shutdown-timeout", "-debug-addr", "-storage-path", "AZURE_STORAGE_CONNECTION_STRING"} {
+		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-blockwatch-budget", "-upstream-timeout", "-shutdown-timeout", "-debug-addr", "-storage-path", "AZURE_STORAGE_CONNECTION_STRING"} {
 		if !strings.Contains(help, flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}
@@ -83,6 +83,16 @@ func TestBadBlockwatchRateNamesFlagAndValue(t *testing.T) {
 		if code := run([]string{"-blockwatch-hz", v}, &out); code != 2 ||
 			!strings.Contains(out.String(), "-blockwatch-hz "+v+": want 1 to 1000") {
 			t.Errorf("-blockwatch-hz %s: exit %d, output %q; want 2 naming the flag and value", v, code, out.String())
+		}
+	}
+}
+
+func TestBadBlockwatchBudgetNamesFlagAndValue(t *testing.T) {
+	for _, v := range []string{"0", "1.5", "-0.1"} {
+		var out syncBuffer
+		if code := run([]string{"-blockwatch-budget", v}, &out); code != 2 ||
+			!strings.Contains(out.String(), "-blockwatch-budget "+v+": want a share of one core") {
+			t.Errorf("-blockwatch-budget %s: exit %d, output %q; want 2 naming the flag and value", v, code, out.String())
 		}
 	}
 }

@@ -120,8 +120,13 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	// backend wait, released does not (its report, over the whole run,
 	// rests on more samples than a step's window), and the lab read the
 	// watcher's counter for its blocked+worker column.
-	if top.BlockedHoldingWorker == nil {
+	switch {
+	case top.BlockedHoldingWorker == nil && top.BlockedMissing == "":
 		t.Error("held's top step has no blocked+worker figure: the lab did not read the watcher's counter")
+	case top.BlockedHoldingWorker == nil:
+		// Read, but a race-built service on a busy host sampled too
+		// little in the 2 s window; the run says so rather than guess.
+		t.Logf("held's top step: blocked+worker –: %s", top.BlockedMissing)
 	}
 	slotShare := map[string]float64{}
 	for _, r := range watcher.Report().Routes {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/gate"
@@ -100,8 +101,10 @@ type runOpts struct {
 	// The embedded storage model, as api.Config reads it (negative = none).
 	storageLatency, storageJitter time.Duration
 	storageBandwidth              int64
-	// blockwatch runs the started API's blocking watcher.
-	blockwatch bool
+	// blockwatch runs the started API's blocking watcher, with
+	// blockwatchBudget of one core.
+	blockwatch       bool
+	blockwatchBudget float64
 	// coldstart selects the cold-start measurement instead of a load run.
 	coldstart            bool
 	coldTrials, coldReqs int
@@ -140,7 +143,8 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		scrapeEvery = fs.Duration("scrape", time.Second, "/metrics sampling interval (0 disables it)")
 		drain       = fs.Duration("drain", 2*time.Minute, "longest wait between scenarios for the server's queue and busy workers to empty")
 		backend     = fs.Duration("backend-latency", 2*time.Second, "profile service latency: the started API's (child or in-process), and the basis of the Little's-law efficiency")
-		blockwatch  = fs.Bool("blockwatch", true, "started API (child or in-process): run its blocking watcher (GET /debug/syncio/blocking, and the blocked+worker column); false measures the API without it")
+		watch       = fs.Bool("blockwatch", true, "started API (child or in-process): run its blocking watcher (GET /debug/syncio/blocking, and the blocked+worker column); false measures the API without it")
+		bwBudget    = fs.Float64("blockwatch-budget", blockwatch.DefaultBudget, "started API (child or in-process): the most of one core's CPU time its blocking watcher may spend sampling, 0 < f <= 1; raise it when blocked+worker reads – for too few samples")
 		workers     = fs.Int("workers", 100, "started API (child or in-process): pool workers")
 		queue       = fs.Int("queue", 3000, "started API (child or in-process): admission queue length (sync latency is capped near (queue+workers)/(workers/backend-latency))")
 		verbose     = fs.Bool("v", false, "log the started API (child or in-process) and the runner at info level")
@@ -279,6 +283,9 @@ Flags:
 	if *timeout <= 0 || *maxRetry <= 0 || *drain < 0 || *scrapeEvery < 0 || *backend <= 0 {
 		errs = append(errs, errors.New("-timeout, -max-retry-after and -backend-latency must be positive; -drain and -scrape not negative"))
 	}
+	if !(*bwBudget > 0 && *bwBudget <= 1) {
+		errs = append(errs, fmt.Errorf("-blockwatch-budget %g: want a share of one core, more than 0 and at most 1 (default %g)", *bwBudget, blockwatch.DefaultBudget))
+	}
 	if *workers <= 0 || *queue < 0 {
 		errs = append(errs, errors.New("-workers must be positive and -queue not negative"))
 	}
@@ -386,7 +393,8 @@ Flags:
 		storageLatency:   none(*stLatency),
 		storageJitter:    *stJitter,
 		storageBandwidth: bandwidth,
-		blockwatch:       *blockwatch,
+		blockwatch:       *watch,
+		blockwatchBudget: *bwBudget,
 		workers:          *workers,
 		queue:            *queue,
 		verbose:          *verbose,
@@ -677,6 +685,7 @@ func apiConfig(o runOpts, latency time.Duration) api.Config {
 	if !o.blockwatch {
 		acfg.BlockwatchRate = -1 // the API reads 0 as "default rate"; negative means no watcher
 	}
+	acfg.BlockwatchBudget = o.blockwatchBudget
 	acfg.Temporal = o.temporal
 	return acfg
 }

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"net/http"
@@ -181,11 +182,60 @@ type Server struct {
 	// first and last samples; nil with fewer than two, or when either
 	// lacks the CPU counter.
 	CPUCores *float64
-	// BlockedHoldingWorkerMean is the mean number of request goroutines
-	// parked in I/O while holding a worker, from the blocking watcher's
-	// counter between the first and last samples; nil when the API has no
-	// watcher.
-	BlockedHoldingWorkerMean *float64
+	// Blocked is the blocking watcher's figure between the first and last
+	// samples (BlockedBetween).
+	Blocked Blocked
+}
+
+// MinWatcherSamples is the fewest blocking-watcher samples a window's
+// blocked figure rests on, the watcher's own rule for its report windows
+// (blockwatch.DefaultMinSamples). With fewer it is unknown, and says why:
+// a few samples, each standing for up to seconds on a busy host, decide a
+// mean as much by where they fell as by what they saw.
+const MinWatcherSamples = 10
+
+// Blocked is the blocking watcher's figure for a window: the mean number of
+// request goroutines parked in I/O while holding a worker.
+type Blocked struct {
+	// Mean is nil when the API has no watcher, or, with Missing saying
+	// so, when the window rests on too few samples.
+	Mean *float64
+	// Samples is how many samples the figure rests on; nil when the API
+	// does not export the count.
+	Samples *float64
+	Missing string
+}
+
+// BlockedBetween is the watcher's figure between two scrapes. The blocked
+// counter's increase is divided by the increase of the wall time its
+// samples stand for (scrape.MetricWatched), not by the wall time between
+// the scrapes: on a host busy enough to slow sampling to a sample every
+// second or two, a 2 s window that one sample standing for 3.6 s fell in
+// read 3.6 workers blocked of 2 (the same window over its watched time
+// reads 2), and one that no sample fell in read 0. An API whose watcher
+// predates that counter gets the wall-time mean.
+func BlockedBetween(first, last scrape.Sample) Blocked {
+	var out Blocked
+	if !first.Blockwatch || !last.Blockwatch {
+		return out
+	}
+	delta := last.BlockedHoldingWorkerS - first.BlockedHoldingWorkerS
+	if !first.Watched || !last.Watched {
+		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
+			out.Mean = ptr(delta / secs)
+		}
+		return out
+	}
+	n := last.WatcherSamples - first.WatcherSamples
+	out.Samples = ptr(n)
+	watched := last.WatchedS - first.WatchedS
+	if n < MinWatcherSamples || watched <= 0 {
+		out.Missing = fmt.Sprintf("%.0f blocking-watcher samples in the window, %d needed: measure longer, or give the API's watcher more CPU budget",
+			n, MinWatcherSamples)
+		return out
+	}
+	out.Mean = ptr(delta / watched)
+	return out
 }
 
 // ServerStats summarises the samples taken in [from, to]. The rejected
@@ -230,16 +280,13 @@ func ServerStats(samples []scrape.Sample, from, to time.Time) Server {
 		out.WorkersBusyMean = ptr(busy / float64(busyN))
 	}
 	if out.Samples > 0 {
+		out.Blocked = BlockedBetween(*first, *last)
 		if !first.NoRejected && !last.NoRejected {
 			out.RejectedDelta = ptr(last.Rejected - first.Rejected)
 		}
 		if secs := last.Time.Sub(first.Time).Seconds(); secs > 0 {
 			if first.HasMetric(scrape.MetricCPU) && last.HasMetric(scrape.MetricCPU) {
 				out.CPUCores = ptr((last.CPUSeconds - first.CPUSeconds) / secs)
-			}
-			if first.Blockwatch && last.Blockwatch {
-				mean := (last.BlockedHoldingWorkerS - first.BlockedHoldingWorkerS) / secs
-				out.BlockedHoldingWorkerMean = &mean
 			}
 		}
 	}

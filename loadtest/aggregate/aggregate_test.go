@@ -9,6 +9,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/loadtest/scrape"
 )
 
@@ -201,12 +202,41 @@ func TestServerStatsBlockedHoldingWorker(t *testing.T) {
 	smp := func(sec int, watched bool, blocked float64) scrape.Sample {
 		return scrape.Sample{Time: t0.Add(time.Duration(sec) * time.Second), Blockwatch: watched, BlockedHoldingWorkerS: blocked}
 	}
-	// 100 workers blocked throughout: the counter grows 100 goroutine-seconds a second.
+	// An API whose watcher exports no watched time: 100 workers blocked
+	// throughout, the counter grows 100 goroutine-seconds a second.
 	got := ServerStats([]scrape.Sample{smp(0, true, 0), smp(2, true, 200), smp(4, true, 400)}, t0.Add(time.Second), t0.Add(4*time.Second))
-	if got.BlockedHoldingWorkerMean == nil || *got.BlockedHoldingWorkerMean != 100 {
-		t.Errorf("blocked holding a worker = %v, want 100 goroutines on average", got.BlockedHoldingWorkerMean)
+	if got.Blocked.Mean == nil || *got.Blocked.Mean != 100 {
+		t.Errorf("blocked holding a worker = %v, want 100 goroutines on average", got.Blocked.Mean)
 	}
-	if none := ServerStats([]scrape.Sample{smp(0, false, 0), smp(2, false, 0)}, t0, t0.Add(4*time.Second)); none.BlockedHoldingWorkerMean != nil {
-		t.Errorf("an API without its watcher gave %v, want none (not 0)", *none.BlockedHoldingWorkerMean)
+	if none := ServerStats([]scrape.Sample{smp(0, false, 0), smp(2, false, 0)}, t0, t0.Add(4*time.Second)); none.Blocked.Mean != nil {
+		t.Errorf("an API without its watcher gave %v, want none (not 0)", *none.Blocked.Mean)
+	}
+}
+
+// TestBlockedIsOverWatchedTime: each watcher sample stands for the time
+// since the one before, so the first of a window's samples stands partly
+// for time before it. Two workers are blocked throughout; over a 2 s
+// window 10 samples standing for 2.5 s in all raised the counter by 5.
+// Divided by the 2 s of wall time that read 2.5 workers blocked of 2;
+// divided by the 2.5 s the samples stand for it reads 2. Too few samples
+// read unknown, with the reason, not 0.
+func TestBlockedIsOverWatchedTime(t *testing.T) {
+	smp := func(ms int, samples, watchedS, blockedS float64) scrape.Sample {
+		return scrape.Sample{Time: t0.Add(time.Duration(ms) * time.Millisecond), Blockwatch: true, Watched: true,
+			WatcherSamples: samples, WatchedS: watchedS, BlockedHoldingWorkerS: blockedS}
+	}
+	b := BlockedBetween(smp(0, 10, 12, 24), smp(2000, 20, 14.5, 29))
+	if b.Mean == nil || math.Abs(*b.Mean-2) > 1e-9 || b.Samples == nil || *b.Samples != 10 || b.Missing != "" {
+		t.Errorf("mean %v over %v samples (%q), want 2 over 10", b.Mean, b.Samples, b.Missing)
+	}
+	few := BlockedBetween(smp(0, 10, 12, 24), smp(2000, 12, 14.4, 28.8))
+	if few.Mean != nil || !strings.Contains(few.Missing, "2 blocking-watcher samples in the window, 10 needed") {
+		t.Errorf("2 samples: mean %v, missing %q; want unknown and why", few.Mean, few.Missing)
+	}
+	if none := BlockedBetween(smp(0, 10, 12, 24), smp(2000, 10, 12, 24)); none.Mean != nil || none.Missing == "" {
+		t.Errorf("no sample in the window: mean %v, missing %q; want unknown and why (not 0)", none.Mean, none.Missing)
+	}
+	if MinWatcherSamples != blockwatch.DefaultMinSamples {
+		t.Errorf("the lab needs %d samples for a window's figure, the watcher's report %d: one rule, two numbers", MinWatcherSamples, blockwatch.DefaultMinSamples)
 	}
 }

@@ -86,6 +86,13 @@ func Merge(dirs []string) (*Summary, error) {
 				d.Workers = maxKnown(d.Workers, st.Workers)
 				// The watcher's figure is the one API's, seen by every folder.
 				d.BlockedHoldingWorker = maxKnown(d.BlockedHoldingWorker, st.BlockedHoldingWorker)
+				d.WatcherSamples = maxKnown(d.WatcherSamples, st.WatcherSamples)
+				// Unknown only while no folder's window had samples enough.
+				if d.BlockedHoldingWorker != nil {
+					d.BlockedMissing = ""
+				} else if d.BlockedMissing == "" {
+					d.BlockedMissing = st.BlockedMissing
+				}
 				// Each folder's generator is a process of its own, often on a
 				// machine of its own: the busiest one is the one that may have
 				// been the limit.

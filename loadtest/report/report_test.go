@@ -374,3 +374,24 @@ func TestSaturatedHeadline(t *testing.T) {
 		t.Errorf("table:\n%s", table.String())
 	}
 }
+
+// TestFewWatcherSamplesWarns: a step whose blocked+worker figure is
+// unknown for want of samples is counted in a warning that says what to
+// do; a run where every step had its figure has none.
+func TestFewWatcherSamplesWarns(t *testing.T) {
+	two, one := 2.0, 1.0
+	s := &Summary{Scenarios: []Scenario{{Steps: []Step{
+		{BlockedMissing: "2 blocking-watcher samples in the window, 5 needed", WatcherSamples: &two},
+		{BlockedMissing: "1 blocking-watcher samples in the window, 5 needed", WatcherSamples: &one},
+		{BlockedHoldingWorker: &one},
+	}}}}
+	w := s.FewWatcherSamples()
+	for _, want := range []string{"2 of 3 steps read –", "fewest 1", "-blockwatch-budget"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	if w := (&Summary{Scenarios: []Scenario{{Steps: []Step{{BlockedHoldingWorker: &one}}}}}).FewWatcherSamples(); w != "" {
+		t.Errorf("every figure known, yet warned %q", w)
+	}
+}

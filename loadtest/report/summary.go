@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -180,8 +181,11 @@ type Step struct {
 	WindowEnd     time.Time `json:"window_end"`
 	// BlockedHoldingWorker is the mean number of request goroutines the
 	// API's blocking watcher saw parked in I/O while holding a worker
-	// (absent when the API has no watcher).
+	// (absent when the API has no watcher, or when BlockedMissing says
+	// why), over WatcherSamples samples.
 	BlockedHoldingWorker *float64 `json:"blocked_holding_worker_mean,omitempty"`
+	WatcherSamples       *float64 `json:"watcher_samples,omitempty"`
+	BlockedMissing       string   `json:"blocked_missing,omitempty"`
 }
 
 // blockedCol formats BlockedHoldingWorker for the tables: "–" when absent,
@@ -417,4 +421,30 @@ func ReadJSON(path string) (*Summary, error) {
 		return nil, fmt.Errorf("decoding %s: %w", path, err)
 	}
 	return &s, nil
+}
+
+// FewWatcherSamples is the warning for steps whose blocked+worker figure
+// reads "–" because the blocking watcher took too few samples in their
+// window, or "" when there are none.
+func (s *Summary) FewWatcherSamples() string {
+	var n, total int
+	fewest := math.Inf(1)
+	for _, sc := range s.Scenarios {
+		for _, st := range sc.Steps {
+			total++
+			if st.BlockedMissing == "" {
+				continue
+			}
+			n++
+			if st.WatcherSamples != nil {
+				fewest = min(fewest, *st.WatcherSamples)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("blocked+worker: %d of %d steps read – because the API's blocking watcher took too few samples in their window (fewest %.0f): "+
+		"sampling slows to fit its CPU budget on a busy host; measure longer (-measure, -top-measure) or raise the watcher's budget "+
+		"(-blockwatch-budget for a started API, blockwatch.WithBudget in your own service)", n, total, fewest)
 }

@@ -31,6 +31,11 @@ const (
 	// parked in I/O while holding a worker; absent when the API runs
 	// without its watcher.
 	MetricBlockedHoldingWorker = "syncio_blockwatch_blocked_holding_worker_seconds_total"
+	// MetricWatched is the wall time the watcher's samples stand for, the
+	// denominator of its seconds counters, and MetricWatcherSamples how
+	// many samples it took: a window's figure rests on that count.
+	MetricWatched        = "syncio_blockwatch_watched_seconds_total"
+	MetricWatcherSamples = "syncio_blockwatch_samples_total"
 )
 
 // Sample is one scrape of /metrics. A metric that is not there reads as
@@ -58,6 +63,12 @@ type Sample struct {
 	// totals, and BlockedHoldingWorkerS is that counter.
 	Blockwatch            bool    `json:"blockwatch,omitempty"`
 	BlockedHoldingWorkerS float64 `json:"blocked_holding_worker_s,omitempty"`
+	// Watched says whether the watcher exports MetricWatched (an API built
+	// before it did not: its mean is then taken over wall time), and
+	// WatchedS and WatcherSamples are that counter and MetricWatcherSamples.
+	Watched        bool    `json:"watched,omitempty"`
+	WatchedS       float64 `json:"watched_s,omitempty"`
+	WatcherSamples float64 `json:"watcher_samples,omitempty"`
 	// Missing names the figures of Names whose selector matched no series
 	// in this scrape (RoleQueue, RoleBusy, RoleWorkers).
 	Missing []string `json:"missing,omitempty"`
@@ -153,6 +164,9 @@ func ParseNames(r io.Reader, at time.Time, names Names) (Sample, error) {
 
 		Blockwatch:            fams[MetricBlockedHoldingWorker] != nil,
 		BlockedHoldingWorkerS: Selector{Name: MetricBlockedHoldingWorker}.value(fams),
+		Watched:               fams[MetricWatched] != nil,
+		WatchedS:              Selector{Name: MetricWatched}.value(fams),
+		WatcherSamples:        Selector{Name: MetricWatcherSamples}.value(fams),
 	}
 	for _, m := range ProcessMetrics {
 		if fams[m.Name] == nil {

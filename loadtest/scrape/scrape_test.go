@@ -47,8 +47,13 @@ func TestParse(t *testing.T) {
 	}
 	watched, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 1)+
 		"# TYPE syncio_blockwatch_blocked_holding_worker_seconds_total counter\nsyncio_blockwatch_blocked_holding_worker_seconds_total 42.5\n"), at)
-	if err != nil || !watched.Blockwatch || watched.BlockedHoldingWorkerS != 42.5 {
+	if err != nil || !watched.Blockwatch || watched.BlockedHoldingWorkerS != 42.5 || watched.Watched {
 		t.Errorf("with the watcher's counter: %+v, %v", watched, err)
+	}
+	denominated, err := Parse(strings.NewReader(fmt.Sprintf(exposition, 1)+
+		"syncio_blockwatch_blocked_holding_worker_seconds_total 42.5\nsyncio_blockwatch_watched_seconds_total 17.25\nsyncio_blockwatch_samples_total 90\n"), at)
+	if err != nil || !denominated.Watched || denominated.WatchedS != 17.25 || denominated.WatcherSamples != 90 {
+		t.Errorf("with the watched time and the samples: %+v, %v", denominated, err)
 	}
 	if _, err := Parse(strings.NewReader("not { metrics"), at); err == nil {
 		t.Error("garbage parsed without error")
