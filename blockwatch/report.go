@@ -85,6 +85,26 @@ type Route struct {
 	// time this route held a worker it spent blocked. Nil when the route
 	// never held one.
 	SlotShare *float64 `json:"slot_share"`
+	// Samples is how many samples saw the route. ShareMargin and
+	// SlotShareMargin are the half-widths of their shares' 95% intervals
+	// (0.05 is ±5 points), from how the per-sample figures spread; nil
+	// below two samples. A share read from few samples of a wait that
+	// comes and goes (a lock released to all its waiters at once) can be
+	// many points off: the margin says how many.
+	Samples         int64    `json:"samples"`
+	ShareMargin     *float64 `json:"share_margin"`
+	SlotShareMargin *float64 `json:"slot_share_margin"`
+	// Kinds splits BlockedS by kind of wait, most first, each with its
+	// share of the route's request time and that share's margin.
+	Kinds []KindShare `json:"kinds,omitempty"`
+}
+
+// KindShare is a route's blocked time in one kind of wait.
+type KindShare struct {
+	Kind     Kind     `json:"kind"`
+	BlockedS float64  `json:"blocked_s"`
+	Share    float64  `json:"share"`
+	Margin   *float64 `json:"margin"`
 }
 
 // Window is one stretch of the run. Its figures are nil, and Reason says
@@ -188,7 +208,19 @@ func (r *routeAgg) report(name string) Route {
 	if r.holdingWorker > 0 {
 		s := r.blockedWorker / r.holdingWorker
 		out.SlotShare = &s
+		out.SlotShareMargin = r.slot.marginPtr()
 	}
+	out.Samples, out.ShareMargin = r.share.n, r.share.marginPtr()
+	for k, ka := range r.kinds {
+		ks := KindShare{Kind: k, BlockedS: ka.blocked, Margin: ka.share.marginPtr()}
+		if r.request > 0 {
+			ks.Share = ka.blocked / r.request
+		}
+		out.Kinds = append(out.Kinds, ks)
+	}
+	slices.SortFunc(out.Kinds, func(a, b KindShare) int {
+		return cmp.Or(cmp.Compare(b.BlockedS, a.BlockedS), cmp.Compare(a.Kind, b.Kind))
+	})
 	return out
 }
 

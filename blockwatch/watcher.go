@@ -166,9 +166,48 @@ type agg struct {
 	routes  map[string]float64
 }
 
-// routeAgg is one route's running sums, the denominators of its shares.
+// routeAgg is one route's running sums, the denominators of its shares,
+// and per sample the sums their margins need: of its share, of its slot
+// share, and of its share by kind of wait.
 type routeAgg struct {
 	request, holdingWorker, blocked, blockedWorker float64
+	share, slot                                    ratio
+	kinds                                          map[Kind]*kindAgg
+}
+
+// kindAgg is a route's blocked time in one kind of wait.
+type kindAgg struct {
+	blocked float64
+	share   ratio
+}
+
+// tally is one route's time in one sample.
+type tally struct {
+	request, holdingWorker, blocked, blockedWorker float64
+	kinds                                          map[Kind]float64
+}
+
+// fold adds one sample's tally t to the route's margins. Every kind the
+// route has been seen blocked in gets a term, 0 when this sample saw none
+// of it, so that a kind's share is over all the samples of the route.
+func (r *routeAgg) fold(t *tally) {
+	r.share.add(t.blocked, t.request)
+	if t.holdingWorker > 0 {
+		r.slot.add(t.blockedWorker, t.holdingWorker)
+	}
+	for k, secs := range t.kinds {
+		if r.kinds == nil {
+			r.kinds = map[Kind]*kindAgg{}
+		}
+		if r.kinds[k] == nil {
+			// A kind first seen now had 0 in the route's earlier samples.
+			r.kinds[k] = &kindAgg{share: ratio{n: r.share.n - 1, r: r.share.r - t.request, rr: r.share.rr - t.request*t.request}}
+		}
+		r.kinds[k].blocked += secs
+	}
+	for k, ka := range r.kinds {
+		ka.share.add(t.kinds[k], t.request)
+	}
 }
 
 // windowAgg is one window's running sums.
@@ -279,6 +318,12 @@ func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	win := w.windowAt(at)
+	tallies := map[*routeAgg]*tally{}
+	defer func() {
+		for r, t := range tallies {
+			r.fold(t)
+		}
+	}()
 	for _, s := range p.Sample {
 		routes := s.Label[RouteLabel]
 		if len(routes) == 0 || len(s.Value) == 0 {
@@ -300,11 +345,18 @@ func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 			holding = h[0]
 		}
 		worker := w.holdsWorker(holding)
+		t := tallies[route]
+		if t == nil {
+			t = &tally{}
+			tallies[route] = t
+		}
 		w.request += n
 		win.request += n
 		route.request += n
+		t.request += n
 		if worker {
 			route.holdingWorker += n
+			t.holdingWorker += n
 		}
 		kind, bi, blocked := classify(fs)
 		if !blocked {
@@ -326,10 +378,16 @@ func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 		w.blocked += n
 		win.blocked += n
 		route.blocked += n
+		t.blocked += n
+		if t.kinds == nil {
+			t.kinds = map[Kind]float64{}
+		}
+		t.kinds[kind] += n
 		if worker {
 			w.blockedWorker += n
 			win.blockedWorker += n
 			route.blockedWorker += n
+			t.blockedWorker += n
 		}
 	}
 	w.samples++

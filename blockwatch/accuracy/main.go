@@ -313,18 +313,20 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 		}
 		return blockwatch.Route{}
 	}
-	kindShare := func(name string, kind blockwatch.Kind) (float64, bool) {
-		req := route(name).RequestS
-		if req == 0 {
-			return 0, false
+	// A route's share of one kind of wait, with its margin (the
+	// watcher's own 95% interval).
+	kindShare := func(name string, kind blockwatch.Kind) (share float64, margin *float64, ok bool) {
+		rt := route(name)
+		if rt.RequestS == 0 {
+			return 0, nil, false
 		}
-		var secs float64
-		for _, site := range r.Sites {
-			if site.Kind == kind {
-				secs += site.Routes[name]
+		for _, k := range rt.Kinds {
+			if k.Kind == kind {
+				return k.Share, k.Margin, true
 			}
 		}
-		return secs / req, true
+		// Never seen in that kind: 0, and as sure as the route's samples.
+		return 0, rt.ShareMargin, true
 	}
 	truth := func(t *timing) float64 {
 		if t.total == 0 {
@@ -334,21 +336,29 @@ func run(users int, duration, warmup time.Duration, hogs int, netDelay time.Dura
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "| route | what it waits on | design | timed truth | reported | difference | requests | samples |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
-	row := func(name, what string, design float64, t *timing, rep float64, ok bool) {
-		reported, diff := "–", "–"
+	fmt.Fprintf(&b, "| route | what it waits on | design | timed truth | reported (95%% margin) | difference | truth inside the margin | requests | samples |\n|---|---|--:|--:|--:|--:|:-:|--:|--:|\n")
+	row := func(name, what string, design float64, t *timing, rep float64, margin *float64, ok bool) {
+		reported, diff, inside := "–", "–", "–"
 		if ok {
 			reported = fmt.Sprintf("%.1f%%", 100*rep)
 			diff = fmt.Sprintf("%+.1f points", 100*(rep-truth(t)))
+			if margin != nil {
+				reported += fmt.Sprintf(" ± %.1f", 100**margin)
+				inside = "no"
+				// The margin is printed to a tenth of a point; compare at that.
+				if math.Round(1000*math.Abs(rep-truth(t))) <= math.Round(1000**margin) {
+					inside = "yes"
+				}
+			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.0f%% | %.1f%% | %s | %s | %d | %d |\n", name, what, 100*design, 100*truth(t), reported, diff, t.requests, r.Samples)
+		fmt.Fprintf(&b, "| %s | %s | %.0f%% | %.1f%% | %s | %s | %s | %d | %d |\n", name, what, 100*design, 100*truth(t), reported, diff, inside, t.requests, route(name).Samples)
 	}
-	netShare, okNet := kindShare("/net", blockwatch.Network)
-	lockShare, okLock := kindShare("/lock", blockwatch.Lock)
+	netShare, netMargin, okNet := kindShare("/net", blockwatch.Network)
+	lockShare, lockMargin, okLock := kindShare("/lock", blockwatch.Lock)
 	cpu := route("/cpu")
-	row("/net", "network, holding a worker", 0.8, &s.net, netShare, okNet)
-	row("/lock", "mutex", 0.2, &s.lock, lockShare, okLock)
-	row("/cpu", "nothing (blocked at all)", 0, &s.cpu, cpu.Share, cpu.RequestS > 0)
+	row("/net", "network, holding a worker", 0.8, &s.net, netShare, netMargin, okNet)
+	row("/lock", "mutex", 0.2, &s.lock, lockShare, lockMargin, okLock)
+	row("/cpu", "nothing (blocked at all)", 0, &s.cpu, cpu.Share, cpu.ShareMargin, cpu.RequestS > 0)
 	fmt.Fprintf(&b, "\n%d users, %d CPU hog processes, %s warm-up, %s watched; %d samples (%.1f Hz achieved of %d asked, budget %.3g of a core, %d samples spaced by it), sampling %.2f s of CPU (%s) and %.2f s of wall time; %d CPUs, GOMAXPROCS %d, %s; load average %s before, %s after\n",
 		users, hogs, warmup, duration, r.Samples, float64(r.Samples)/r.WatchedS, rate, budget, r.BudgetLimited,
 		r.SamplingCPUS, r.BudgetClock, r.SamplingS, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), loadBefore, loadAfter)
