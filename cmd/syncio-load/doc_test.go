@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syncio/syncio/blockwatch"
 	"github.com/syncio/syncio/docs/docblock"
 	"github.com/syncio/syncio/examples/loadyourservice/slots"
+	"github.com/syncio/syncio/loadtest/dashboard/pagetest"
 	"github.com/syncio/syncio/loadtest/report"
 )
 
@@ -89,9 +91,50 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	dir := t.TempDir()
 	args = append(args, "-users", "1,20", "-warmup", "0s", "-settle", "300ms", "-measure", "700ms",
 		"-top-settle", "1s", "-top-measure", "2s", "-scrape", "200ms", "-quiet", "-out", dir)
-	_, stderr, _ := runOK(t, args, dir)
+	// The page the doc shows: the run lingers on it while a browser reads
+	// its overlay, then ends as Ctrl-C ends it.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, append(args, "-dashboard-linger", "10m"), &stdout, &stderr) }()
+	var url string
+	for url == "" {
+		select {
+		case code := <-done:
+			t.Fatalf("exit %d before lingering: %s", code, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if _, rest, ok := strings.Cut(stderr.String(), "the dashboard stays up for 10m0s at "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+		}
+	}
 	if !strings.Contains(stderr.String(), "live dashboard at http://127.0.0.1:") {
 		t.Errorf("the dashboard address was not printed: %s", stderr.String())
+	}
+	if pagetest.Lookup() != "" || os.Getenv("CI") == "true" {
+		page := pagetest.Open(t, url)
+		if state := page.WaitSummary(t, 20*time.Second); !state.Summary {
+			t.Errorf("the page never showed the summary: %+v", state)
+		}
+		// What the doc says to look at: held and released on one chart,
+		// and busy against the 4 slots -metric-workers reads.
+		ov := page.Overlay(t)
+		if ok := ov[pagetest.OverlayOK]; ok.Joined() != "held,released" {
+			t.Errorf("OK/s overlay draws %v, want held and released on one chart", ok.Scenarios)
+		}
+		if busy := ov[pagetest.OverlayBusy]; busy.Capacity == nil || *busy.Capacity != 4 {
+			t.Errorf("busy overlay %+v: want the capacity line at the 4 slots", busy)
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("browser reported problems:\n%s", strings.Join(p, "\n"))
+		}
+	} else {
+		t.Log("no chromium: the overlay is not checked here (CI=true requires it)")
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
 	if err != nil {

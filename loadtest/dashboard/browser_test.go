@@ -10,9 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,28 +19,10 @@ import (
 
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
+	"github.com/syncio/syncio/loadtest/dashboard/pagetest"
 	"github.com/syncio/syncio/loadtest/schedule"
 	"github.com/syncio/syncio/loadtest/scrape"
 )
-
-// chromium finds Debian's chromium (or the browser SYNCIO_CHROMIUM names).
-// Without one the test skips, except under CI=true, where it must run.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("SYNCIO_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium not found; .ci/run installs Debian's chromium package")
-	}
-	t.Skip("chromium not installed (apt-get install chromium); CI runs this test")
-	return ""
-}
 
 // slots is a service whose /held endpoint queues for one of two slots
 // and keeps it across a 100 ms wait, and whose /metrics shows the queue.
@@ -68,55 +48,19 @@ func slots(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// pageState is window.dashboard, which the page keeps for this test.
-type pageState struct {
-	Points  int  `json:"points"`
-	Updates int  `json:"updates"`
-	Summary bool `json:"summary"`
-}
-
 // TestDashboardInBrowser drives headless Chromium against a short run: the
 // page loads without console errors, its charts are redrawn at least three
 // times, it shows the summary at the end, and a screenshot is not blank.
 func TestDashboardInBrowser(t *testing.T) {
-	exe := chromium(t)
+	pagetest.Chromium(t)
 	svc := slots(t)
 	dash, err := dashboard.Start("127.0.0.1:0", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = dash.Close(context.Background()) }()
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.DisableGPU, chromedp.WindowSize(1280, 1000))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
-
-	// Every console call, uncaught exception and browser log entry (a
-	// failed request, say) of the page; errors and warnings fail the test.
-	var mu sync.Mutex
-	var problems []string
-	messages := chromedp.Console(ctx)
-	var reading sync.WaitGroup
-	reading.Go(func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
-				mu.Lock()
-				problems = append(problems, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m))
-				mu.Unlock()
-			}
-		}
-	})
-	if err := chromedp.Do(ctx, chromedp.Navigate(dash.URL()), chromedp.WaitVisible("#status")); err != nil {
-		t.Fatal(err)
-	}
+	page := pagetest.Open(t, dash.URL())
+	ctx := page.Ctx
 
 	scs := make([]loadtest.Scenario, 0, 2)
 	for _, e := range []string{"held=GET /held", "free=GET /free"} {
@@ -138,18 +82,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	dash.Finish(dashboard.Final{Text: sum.HeadlineText(), Summary: sum})
 
-	var state pageState
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		state, err = chromedp.Run(ctx, chromedp.Evaluate[pageState](`window.dashboard`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if state.Summary || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	state := page.WaitSummary(t, 20*time.Second)
 	if !state.Summary || state.Points < 3 || state.Updates < 3 {
 		t.Fatalf("page state %+v: want at least 3 points and chart updates, and the summary", state)
 	}
@@ -174,20 +107,12 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	// The overlay: both scenarios on the same axes of each chart, and the
 	// capacity line at the 2 workers /metrics reported.
-	type overlayChart struct {
-		Scenarios []string `json:"scenarios"`
-		Capacity  *float64 `json:"capacity"`
-		Ymax      float64  `json:"ymax"`
-	}
-	ov, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]overlayChart](`window.dashboard.overlay`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ok := ov["OK/s, every scenario"]
-	if strings.Join(ok.Scenarios, ",") != "held,free" {
+	ov := page.Overlay(t)
+	ok := ov[pagetest.OverlayOK]
+	if ok.Joined() != "held,free" {
 		t.Errorf("OK/s overlay draws %v, want held and free on one chart", ok.Scenarios)
 	}
-	busy := ov["Busy workers vs capacity (-metric-workers), every scenario"]
+	busy := ov[pagetest.OverlayBusy]
 	if busy.Capacity == nil || *busy.Capacity != 2 || busy.Ymax < 2 || len(busy.Scenarios) == 0 {
 		t.Errorf("busy overlay %+v: want a capacity line at 2 workers within the axis", busy)
 	}
@@ -274,11 +199,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("server columns without /metrics: %q, want – in all five", cells)
 	}
 
-	cancelTimeout() // ends the console subscription
-	reading.Wait()
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
+	if problems := page.Problems(); len(problems) > 0 {
 		t.Errorf("browser reported problems:\n%s", strings.Join(problems, "\n"))
 	}
 }
