@@ -15,16 +15,13 @@ import (
 	"github.com/syncio/syncio/loadtest/scrape"
 )
 
-// TestLiveBlockedSeries: when the service exposes the blocking watcher's
-// counter, the live points carry its rate (goroutines blocked holding a
-// worker) and the capacity from the workers gauge, from samples of the
-// running scenario only.
-func TestLiveBlockedSeries(t *testing.T) {
+// livePoints runs one scenario of the live loop for d against a service
+// whose /metrics writes exposition(elapsed), and returns the points.
+func livePoints(t *testing.T, d time.Duration, exposition func(elapsed time.Duration) string) []dashboard.Point {
+	t.Helper()
 	start := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Three goroutines blocked all the time: the counter grows 3 s a second.
-		fmt.Fprintf(w, "syncio_pool_workers 4\nsyncio_pool_workers_busy 3\nsyncio_pool_queue_length 0\n%s %g\n",
-			scrape.MetricBlockedHoldingWorker, 3*time.Since(start).Seconds())
+		fmt.Fprint(w, exposition(time.Since(start)))
 	}))
 	defer srv.Close()
 	sc := scrape.New(srv.URL, slog.New(slog.DiscardHandler))
@@ -40,13 +37,26 @@ func TestLiveBlockedSeries(t *testing.T) {
 	var scraping sync.WaitGroup
 	scraping.Go(func() { sc.Run(ctx, 50*time.Millisecond) })
 	lv.begin("s", 2, time.Now().Add(time.Minute))
-	time.Sleep(3500 * time.Millisecond)
+	time.Sleep(d)
 	lv.end()
 	lv.close()
 	cancel()
 	scraping.Wait()
 	mu.Lock()
 	defer mu.Unlock()
+	return points
+}
+
+// TestLiveBlockedSeries: when the service exposes the blocking watcher's
+// counter, the live points carry its rate (goroutines blocked holding a
+// worker) and the capacity from the workers gauge, from samples of the
+// running scenario only.
+func TestLiveBlockedSeries(t *testing.T) {
+	points := livePoints(t, 3500*time.Millisecond, func(elapsed time.Duration) string {
+		// Three goroutines blocked all the time: the counter grows 3 s a second.
+		return fmt.Sprintf("syncio_pool_workers 4\nsyncio_pool_workers_busy 3\nsyncio_pool_queue_length 0\n%s %g\n",
+			scrape.MetricBlockedHoldingWorker, 3*elapsed.Seconds())
+	})
 	var seen bool
 	for _, p := range points {
 		if p.BlockedHoldingWorker != nil {
@@ -69,34 +79,12 @@ func TestLiveBlockedSeries(t *testing.T) {
 // second; the next point's window reaches back to the last figure's
 // sample, and reads the three goroutines blocked.
 func TestLiveBlockedWaitsForSamples(t *testing.T) {
-	start := time.Now()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := math.Floor(6 * time.Since(start).Seconds())
+	points := livePoints(t, 3200*time.Millisecond, func(elapsed time.Duration) string {
+		n := math.Floor(6 * elapsed.Seconds())
 		watched := n / 6
-		fmt.Fprintf(w, "syncio_pool_workers 4\n%s %g\n%s %g\n%s %g\n", scrape.MetricBlockedHoldingWorker, 3*watched,
+		return fmt.Sprintf("syncio_pool_workers 4\n%s %g\n%s %g\n%s %g\n", scrape.MetricBlockedHoldingWorker, 3*watched,
 			scrape.MetricWatched, watched, scrape.MetricWatcherSamples, n)
-	}))
-	defer srv.Close()
-	sc := scrape.New(srv.URL, slog.New(slog.DiscardHandler))
-	defer sc.Close()
-	var mu sync.Mutex
-	var points []dashboard.Point
-	lv := newLive(Config{ScrapeInterval: 50 * time.Millisecond, Live: func(p dashboard.Point) {
-		mu.Lock()
-		defer mu.Unlock()
-		points = append(points, p)
-	}}, sc)
-	ctx, cancel := context.WithCancel(t.Context())
-	var scraping sync.WaitGroup
-	scraping.Go(func() { sc.Run(ctx, 50*time.Millisecond) })
-	lv.begin("s", 1, time.Now().Add(time.Minute))
-	time.Sleep(3200 * time.Millisecond)
-	lv.end()
-	lv.close()
-	cancel()
-	scraping.Wait()
-	mu.Lock()
-	defer mu.Unlock()
+	})
 	if len(points) < 3 {
 		t.Fatalf("%d points, want 3 or more", len(points))
 	}
