@@ -94,7 +94,7 @@ func DefaultConfig() Config {
 			cfg.Rules[r.ID] = true
 		}
 	}
-	for k, v := range defaultBlocking {
+	for k, v := range defaultBlocking() {
 		cfg.Blocking[k] = v
 	}
 	return cfg
