@@ -61,3 +61,13 @@ func TestRowRoundTrip(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, s)
 	}
 }
+
+// BenchmarkParseBuiltin is the start-up cost of the table (paid once per
+// process, by BuiltinBlocking).
+func BenchmarkParseBuiltin(b *testing.B) {
+	for b.Loop() {
+		if _, err := ParseTable(BlockingFile, blockingTable); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
