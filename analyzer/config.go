@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 )
 
 // Replacement describes the context-aware variant of a context-less call
@@ -94,7 +96,7 @@ func DefaultConfig() Config {
 			cfg.Rules[r.ID] = true
 		}
 	}
-	for k, v := range defaultBlocking {
+	for k, v := range defaultBlocking() {
 		cfg.Blocking[k] = v
 	}
 	return cfg
@@ -131,9 +133,13 @@ type Settings struct {
 	Rules map[string]bool `json:"rules"`
 	// Tests also analyses _test.go files.
 	Tests bool `json:"tests"`
-	// Blocking adds SIO001 calls: "pkg/path.Func", "pkg/path.(*Type).Method"
-	// or "pkg/path.Type.Method" (Type may be an interface), each optionally
-	// followed by "=suggestion".
+	// Blocking adds SIO001 calls, each a row of the built-in table's
+	// format (internal/knowledge/blocking.txt): "pkg/path.Func",
+	// "pkg/path.(*Type).Method" or "pkg/path.Type.Method" (Type may be an
+	// interface), optionally followed by "| use: replacement",
+	// "| method: Name" (turns on the fix), "| extra-args: text",
+	// "| verb: text", "| evidence: text". The older "key=suggestion"
+	// form is a row with only a use.
 	Blocking []string `json:"blocking"`
 	// Allow lists functions (same syntax, no suggestion) that may block.
 	Allow []string `json:"allow"`
@@ -210,68 +216,43 @@ func parseRuleID(s string) (string, error) {
 	return id, nil
 }
 
-const funcSyntax = `want "pkg/path.Func", "pkg/path.(*Type).Method" or "pkg/path.Type.Method"`
+const funcSyntax = knowledge.KeySyntax
 
 // parseFuncKey checks a function name in the analyzer's key syntax:
 // an import path, then ".Func", ".(*Type).Method" or ".Type.Method".
-func parseFuncKey(s string) (string, error) {
-	key := strings.TrimSpace(s)
-	slash := strings.LastIndex(key, "/")
-	last := key[slash+1:]
-	dot := strings.Index(last, ".")
-	if key == "" || strings.ContainsAny(key, " \t=,") || dot <= 0 {
-		return "", fmt.Errorf("%q: %s", s, funcSyntax)
-	}
-	rest := last[dot+1:]
-	var parts []string
-	if strings.HasPrefix(rest, "(*") {
-		typ, method, ok := strings.Cut(rest[2:], ").")
-		if !ok {
-			return "", fmt.Errorf("%q: %s", s, funcSyntax)
-		}
-		parts = []string{typ, method}
-	} else {
-		parts = strings.Split(rest, ".")
-	}
-	if len(parts) > 2 {
-		return "", fmt.Errorf("%q: %s", s, funcSyntax)
-	}
-	for _, p := range parts {
-		if !isIdent(p) {
-			return "", fmt.Errorf("%q: %s", s, funcSyntax)
-		}
-	}
-	return key, nil
-}
+func parseFuncKey(s string) (string, error) { return knowledge.ParseKey(s) }
 
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		letter := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127
-		if !letter && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
-}
+// isIdent reports whether s is a Go identifier.
+func isIdent(s string) bool { return knowledge.IsIdent(s) }
 
 // defaultUse is the suggestion for a user-declared blocking call that
 // names none.
 const defaultUse = "a variant that takes the request context"
 
-// addBlocking adds "key[=suggestion]" to cfg.Blocking.
+// addBlocking adds a user's SIO001 entry to cfg.Blocking: a row of the
+// built-in table's format ("key | use: … | method: …", knowledge.ParseRow)
+// or the older "key[=suggestion]". Which one is told by what follows the
+// key, "|" or "=": neither can be part of a key.
 func addBlocking(cfg *Config, s string) error {
-	keyPart, use, _ := strings.Cut(s, "=")
-	key, err := parseFuncKey(keyPart)
-	if err != nil {
-		return fmt.Errorf("blocking: %w, optionally followed by =suggestion", err)
+	var row knowledge.Blocking
+	if bar, eq := strings.Index(s, "|"), strings.Index(s, "="); bar >= 0 && (eq < 0 || bar < eq) {
+		r, err := knowledge.ParseRow(s)
+		if err != nil {
+			return fmt.Errorf("blocking: %w; %s", err, knowledge.RowSyntax)
+		}
+		row = r
+	} else {
+		keyPart, use, _ := strings.Cut(s, "=")
+		key, err := parseFuncKey(keyPart)
+		if err != nil {
+			return fmt.Errorf("blocking: %w, optionally followed by =suggestion or by | use: replacement | method: Name", err)
+		}
+		row = knowledge.Blocking{Key: key, Use: strings.TrimSpace(use)}
 	}
-	if use = strings.TrimSpace(use); use == "" {
-		use = defaultUse
+	if row.Use == "" {
+		row.Use = defaultUse
 	}
-	cfg.Blocking[key] = Replacement{Use: use}
+	cfg.Blocking[row.Key] = replacementOf(row)
 	return nil
 }
 
@@ -371,13 +352,17 @@ func (f listFlag) Set(s string) error {
 }
 
 // splitList splits a flag value on commas, except inside a suggestion:
-// a piece that is not a function name is glued back onto a previous
-// "key=suggestion" entry ("a.F=a.FContext(ctx, ...)" stays whole).
+// a piece that does not start with a function name is glued back onto a
+// previous "key=suggestion" or "key | use: …" entry
+// ("a.F=a.FContext(ctx, ...)" and "a.F | use: a.FContext(ctx, x)" stay
+// whole).
 func splitList(s string) []string {
 	var out []string
 	for _, piece := range strings.Split(s, ",") {
-		if n := len(out); n > 0 && strings.Contains(out[n-1], "=") {
-			if _, err := parseFuncKey(strings.SplitN(piece, "=", 2)[0]); err != nil {
+		if n := len(out); n > 0 && strings.ContainsAny(out[n-1], "=|") {
+			key, _, _ := strings.Cut(piece, "=")
+			key, _, _ = strings.Cut(key, "|")
+			if _, err := parseFuncKey(key); err != nil {
 				out[n-1] += "," + piece
 				continue
 			}
@@ -430,7 +415,7 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
 		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
-		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion")
+		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion, or a row of the built-in table's format ('pkg/path.(*T).M | use: t.MContext(ctx, ...) | method: MContext')")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",
 		"functions that may block (never reported nor propagated), comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method")
 	fs.Var(listFlag{cfg, addRoot, new([]string)}, "roots",

@@ -29,7 +29,8 @@
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation judged
-//     against the tables (table.go, libs.go; ctxflow.go and later.go for
+//     against the tables (table.go, libs.go and the SIO001 rows of
+//     internal/knowledge/blocking.txt; ctxflow.go and later.go for
 //     SIO001/SIO002), a call, or an interface call; regions marks the lock
 //     (SIO003) or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
@@ -118,9 +119,10 @@
 // assignments: one reassigned from its own chain (db = db.Where(…), the
 // list-query idiom) keeps the state of its origin, and a parameter's origin
 // is unknown, so never flagged. sqlx's context-less methods are table
-// entries. The SDK entries (go-redis v6/v7, mongo-driver v1 GridFS,
-// aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) are in libs.go, with their
-// evidence in docs/rules/libraries.md; ctxRouted skips a call whose
+// entries. The table is data, internal/knowledge/blocking.txt, one row per
+// call with the evidence for it; the SDK rows (go-redis v6/v7, mongo-driver
+// v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) have their story
+// in docs/rules/libraries.md; ctxRouted (libs.go) skips a call whose
 // receiver or options may carry the context (go-redis v7's WithContext,
 // oss.WithContext), which its key cannot show.
 //

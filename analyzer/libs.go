@@ -13,10 +13,7 @@ import (
 
 // Import paths of the libraries recognised by path and type name; the
 // analyzer never imports them.
-const (
-	pathSqlx   = "github.com/jmoiron/sqlx"
-	pathAzblob = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
-)
+const pathAzblob = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
 // gormFinishers are the *gorm.DB methods that run the statement built by
 // the chain before them.
@@ -25,37 +22,6 @@ var gormFinishers = map[string]bool{
 	"Updates": true, "Update": true, "UpdateColumn": true, "UpdateColumns": true, "Delete": true,
 	"Count": true, "Pluck": true, "Scan": true, "Exec": true, "Row": true, "Rows": true,
 	"Transaction": true, "FirstOrCreate": true, "FirstOrInit": true, "FindInBatches": true,
-}
-
-// sqlxMethods maps sqlx's context-less methods to their Context variant.
-// Exec/Query/QueryRow on *sqlx.DB and *sqlx.Tx are promoted from
-// database/sql and already in the table.
-var sqlxMethods = map[string]string{
-	"Get": "GetContext", "Select": "SelectContext", "Queryx": "QueryxContext",
-	"QueryRowx": "QueryRowxContext", "NamedExec": "NamedExecContext", "NamedQuery": "NamedQueryContext",
-	"MustExec": "MustExecContext", "Preparex": "PreparexContext", "PrepareNamed": "PrepareNamedContext",
-}
-
-// sqlxBlocking returns the SIO001 table entries for sqlx.
-func sqlxBlocking() map[string]Replacement {
-	defaultBlocking := map[string]Replacement{}
-	for _, recv := range []string{"(*DB)", "(*Tx)", "(*Stmt)", "(*NamedStmt)"} {
-		for m, ctxm := range sqlxMethods {
-			if (recv == "(*Stmt)" || recv == "(*NamedStmt)") && (strings.HasPrefix(m, "Prepare") || strings.HasPrefix(m, "Named")) {
-				continue
-			}
-			defaultBlocking[pathSqlx+"."+recv+"."+m] = Replacement{Use: "the sqlx " + ctxm + "(ctx, ...) method", Method: ctxm}
-		}
-	}
-	for _, m := range []string{"Exec", "Query", "QueryRow"} {
-		defaultBlocking[pathSqlx+".(*NamedStmt)."+m] = Replacement{Use: "stmt." + m + "Context(ctx, ...)", Method: m + "Context"}
-	}
-	defaultBlocking[pathSqlx+".(*DB).Beginx"] = Replacement{Use: "db.BeginTxx(ctx, nil)", Method: "BeginTxx", ExtraArgs: "nil"}
-	defaultBlocking[pathSqlx+".(*DB).MustBegin"] = Replacement{Use: "db.MustBeginTx(ctx, nil)", Method: "MustBeginTx", ExtraArgs: "nil"}
-	for _, f := range []string{"Get", "Select", "NamedExec", "NamedQuery"} {
-		defaultBlocking[pathSqlx+"."+f] = Replacement{Use: "sqlx." + f + "Context(ctx, ...)", Method: f + "Context"}
-	}
-	return defaultBlocking
 }
 
 // gormAssocFinishers are the *gorm.Association methods that run a query
@@ -428,201 +394,17 @@ func hasField(e ast.Expr, name string) bool {
 	return false
 }
 
-// Import paths of the SDKs in the library tables below. Every entry is
-// checked against the SDK's source: docs/rules/libraries.md names the
-// version, the file and line that does the I/O, and the context route.
+// Import paths of SDKs whose rows of the SIO001 table
+// (internal/knowledge/blocking.txt) ctxRouted judges, or whose
+// constructors are SIO004 entries; docs/rules/libraries.md has the
+// evidence.
 const (
 	pathGoRedisV6 = "github.com/go-redis/redis"
 	pathGoRedisV7 = "github.com/go-redis/redis/v7"
-	pathGridFS    = "go.mongodb.org/mongo-driver/mongo/gridfs"
-	pathAWSS3     = "github.com/aws/aws-sdk-go/service/s3"
-	pathS3Manager = pathAWSS3 + "/s3manager"
 	pathQiniu     = "github.com/qiniu/go-sdk/v7/storage"
 	pathOSS       = "github.com/aliyun/aliyun-oss-go-sdk/oss"
 	pathOBS       = "github.com/huaweicloud/huaweicloud-sdk-go-obs/obs"
 )
-
-// libraryBlocking returns the SIO001 entries for go-redis v6/v7, mongo-driver
-// v1 GridFS, aws-sdk-go v1 S3 and s3manager, Qiniu, Aliyun OSS and Huawei
-// OBS. go-redis v8+, mongo-driver's collections, aws-sdk-go-v2 and Tencent
-// COS take a ctx on every call and have none.
-func libraryBlocking() map[string]Replacement {
-	t := map[string]Replacement{}
-	goRedisBlocking(t)
-	gridFSBlocking(t)
-	awsV1Blocking(t)
-	qiniuBlocking(t)
-	ossBlocking(t)
-	obsBlocking(t)
-	return t
-}
-
-const (
-	goRedisV6Verb = "does a Redis round trip the request cannot cancel: go-redis v6 stores WithContext's context but never uses it"
-	goRedisV6Use  = "go-redis v8+ (github.com/redis/go-redis/v9), whose commands take ctx; until then bound it with Options.ReadTimeout and WriteTimeout"
-)
-
-// goRedisBlocking adds go-redis v6 and v7. Their commands are methods of an
-// embedded cmdable that *Client, *ClusterClient, *Ring, *Tx and *Conn
-// share. Calls through the Cmdable and UniversalClient interfaces are not
-// listed: Pipeliner embeds the same interface, and a pipeline's commands
-// only queue.
-func goRedisBlocking(t map[string]Replacement) {
-	v6 := Replacement{Use: goRedisV6Use, Verb: goRedisV6Verb}
-	for _, m := range strings.Fields(goRedisV6Commands) {
-		t[pathGoRedisV6+".(*cmdable)."+m] = v6
-	}
-	for _, m := range []string{"Auth", "ClientSetName", "Select", "SwapDB"} {
-		t[pathGoRedisV6+".(*statefulCmdable)."+m] = v6
-	}
-	for _, k := range []string{
-		"(*baseClient).Do", "(*baseClient).Process", "(*Client).Watch", "(*Client).Pipelined", "(*Client).TxPipelined",
-		"(*ClusterClient).Do", "(*ClusterClient).Process", "(*ClusterClient).Watch", "(*ClusterClient).Pipelined",
-		"(*ClusterClient).TxPipelined", "(*Ring).Do", "(*Ring).Process", "(*Ring).Watch", "(*Ring).Pipelined",
-		"(*Ring).TxPipelined", "Pipeliner.Exec", "(*Pipeline).Exec",
-	} {
-		t[pathGoRedisV6+"."+k] = v6
-	}
-
-	// v7 honours the context of rdb.WithContext(ctx) (its deadline on the
-	// connection, its cancellation while waiting for one); ctxRouted skips
-	// receivers that may carry one.
-	for _, m := range strings.Fields(goRedisV7Commands) {
-		t[pathGoRedisV7+".cmdable."+m] = Replacement{Use: "rdb.WithContext(ctx)." + m + "(...)"}
-	}
-	for _, recv := range []string{"(*Client)", "(*ClusterClient)", "(*Ring)"} {
-		t[pathGoRedisV7+"."+recv+".Do"] = Replacement{Use: "rdb.DoContext(ctx, args...)", Method: "DoContext"}
-		t[pathGoRedisV7+"."+recv+".Process"] = Replacement{Use: "rdb.ProcessContext(ctx, cmd)", Method: "ProcessContext"}
-		t[pathGoRedisV7+"."+recv+".Pipelined"] = Replacement{Use: "rdb.WithContext(ctx).Pipelined(fn)"}
-		t[pathGoRedisV7+"."+recv+".TxPipelined"] = Replacement{Use: "rdb.WithContext(ctx).TxPipelined(fn)"}
-	}
-	t[pathGoRedisV7+".(*Client).Watch"] = Replacement{Use: "rdb.WatchContext(ctx, fn, keys...)", Method: "WatchContext"}
-	t[pathGoRedisV7+".(*ClusterClient).Watch"] = Replacement{Use: "rdb.WatchContext(ctx, fn, keys...)", Method: "WatchContext"}
-	t[pathGoRedisV7+".(*Ring).Watch"] = Replacement{Use: "rdb.WithContext(ctx).Watch(fn, keys...)"}
-}
-
-// gridFSBlocking adds mongo-driver v1's GridFS bucket, whose methods run on
-// a context.Background() bounded only by the bucket's deadlines. v2's
-// GridFSBucket methods take ctx.
-func gridFSBlocking(t map[string]Replacement) {
-	for _, m := range []string{"Delete", "Find", "Rename", "Drop"} {
-		t[pathGridFS+".(*Bucket)."+m] = Replacement{Use: "bucket." + m + "Context(ctx, ...)", Method: m + "Context"}
-	}
-	noCtx := Replacement{
-		Verb: "does GridFS I/O the request cannot cancel: mongo-driver v1 has no context variant",
-		Use:  "bucket.SetReadDeadline/SetWriteDeadline from the request's deadline, or mongo-driver v2, whose GridFSBucket methods take ctx",
-	}
-	for _, m := range []string{
-		"OpenUploadStream", "OpenUploadStreamWithID", "UploadFromStream", "UploadFromStreamWithID",
-		"OpenDownloadStream", "OpenDownloadStreamByName", "DownloadToStream", "DownloadToStreamByName",
-	} {
-		t[pathGridFS+".(*Bucket)."+m] = noCtx
-	}
-}
-
-// awsV1Blocking adds aws-sdk-go v1: every *s3.S3 operation with a
-// …WithContext variant (on the client and on s3iface.S3API), and the
-// s3manager Upload and Download (on the types and their interfaces).
-func awsV1Blocking(t map[string]Replacement) {
-	for _, m := range strings.Fields(awsS3V1Ops) {
-		r := Replacement{Use: "svc." + m + "WithContext(ctx, ...)", Method: m + "WithContext"}
-		t[pathAWSS3+".(*S3)."+m] = r
-		t[pathAWSS3+"/s3iface.S3API."+m] = r
-	}
-	up := Replacement{Use: "uploader.UploadWithContext(ctx, input)", Method: "UploadWithContext"}
-	down := Replacement{Use: "downloader.DownloadWithContext(ctx, w, input)", Method: "DownloadWithContext"}
-	t[pathS3Manager+".Uploader.Upload"] = up
-	t[pathS3Manager+"/s3manageriface.UploaderAPI.Upload"] = up
-	t[pathS3Manager+".Downloader.Download"] = down
-	t[pathS3Manager+"/s3manageriface.DownloaderAPI.Download"] = down
-}
-
-// qiniuBucketOps maps the context-less *storage.BucketManager methods to the
-// storagev2 apis.Storage method they call with context.Background().
-var qiniuBucketOps = map[string]string{
-	"Stat": "StatObject", "StatWithOpts": "StatObject", "Delete": "DeleteObject", "Copy": "CopyObject",
-	"Move": "MoveObject", "ChangeMime": "ModifyObjectMetadata", "ChangeMeta": "ModifyObjectMetadata",
-	"ChangeMimeAndMeta": "ModifyObjectMetadata", "ChangeType": "SetObjectFileType",
-	"DeleteAfterDays": "DeleteObjectAfterDays", "RestoreAr": "RestoreArchivedObject",
-	"UpdateObjectStatus": "ModifyObjectStatus", "Fetch": "FetchObject", "FetchWithoutKey": "FetchObject",
-	"AsyncFetch": "AsyncFetchObject", "Prefetch": "PrefetchObject", "Buckets": "GetBuckets",
-	"BucketsV4": "GetBucketsV4", "CreateBucket": "CreateBucket", "DropBucket": "DeleteBucket",
-	"ListBucketDomains": "GetBucketDomainsV3", "SetImage": "SetBucketImage", "SetImageWithHost": "SetBucketImage",
-	"UnsetImage": "UnsetBucketImage", "GetBucketInfo": "GetBucketInfo", "BucketInfosInRegion": "GetBucketInfos",
-	"SetRemark": "SetBucketRemark", "SetReferAntiLeechMode": "SetBucketReferAntiLeech",
-	"AddBucketLifeCycleRule": "AddBucketRules", "DelBucketLifeCycleRule": "DeleteBucketRules",
-	"UpdateBucketLifeCycleRule": "UpdateBucketRules", "GetBucketLifeCycleRule": "GetBucketRules",
-	"AddBucketEvent": "AddBucketEventRule", "DelBucketEvent": "DeleteBucketEventRule",
-	"UpdateBucketEnvent": "UpdateBucketEventRule", "GetBucketEvent": "GetBucketEventRules",
-	"AddCorsRules": "SetBucketCORSRules", "GetCorsRules": "GetBucketCORSRules",
-	"SetBucketAccessStyle": "SetBucketAccessMode", "TurnOnBucketProtected": "SetBucketAccessMode",
-	"TurnOffBucketProtected": "SetBucketAccessMode", "SetBucketMaxAge": "SetBucketMaxAge",
-	"SetBucketAccessMode": "SetBucketPrivate", "MakeBucketPublic": "SetBucketPrivate",
-	"MakeBucketPrivate": "SetBucketPrivate", "TurnOnIndexPage": "DisableBucketIndexPage",
-	"TurnOffIndexPage": "DisableBucketIndexPage", "SetBucketQuota": "SetBucketQuota",
-	"GetBucketQuota": "GetBucketQuota", "SetTagging": "SetBucketTaggings", "ClearTagging": "DeleteBucketTaggings",
-	"GetTagging": "GetBucketTaggings",
-}
-
-const qiniuVerb = "does a Qiniu request the request cannot cancel: the storage package runs it on context.Background()"
-
-// qiniuBlocking adds the Qiniu go-sdk v7 storage managers. The upload
-// managers (FormUploader, ResumeUploader, UploadManager) take ctx.
-func qiniuBlocking(t map[string]Replacement) {
-	for m, api := range qiniuBucketOps {
-		t[pathQiniu+".(*BucketManager)."+m] = Replacement{
-			Verb: qiniuVerb,
-			Use:  "storagev2's apis.Storage." + api + "(ctx, ...) (github.com/qiniu/go-sdk/v7/storagev2/apis)",
-		}
-	}
-	t[pathQiniu+".(*BucketManager).Batch"] = Replacement{Verb: qiniuVerb, Use: "m.BatchWithContext(ctx, bucket, operations)"}
-	t[pathQiniu+".(*BucketManager).ListFiles"] = Replacement{
-		Verb: qiniuVerb, Use: "m.ListFilesWithContext(ctx, bucket, storage.ListInputOptionsPrefix(prefix), ...)",
-	}
-	t[pathQiniu+".(*BucketManager).ListBucket"] = Replacement{
-		Verb: qiniuVerb, Use: "m.ListBucketContext(ctx, bucket, prefix, delimiter, marker)", Method: "ListBucketContext",
-	}
-	t[pathQiniu+".(*BucketManager).Get"] = Replacement{
-		Verb: qiniuVerb, Use: "a *storage.GetObjectInput whose Context is the request context",
-	}
-	// PfopV2 takes a ctx but ignores it (it passes context.Background()).
-	for m, api := range map[string]string{"Pfop": "Pfop", "Prefop": "Prefop"} {
-		t[pathQiniu+".(*OperationManager)."+m] = Replacement{
-			Verb: qiniuVerb, Use: "media's apis.Media." + api + "(ctx, ...) (github.com/qiniu/go-sdk/v7/media/apis)",
-		}
-	}
-}
-
-// ossObjectOps are the oss.Bucket methods that pass their options to the
-// request, so that oss.WithContext(ctx) among them cancels it.
-var ossObjectOps = []string{
-	"PutObject", "PutObjectFromFile", "GetObject", "GetObjectToFile", "CopyObject", "CopyObjectTo",
-	"CopyObjectFrom", "AppendObject", "DeleteObject", "DeleteObjects", "IsObjectExist", "ListObjects",
-	"ListObjectsV2", "GetObjectDetailedMeta", "GetObjectMeta", "PutObjectWithURL", "PutObjectFromFileWithURL",
-	"GetObjectWithURL", "GetObjectToFileWithURL",
-}
-
-// ossBlocking adds Aliyun OSS (aliyun-oss-go-sdk). A call is listed only
-// when no option can carry the context (ctxRouted).
-func ossBlocking(t map[string]Replacement) {
-	for _, m := range ossObjectOps {
-		t[pathOSS+".Bucket."+m] = Replacement{
-			Use: "bucket." + m + "(..., oss.WithContext(ctx))", Verb: "sends an OSS request without the request context",
-		}
-	}
-}
-
-// obsBlocking adds Huawei OBS. ObsClient takes no context per call:
-// obs.WithRequestContext sets one for the whole client at obs.New.
-func obsBlocking(t map[string]Replacement) {
-	r := Replacement{
-		Verb: "sends an OBS request the request cannot cancel: ObsClient has no per-call context",
-		Use:  "a deadline on the shared client (obs.WithSocketTimeout, obs.WithHeaderTimeout); obs.WithRequestContext(ctx) fixes one context for a whole client",
-	}
-	for _, m := range strings.Fields(obsClientOps) {
-		t[pathOBS+".ObsClient."+m] = r
-	}
-}
 
 // ctxRouted reports whether a call to a table entry may carry the request
 // context through its receiver or an argument, which the key cannot show:

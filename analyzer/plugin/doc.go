@@ -14,7 +14,7 @@
 //	        description: blocking I/O on HTTP request paths
 //	        settings:
 //	          rules: {SIO006: true, SIO005: false}
-//	          blocking: ["example.com/store.(*Client).Fetch=store.(*Client).FetchContext(ctx, ...)"]
+//	          blocking: ["example.com/store.(*Client).Fetch | use: c.FetchContext(ctx, key) | method: FetchContext"]
 //
 // The settings are analyzer.Settings, decoded with register.DecodeSettings;
 // the analyzer package owns their meaning and validation, so the plugin and

@@ -1,12 +1,17 @@
 package plugin
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
 	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/syncio/syncio/analyzer"
+	"github.com/syncio/syncio/docs/docblock"
 )
 
 // Raw settings are built the way golangci-lint hands them over: maps of any
@@ -89,6 +94,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"unknown rule", map[string]any{"rules": map[string]any{"sio999": true}}, "sio999"},
 		{"rules as a list", map[string]any{"rules": []any{"SIO001"}}, "rules"},
 		{"bad blocking entry", map[string]any{"blocking": []any{"Fetch"}}, `"Fetch"`},
+		{"bad blocking row", map[string]any{"blocking": []any{"example.com/a.F | usage: a.FContext"}}, `field "usage: a.FContext"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,4 +117,64 @@ func configOf(t *testing.T, raw any) analyzer.Config {
 		t.Fatal(err)
 	}
 	return p.(*linter).cfg
+}
+
+// TestSettingsRowIsFound: a blocking entry in the settings, written as a
+// row of the built-in table (analyzer/internal/knowledge/blocking.txt),
+// adds a user's SDK call: the plugin reports it with the row's verb and
+// replacement, and offers the fix to the row's method.
+func TestSettingsRowIsFound(t *testing.T) {
+	p, err := New(map[string]any{"blocking": []any{
+		"example.com/usersdk/sdk.(*Client).Fetch | use: client.FetchContext(ctx, key) | method: FetchContext" +
+			" | verb: waits for the SDK's server without the request context | evidence: example.com/usersdk/sdk sdk.go:16",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), as[0], "usersdkapi")
+}
+
+// TestDocSettingsLists: the settings example of docs/ci.md (block
+// settings-lists), decoded from YAML into the maps golangci-lint hands the
+// plugin, configures what the doc says: a row with its method (so the fix
+// is offered), the older key=suggestion form, a bare key, allow and roots.
+func TestDocSettingsLists(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := docblock.All(string(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body string
+	for _, b := range blocks {
+		if b.Name == "settings-lists" {
+			body = b.Body
+		}
+	}
+	var raw struct {
+		Settings map[string]any `yaml:"settings"`
+	}
+	if err := yaml.Unmarshal([]byte(body), &raw); err != nil || raw.Settings == nil {
+		t.Fatalf("docs/ci.md block settings-lists: %v\n%s", err, body)
+	}
+	cfg := configOf(t, raw.Settings)
+	want := map[string]analyzer.Replacement{
+		"example.com/store.(*Client).Fetch": {Use: "c.FetchContext(ctx, key)", Method: "FetchContext"},
+		"example.com/store.(*Client).Save":  {Use: "c.SaveContext(ctx, v)"},
+		"example.com/store.Load":            {Use: "a variant that takes the request context"},
+	}
+	for k, w := range want {
+		if got := cfg.Blocking[k]; got != w {
+			t.Errorf("blocking %s = %+v, want %+v", k, got, w)
+		}
+	}
+	if !cfg.Allow["example.com/cache.(*LRU).Get"] || len(cfg.Roots) != 2 {
+		t.Errorf("allow %v, roots %v: not what the doc says", cfg.Allow, cfg.Roots)
+	}
 }

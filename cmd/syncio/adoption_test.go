@@ -458,6 +458,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"golangci-build":      "tools/golangci TestDocRecipe",
 		"golangci-config":     "tools/golangci TestDocRecipe",
 		"make-lint":           "tools/golangci TestWorkflowRunStep",
+		"settings-lists":      "analyzer/plugin TestDocSettingsLists",
 	}
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
 	if err != nil {

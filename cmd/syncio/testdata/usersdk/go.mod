@@ -1,0 +1,3 @@
+module example.com/usersdk
+
+go 1.26
