@@ -66,6 +66,7 @@ type fnSummary struct {
 	pos            token.Pos
 	how, framework string
 	label          string // the root's name in the report, when name is the registering function's
+	wraps          bool   // a literal that calls a handler it was given (resolve.Handlers.Wraps)
 	sig            *types.Signature
 	items          []item
 	ignores        []*ignore // the doc comment's //syncio:ignore directives
@@ -259,7 +260,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				}
 			}
 			if k != notRoot {
-				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), how: how, framework: framework}
+				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), how: how, framework: framework,
+					wraps: r.handlers.Wraps(lit)}
 				s.items = r.collect(sig, lit.Body)
 				roots = append(roots, s)
 			}

@@ -172,7 +172,7 @@ func (r *runner) seenResult(roots []*fnSummary) *seen.Package {
 		default:
 			name = s.name
 		}
-		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how})
+		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps})
 	}
 	if res.Registrations == nil {
 		res.Registrations = []seen.Registration{}

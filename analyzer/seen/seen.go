@@ -28,6 +28,10 @@ type Root struct {
 	Pos       string `json:"pos"` // file:line:col
 	Framework string `json:"framework"`
 	How       string `json:"how"`
+	// Wraps marks middleware or an adapter: a literal that calls a
+	// handler it was given. It runs on the request path of every route it
+	// wraps, so it is a root, but a reader counting routes leaves it out.
+	Wraps bool `json:"wraps,omitempty"`
 }
 
 // Registration is one call that hands handlers to a router.
@@ -219,8 +223,18 @@ func (rep Report) Line(short func(string) string) string {
 	if len(rep.Roots) == 0 {
 		b.WriteString("roots: 0 request roots found: no handler was analysed, so the absence of findings says nothing; mark handlers //syncio:handler or pass -roots (docs/frameworks.md)")
 	} else {
-		fmt.Fprintf(&b, "roots: %d request %s (%s; %s)", len(rep.Roots), plural(len(rep.Roots), "root"), counts(rep.Roots, func(r Root) string { return r.Framework }),
-			"by "+counts(rep.Roots, func(r Root) string { return r.How }))
+		wrappers := 0
+		for _, r := range rep.Roots {
+			if r.Wraps {
+				wrappers++
+			}
+		}
+		var wrap string
+		if wrappers > 0 {
+			wrap = fmt.Sprintf("; %d of them middleware or adapters that call a handler they are given", wrappers)
+		}
+		fmt.Fprintf(&b, "roots: %d request %s (%s; %s%s)", len(rep.Roots), plural(len(rep.Roots), "root"), counts(rep.Roots, func(r Root) string { return r.Framework }),
+			"by "+counts(rep.Roots, func(r Root) string { return r.How }), wrap)
 	}
 	fmt.Fprintf(&b, "; %d registration %s", len(rep.Registrations), plural(len(rep.Registrations), "call"))
 	switch n := len(rep.Unresolved); {

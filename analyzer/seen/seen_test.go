@@ -55,3 +55,17 @@ func TestLineSaysZero(t *testing.T) {
 		t.Errorf("line = %q", got)
 	}
 }
+
+// TestLineCountsWrappers: middleware and adapters are roots, and the line
+// says how many of the roots they are, so that a reader who counts routes
+// can compare.
+func TestLineCountsWrappers(t *testing.T) {
+	rep := Merge([]*Package{{Path: "p", Roots: []Root{
+		{Name: "func literal", Pos: "a.go:1:1", Framework: "net/http", How: HowRegistration},
+		{Name: "func literal", Pos: "a.go:5:1", Framework: "net/http", How: HowRegistration, Wraps: true},
+		{Name: "func literal", Pos: "a.go:9:1", Framework: "net/http", How: HowSignature, Wraps: true},
+	}}})
+	if got := rep.Line(nil); !strings.Contains(got, "3 request roots (net/http 3; by registration 2, signature 1; 2 of them middleware or adapters that call a handler they are given)") {
+		t.Errorf("line %q does not count the 2 wrappers", got)
+	}
+}

@@ -479,3 +479,74 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	}
 	return nil
 }
+
+// Wraps reports whether lit calls a handler it was given: a parameter of a
+// function around it (the fn of withUser(fn), the next of a middleware),
+// called directly or through its ServeHTTP method. Such a literal is
+// middleware or an adapter: on the request path of every route it wraps,
+// so a request root, but not a route of its own, and a reader counting
+// routes does not count it.
+//
+// A func parameter counts when it takes every type lit takes (withUser's fn
+// is lit's own type; handle's fn takes the writer and request and more), so
+// that a literal calling a logger it was given is not middleware.
+func (h *Handlers) Wraps(lit *ast.FuncLit) bool {
+	sig, _ := h.info.TypeOf(lit).(*types.Signature)
+	if sig == nil || sig.Params().Len() == 0 {
+		return false
+	}
+	outer := func(e ast.Expr, serve bool) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, _ := h.info.Uses[id].(*types.Var)
+		p, isParam := h.params[v]
+		// A parameter of lit itself is the request, not a wrapped handler.
+		if !isParam || p.lit == lit {
+			return false
+		}
+		if serve {
+			return true
+		}
+		fsig, _ := v.Type().Underlying().(*types.Signature)
+		return fsig != nil && takesAll(fsig, sig)
+	}
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a literal inside runs when it is called, if ever
+		case *ast.CallExpr:
+			switch fun := ast.Unparen(n.Fun).(type) {
+			case *ast.Ident:
+				found = outer(fun, false)
+			case *ast.SelectorExpr:
+				found = fun.Sel.Name == "ServeHTTP" && outer(fun.X, true)
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// takesAll reports whether f has a parameter of each of g's parameter types.
+func takesAll(f, g *types.Signature) bool {
+	for i := range g.Params().Len() {
+		want := g.Params().At(i).Type()
+		ok := false
+		for j := range f.Params().Len() {
+			if types.Identical(f.Params().At(j).Type(), want) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
