@@ -581,6 +581,11 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 				return err
 			}
 			defer func() {
+				// The scraped figures are once a second; the kernel's
+				// high-water mark is the true peak.
+				if rss, err := child.peakRSS(); err == nil {
+					fmt.Fprintf(stderr, "syncio-load: the API child peaked at %.0f MB RSS (the kernel's high-water mark, VmHWM; the table's API RSS is sampled once a second)\n", float64(rss)/1e6)
+				}
 				if err := child.stop(15 * time.Second); err != nil {
 					log.Warn("API child shutdown", "err", err)
 				}
