@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +151,162 @@ func TestFaultSlowBodyLosesItsRequest(t *testing.T) {
 			t.Errorf("%s: %d %s, want 408 %s", path, r.status, r.body, codeBodyTimeout)
 		}
 		waitPool(t, s, "every worker back", func(st pool.Stats) bool { return st.Busy == 0 })
+	}
+}
+
+// waitMetric polls the server's /metrics until series reads want.
+func waitMetric(t *testing.T, s *Server, series string, want float64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		got := metricValue(t, s, series)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s reads %v, want %v", series, got, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAsyncUploadsPastTheSlotsWait: with MaxInflightUploads slots held (by
+// two uploads whose bodies are slow), a third upload does not start: it
+// waits, holding no worker, and never more than two run at once; when a
+// slot frees it runs and is stored.
+func TestAsyncUploadsPastTheSlotsWait(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxInflightUploads = 2
+	cfg.BodyTimeout = time.Minute
+	cfg.UpstreamTimeout = time.Minute
+	s := startServer(t, cfg)
+
+	slow := []net.Conn{
+		rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "ab"),
+		rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "ab"),
+	}
+	waitMetric(t, s, "syncio_upload_inflight_uploads", 2)
+
+	third := make(chan response, 1)
+	go func() {
+		r, err := fetch(context.Background(), http.MethodPost, s.URL()+"/api/async/upload", strings.NewReader("0123456789"))
+		if err != nil {
+			t.Error(err)
+		}
+		third <- r
+	}()
+	waitMetric(t, s, "syncio_upload_waiting_uploads", 1)
+	waitPool(t, s, "the waiting upload holding no worker", func(st pool.Stats) bool { return st.Busy == 0 && st.Queued == 0 })
+	select {
+	case r := <-third:
+		t.Fatalf("the third upload was answered while both slots were held: %d %s", r.status, r.body)
+	case <-time.After(200 * time.Millisecond):
+	}
+
+	_ = slow[0].Close() // its body read fails: the slot is given back
+	select {
+	case r := <-third:
+		var res uploadResult
+		if r.status != http.StatusCreated || json.Unmarshal(r.body, &res) != nil || res.Size != 10 {
+			t.Fatalf("the third upload once a slot freed: %d %s", r.status, r.body)
+		}
+		if data, err := readBlob(t, s, res.Name); err != nil || string(data) != "0123456789" {
+			t.Errorf("stored %q, %v", data, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the third upload did not run once a slot freed")
+	}
+	if peak := s.app.slots.peak.Load(); peak != 2 {
+		t.Errorf("at most %d uploads ran at once, want the bound 2", peak)
+	}
+	if got := metricValue(t, s, "syncio_upload_waiting_uploads"); got != 0 {
+		t.Errorf("%v uploads still waiting", got)
+	}
+}
+
+// TestAsyncUploadSlotWaitEndsIn503: an upload that finds no slot within
+// the upstream timeout gets 503 uploads_busy with Retry-After, its body
+// unread, and the worker pool is whole.
+func TestAsyncUploadSlotWaitEndsIn503(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxInflightUploads = 1
+	cfg.BodyTimeout = time.Minute
+	cfg.UpstreamTimeout = 300 * time.Millisecond
+	s := startServer(t, cfg)
+	rawRequest(t, s, "POST /api/async/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "ab")
+	waitMetric(t, s, "syncio_upload_inflight_uploads", 1)
+
+	r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload", strings.NewReader("0123456789"))
+	if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || documentedError(t, r) != codeUploadsBusy {
+		t.Errorf("upload with no slot free: %d %v %s, want 503 %s with Retry-After", r.status, r.header, r.body, codeUploadsBusy)
+	}
+	if got := metricValue(t, s, "syncio_upload_slot_timeouts_total"); got != 1 {
+		t.Errorf("syncio_upload_slot_timeouts_total %v, want 1", got)
+	}
+	waitPool(t, s, "every worker back", func(st pool.Stats) bool { return st.Busy == 0 })
+	if got := s.app.slots.peak.Load(); got != 1 {
+		t.Errorf("at most %d uploads ran at once, want 1", got)
+	}
+}
+
+// vmSize is this process's virtual memory size (VmSize in
+// /proc/self/status), in bytes.
+func vmSize(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Skip("no VmSize in /proc/self/status")
+	return 0
+}
+
+// TestSmallUploadsMapNoBuffers: uploads that declare at most
+// smallUploadMax bytes are stored from a heap buffer of their size, not
+// through UploadStream, which maps (mmap) a 1 MiB buffer per upload and
+// unmaps it under one process-wide lock. 600 small uploads held in flight
+// by a slow store would map 600 MiB that way; the process's address space
+// must grow by well under half of that (heap arenas and thread stacks
+// may still grow it).
+func TestSmallUploadsMapNoBuffers(t *testing.T) {
+	const uploads, size = 600, 4 << 10
+	cfg := testConfig()
+	cfg.StorageLatency = 3 * time.Second
+	cfg.UpstreamTimeout = time.Minute
+	s := startServer(t, cfg)
+	body := strings.Repeat("x", size)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: uploads}}
+	t.Cleanup(client.CloseIdleConnections)
+	before := vmSize(t)
+
+	done := make(chan int, uploads)
+	for range uploads {
+		go func() {
+			resp, err := client.Post(s.URL()+"/api/async/upload", "application/octet-stream", strings.NewReader(body))
+			if err != nil {
+				done <- 0
+				return
+			}
+			_ = resp.Body.Close()
+			done <- resp.StatusCode
+		}()
+	}
+	waitMetric(t, s, "syncio_upload_inflight_uploads", uploads)
+	if grew := vmSize(t) - before; grew > uploads<<20/2 {
+		t.Errorf("%d uploads of %d bytes in flight grew the address space by %d MiB; want under %d MiB (UploadStream maps 1 MiB each)",
+			uploads, size, grew>>20, uploads/2)
+	}
+	for range uploads {
+		if code := <-done; code != http.StatusCreated {
+			t.Fatalf("an upload answered %d", code)
+		}
 	}
 }

@@ -67,6 +67,16 @@ type Config struct {
 	// as the pool does past its queue. The sync route is bounded by its
 	// workers (Workers × 2 MiB).
 	MaxInflightBytes int64
+	// MaxInflightUploads bounds the uploads the async upload route runs at
+	// once, by count (default 1024). An upload past it waits for a slot
+	// after giving its worker back and before reading its body, so it
+	// holds its connection and nothing else; the wait counts within
+	// UpstreamTimeout, and an upload that waited all of it is answered 503
+	// uploads_busy with Retry-After. Bytes alone never bind with small
+	// bodies: 4000 uploads of 4 KiB are 16 MiB, while each one in flight
+	// held about 100 KiB of heap and 25 KiB of stack in its request to
+	// storage (docs/results.md).
+	MaxInflightUploads int
 	// BodyTimeout bounds how long one request may take to send its body
 	// (uploads and orders; default 30 s, which lets the largest default
 	// upload arrive at about 1.1 MiB/s). It is set per request with
@@ -131,25 +141,26 @@ type Config struct {
 // DefaultConfig returns the defaults documented on Config's fields.
 func DefaultConfig() Config {
 	return Config{
-		Addr:              "127.0.0.1:8080",
-		Workers:           100,
-		Queue:             3000,
-		ProfileLatency:    2 * time.Second,
-		StorageLatency:    blobserver.DefaultLatency,
-		StorageBandwidth:  blobserver.DefaultBandwidth,
-		Container:         "uploads",
-		MaxUploadBytes:    32 << 20,
-		MaxInflightBytes:  256 << 20,
-		BodyTimeout:       30 * time.Second,
-		UpstreamTimeout:   30 * time.Second,
-		TemporalWait:      10 * time.Second,
-		StorageRetries:    2,
-		StorageConns:      1024,
-		StorageTryTimeout: 15 * time.Second,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      5 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
+		Addr:               "127.0.0.1:8080",
+		Workers:            100,
+		Queue:              3000,
+		ProfileLatency:     2 * time.Second,
+		StorageLatency:     blobserver.DefaultLatency,
+		StorageBandwidth:   blobserver.DefaultBandwidth,
+		Container:          "uploads",
+		MaxUploadBytes:     32 << 20,
+		MaxInflightBytes:   256 << 20,
+		MaxInflightUploads: 1024,
+		BodyTimeout:        30 * time.Second,
+		UpstreamTimeout:    30 * time.Second,
+		TemporalWait:       10 * time.Second,
+		StorageRetries:     2,
+		StorageConns:       1024,
+		StorageTryTimeout:  15 * time.Second,
+		ReadHeaderTimeout:  5 * time.Second,
+		ReadTimeout:        2 * time.Minute,
+		WriteTimeout:       5 * time.Minute,
+		IdleTimeout:        2 * time.Minute,
 	}
 }
 
@@ -185,6 +196,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxInflightBytes <= 0 {
 		c.MaxInflightBytes = d.MaxInflightBytes
+	}
+	if c.MaxInflightUploads <= 0 {
+		c.MaxInflightUploads = d.MaxInflightUploads
 	}
 	if c.BodyTimeout <= 0 {
 		c.BodyTimeout = d.BodyTimeout

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,7 @@ type app struct {
 	orders   *orderWorkflows
 	ledger   *ledger             // idempotency of the in-process order routes
 	inflight *byteGate           // the async upload route's bound on bytes in flight
+	slots    *slotGate           // the async upload route's bound on uploads in flight
 	handlers running             // requests whose handlers have not returned
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
@@ -91,6 +93,12 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		// Read at each scrape: the limit is the process's, set by whoever
+		// runs the API (SetMemoryLimit), not by Start.
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "syncio_memory_limit_bytes",
+			Help: "The Go runtime's soft memory limit of this process (-memory-limit or GOMEMLIMIT; 9.2e18 is none).",
+		}, func() float64 { return float64(debug.SetMemoryLimit(-1)) }),
 	)
 	a := &app{
 		cfg:    cfg,
@@ -102,6 +110,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			pool.WithYield(func(ctx context.Context) func() { return blockwatch.Drop(ctx, workerResource) })),
 	}
 	a.inflight = newByteGate(cfg.MaxInflightBytes, reg)
+	a.slots = newSlotGate(cfg.MaxInflightUploads, reg)
 	s := &Server{app: a, served: make(chan error, 1), unwatch: func() {}}
 	if cfg.BlockwatchRate >= 0 {
 		a.watcher = blockwatch.New(

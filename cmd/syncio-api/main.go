@@ -88,6 +88,8 @@ Flags:
 	fs.StringVar(&cfg.Container, "container", cfg.Container, "blob container for uploads (created at start-up)")
 	fs.Int64Var(&cfg.MaxUploadBytes, "max-upload", cfg.MaxUploadBytes, "largest accepted upload in bytes (413 beyond)")
 	fs.Int64Var(&cfg.MaxInflightBytes, "max-inflight-bytes", cfg.MaxInflightBytes, "bound on the upload bytes the async upload route holds at once, each upload counting min(its size, 2 MiB of streaming buffers); 503 uploads_busy beyond it")
+	fs.IntVar(&cfg.MaxInflightUploads, "max-inflight-uploads", cfg.MaxInflightUploads, "bound on the uploads the async upload route runs at once; past it an upload waits for a slot with its body unread, holding no worker, within -upstream-timeout (then 503 uploads_busy)")
+	memLimit := fs.Int64("memory-limit", -1, "the Go runtime's soft memory limit in bytes: the collector works harder near it, so the heap stays under it unless live memory alone is above it. -1: 251658240 (240 MiB) with AZURE_STORAGE_CONNECTION_STRING, none with the embedded blob fake, whose in-memory index grows with what is stored; 0: none; GOMEMLIMIT in the environment wins unless this flag is given")
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long one request may take to send its body (uploads, orders), set per request apart from the server's read timeout; 408 body_timeout beyond it")
 	fs.DurationVar(&cfg.UpstreamTimeout, "upstream-timeout", cfg.UpstreamTimeout, "bound on each profile or storage call once a request runs (504 beyond)")
 	fs.IntVar(&cfg.StorageRetries, "storage-retries", cfg.StorageRetries, "azcore retries per storage call (negative: none)")
@@ -145,6 +147,12 @@ Flags:
 		fmt.Fprintf(stderr, "syncio-api: -temporal-wait %s: must be positive\n", cfg.TemporalWait)
 		return 2
 	}
+	if *memLimit < -1 {
+		fmt.Fprintf(stderr, "syncio-api: -memory-limit %d: want bytes, 0 for none or -1 for the default\n", *memLimit)
+		return 2
+	}
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "memory-limit" })
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "syncio-api: -log-level: %v\n", err)
@@ -170,6 +178,11 @@ Flags:
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if *memLimit == -1 {
+		*memLimit = api.MemoryLimitFor(cfg)
+	}
+	limit := api.SetMemoryLimit(*memLimit, explicit)
+	log.Info("memory limit", "bytes", limit, "from_GOMEMLIMIT", os.Getenv("GOMEMLIMIT") != "" && !explicit)
 	srv, err := api.Start(ctx, cfg, log)
 	if err != nil {
 		// One line, no stack: the usual cause is a taken port or bad storage.

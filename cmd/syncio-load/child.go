@@ -4,17 +4,19 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/fakes/blobserver"
 )
 
 // The lab runs the API in a process of its own by default, so that the API's
@@ -24,40 +26,72 @@ import (
 // needs no second build.
 const serveAPIArg = "serve-api"
 
-// childConfig is what the parent sends the child on its stdin, one JSON line.
+// serveBlobArg is the hidden first argument of the storage child: the
+// embedded blob fake in a process of its own (-storage-child), so that the
+// API child's RSS, CPU and goroutines are the API's alone, as they are
+// against remote storage, and not the fake's server side of every storage
+// connection, its index and its disk writes too.
+const serveBlobArg = "serve-blob"
+
+// childConfig is what the parent sends the API child on its stdin, one JSON
+// line.
 type childConfig struct {
 	API     api.Config `json:"api"`
 	Verbose bool       `json:"verbose"`
+	// MemoryLimit and MemoryLimitExplicit are api.SetMemoryLimit's
+	// arguments (-api-memory-limit): the child is a process that serves the
+	// API alone, so the limit is its own.
+	MemoryLimit         int64 `json:"memory_limit"`
+	MemoryLimitExplicit bool  `json:"memory_limit_explicit"`
 }
 
-// childAPI is a running child API process.
+// blobChildConfig is what the parent sends the storage child.
+type blobChildConfig struct {
+	Storage blobserver.Config `json:"storage"`
+	Dir     string            `json:"dir"`
+	Verbose bool              `json:"verbose"`
+}
+
+// childAPI is a running child process: the API, or the storage child.
 type childAPI struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
-	url   string
+	url   string     // what the child printed after "listening ": a URL, or a connection string
 	done  chan error // the child's exit
 }
 
 // startChildAPI starts the API from acfg in a child process and returns once
 // it is listening. Its logs go to stderr.
-func startChildAPI(ctx context.Context, acfg api.Config, verbose bool, stderr io.Writer) (*childAPI, error) {
+func startChildAPI(ctx context.Context, cc childConfig, stderr io.Writer) (*childAPI, error) {
+	return startChild(ctx, serveAPIArg, "API", cc, stderr)
+}
+
+// startStorageChild starts the embedded blob fake in a child process and
+// returns once it is listening; its url is the connection string.
+func startStorageChild(ctx context.Context, bc blobChildConfig, stderr io.Writer) (*childAPI, error) {
+	return startChild(ctx, serveBlobArg, "storage", bc, stderr)
+}
+
+// startChild runs this program with arg, sends it config as one JSON line
+// and waits for its "listening ..." line.
+func startChild(ctx context.Context, arg, what string, config any, stderr io.Writer) (*childAPI, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("finding this program to start the API child: %w", err)
+		return nil, fmt.Errorf("finding this program to start the %s child: %w", what, err)
 	}
-	cmd := exec.Command(exe, serveAPIArg)
+	cmd := exec.Command(exe, arg)
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = childProcAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, fmt.Errorf("API child stdin: %w", err)
+		return nil, fmt.Errorf("%s child stdin: %w", what, err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("API child stdout: %w", err)
+		return nil, fmt.Errorf("%s child stdout: %w", what, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting the API child: %w", err)
+		return nil, fmt.Errorf("starting the %s child: %w", what, err)
 	}
 	c := &childAPI{cmd: cmd, stdin: stdin, done: make(chan error, 1)}
 	lines := make(chan string, 1)
@@ -70,9 +104,9 @@ func startChildAPI(ctx context.Context, acfg api.Config, verbose bool, stderr io
 		_, _ = io.Copy(io.Discard, stdout) // nothing more is expected; do not block the child
 	}()
 	go func() { c.done <- cmd.Wait() }()
-	if err := json.NewEncoder(stdin).Encode(childConfig{API: acfg, Verbose: verbose}); err != nil {
+	if err := json.NewEncoder(stdin).Encode(config); err != nil {
 		_ = c.stop(time.Second)
-		return nil, fmt.Errorf("configuring the API child: %w", err)
+		return nil, fmt.Errorf("configuring the %s child: %w", what, err)
 	}
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
@@ -81,7 +115,7 @@ func startChildAPI(ctx context.Context, acfg api.Config, verbose bool, stderr io
 		url, found := strings.CutPrefix(line, "listening ")
 		if !ok || !found {
 			_ = c.stop(5 * time.Second)
-			return nil, fmt.Errorf("the API child did not start (see its log above)")
+			return nil, fmt.Errorf("the %s child did not start (see its log above)", what)
 		}
 		c.url = url
 		return c, nil
@@ -90,7 +124,7 @@ func startChildAPI(ctx context.Context, acfg api.Config, verbose bool, stderr io
 		return nil, ctx.Err()
 	case <-t.C:
 		_ = c.stop(5 * time.Second)
-		return nil, errors.New("the API child did not listen within a minute")
+		return nil, fmt.Errorf("the %s child did not listen within a minute", what)
 	}
 }
 
@@ -104,15 +138,15 @@ func (c *childAPI) stop(grace time.Duration) error {
 	select {
 	case err := <-c.done:
 		if err != nil {
-			return fmt.Errorf("API child: %w", err)
+			return fmt.Errorf("child %s: %w", c.cmd.Args[1], err)
 		}
 		return nil
 	case <-t.C:
 		_ = c.cmd.Process.Kill()
 		if err := <-c.done; err != nil {
-			return fmt.Errorf("API child still running %s after SIGTERM: killed (%w)", grace, err)
+			return fmt.Errorf("child %s still running %s after SIGTERM: killed (%w)", c.cmd.Args[1], grace, err)
 		}
-		return fmt.Errorf("API child still running %s after SIGTERM: killed", grace)
+		return fmt.Errorf("child %s still running %s after SIGTERM: killed", c.cmd.Args[1], grace)
 	}
 }
 
@@ -134,6 +168,7 @@ func serveAPI(stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := apiLogger(cc.Verbose, stderr)
+	api.SetMemoryLimit(cc.MemoryLimit, cc.MemoryLimitExplicit)
 	srv, err := api.Start(ctx, cc.API, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "syncio-load %s: %v\n", serveAPIArg, err)
@@ -156,4 +191,68 @@ func serveAPI(stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// serveBlob is the storage child's side: read the storage model from stdin,
+// serve the blob fake on loopback, print "listening CONNECTION-STRING" on
+// stdout (to the parent only: it carries the fake's well-known account
+// key), and stop as serveAPI does. Its temporary directory goes with it.
+func serveBlob(stdin io.Reader, stdout, stderr io.Writer) int {
+	r := bufio.NewReader(stdin)
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		fmt.Fprintf(stderr, "syncio-load %s: reading the configuration: %v\n", serveBlobArg, err)
+		return 2
+	}
+	var bc blobChildConfig
+	if err := json.Unmarshal(line, &bc); err != nil {
+		fmt.Fprintf(stderr, "syncio-load %s: decoding the configuration: %v\n", serveBlobArg, err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	level := slog.LevelError
+	if bc.Verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("component", "storage")
+	srv := blobserver.New(append(bc.Storage.Options(), blobserver.WithDir(bc.Dir), blobserver.WithLogger(log))...)
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		fmt.Fprintf(stderr, "syncio-load %s: %v\n", serveBlobArg, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "listening %s\n", srv.ConnectionString())
+	parentGone := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, r)
+		close(parentGone)
+	}()
+	select {
+	case <-ctx.Done():
+	case <-parentGone:
+	}
+	if err := srv.Close(); err != nil {
+		log.Error("storage child shutdown", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// peakRSS is the child's peak resident set size so far (VmHWM in
+// /proc/PID/status), in bytes; an error where there is no /proc.
+func (c *childAPI) peakRSS() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("no /proc to read it from: %w", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("VmHWM %q: %w", rest, err)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("/proc/%d/status has no VmHWM", c.cmd.Process.Pid)
 }

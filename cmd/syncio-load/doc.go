@@ -1,8 +1,10 @@
 // Command syncio-load is the load lab: it runs step-load scenarios of
 // closed-loop users against the demo API (by default started as a child
-// process of its own on loopback with embedded fakes, so that the API's
-// RSS and CPU, read from its /metrics, are its own; -api in-process runs it
-// inside the lab; -target attacks a running one) and writes a results
+// process of its own on loopback with the embedded profile fake, and the
+// embedded blob fake in a second child, so that the API's RSS and CPU, read
+// from its /metrics, are its own; -storage-child=false puts the blob fake
+// inside the API child; -api in-process runs the API inside the lab;
+// -target attacks a running one) and writes a results
 // folder with summary.json, steps.csv, vegeta result files, charts, vegeta's
 // HTML plot and summary.md. The default scenarios give two headlines: the
 // profile lookup (sync vs async on a 2 s backend) and the blob upload (on

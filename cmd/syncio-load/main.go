@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/syncio/syncio/api"
 	"github.com/syncio/syncio/blockwatch"
+	"github.com/syncio/syncio/fakes/blobserver"
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/gate"
@@ -32,6 +34,9 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == serveAPIArg {
 		os.Exit(serveAPI(os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == serveBlobArg {
+		os.Exit(serveBlob(os.Stdin, os.Stdout, os.Stderr))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -98,6 +103,13 @@ type runOpts struct {
 	// apiMode is how the lab runs the API without -target: "child" or
 	// "in-process".
 	apiMode string
+	// storageChild runs the blob fake in a child of its own, next to the
+	// API child (-storage-child).
+	storageChild bool
+	// The API child's memory limit (-api-memory-limit), and whether the
+	// flag was given (else GOMEMLIMIT in the environment wins).
+	memLimit         int64
+	memLimitExplicit bool
 	// The embedded storage model, as api.Config reads it (negative = none).
 	storageLatency, storageJitter time.Duration
 	storageBandwidth              int64
@@ -123,6 +135,8 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 		scenarios   = fs.String("scenarios", "headline,upload", "comma-separated scenarios or groups to run, in table order (see the list below); the default gives the profile headline and the upload headline")
 		target      = fs.String("target", "", "base `URL` of a running API to attack; empty starts the API on 127.0.0.1 with embedded fakes (see -api)")
 		apiMode     = fs.String("api", "child", "without -target, run the API as a `child` process of its own (its RSS, CPU and goroutines are then its own, from its /metrics) or in-process (one process for both, as before)")
+		stChild     = fs.Bool("storage-child", true, "with -api child: run the embedded blob fake in a child process of its own, so the API child's RSS, CPU and goroutines are the API's alone, as against remote storage (false: the fake inside the API child, as before; its server side of every storage connection and its index then count as the API's)")
+		memLimit    = fs.Int64("api-memory-limit", -1, "with -api child: the API child's Go soft memory limit in bytes, as syncio-api's -memory-limit (-1: 251658240, 240 MiB, with -storage-child, none with the fake inside the API child, whose index grows with what is stored; 0: none; GOMEMLIMIT in the environment wins unless this flag is given)")
 		stLatency   = fs.Duration("storage-latency", api.DefaultConfig().StorageLatency, "embedded blob storage: latency of every request (0 = none); with -target, say what the target's storage takes, for the upload headline's Little's law")
 		stJitter    = fs.Duration("storage-jitter", 0, "embedded blob storage: random extra latency per request, up to this much")
 		stBandwidth = fs.Int64("storage-bandwidth", api.DefaultConfig().StorageBandwidth, "embedded blob storage: bytes per second each request's body moves at (0 = unlimited)")
@@ -292,6 +306,9 @@ Flags:
 	if *apiMode != "child" && *apiMode != "in-process" {
 		errs = append(errs, fmt.Errorf("-api %q: want child or in-process", *apiMode))
 	}
+	if *memLimit < -1 {
+		errs = append(errs, fmt.Errorf("-api-memory-limit %d: want bytes, 0 for none or -1 for the default", *memLimit))
+	}
 	if *stLatency < 0 || *stJitter < 0 || *stBandwidth < 0 {
 		errs = append(errs, errors.New("-storage-latency, -storage-jitter and -storage-bandwidth must not be negative"))
 	}
@@ -390,6 +407,9 @@ Flags:
 		linger:           *linger,
 		given:            given,
 		apiMode:          *apiMode,
+		storageChild:     *stChild,
+		memLimit:         *memLimit,
+		memLimitExplicit: set["api-memory-limit"],
 		storageLatency:   none(*stLatency),
 		storageJitter:    *stJitter,
 		storageBandwidth: bandwidth,
@@ -537,11 +557,35 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		// them off before the load generator's own timeout does.
 		acfg.WriteTimeout = max(acfg.WriteTimeout, cfg.Timeout+time.Minute)
 		if o.apiMode == "child" {
-			child, err := startChildAPI(ctx, acfg, o.verbose, stderr)
+			if o.storageChild {
+				st, err := startStorageChild(ctx, storageChildConfig(acfg, o.verbose), stderr)
+				if err != nil {
+					return err
+				}
+				// Deferred first, so it runs after the API child has
+				// stopped: the API drains onto its storage.
+				defer func() {
+					if rss, err := st.peakRSS(); err == nil {
+						fmt.Fprintf(stderr, "syncio-load: the storage child (the blob fake in a process of its own) peaked at %.0f MB RSS; the API figures do not include it\n", float64(rss)/1e6)
+					} else {
+						fmt.Fprintf(stderr, "syncio-load: the storage child's peak RSS is unknown (%v); the API figures do not include it\n", err)
+					}
+					if err := st.stop(15 * time.Second); err != nil {
+						log.Warn("storage child shutdown", "err", err)
+					}
+				}()
+				acfg.StorageConnectionString = st.url
+			}
+			child, err := startChildAPI(ctx, childConfig{API: acfg, Verbose: o.verbose, MemoryLimit: childMemoryLimit(o, acfg), MemoryLimitExplicit: o.memLimitExplicit}, stderr)
 			if err != nil {
 				return err
 			}
 			defer func() {
+				// The scraped figures are once a second; the kernel's
+				// high-water mark is the true peak.
+				if rss, err := child.peakRSS(); err == nil {
+					fmt.Fprintf(stderr, "syncio-load: the API child peaked at %.0f MB RSS (the kernel's high-water mark, VmHWM; the table's API RSS is sampled once a second)\n", float64(rss)/1e6)
+				}
 				if err := child.stop(15 * time.Second); err != nil {
 					log.Warn("API child shutdown", "err", err)
 				}
@@ -688,6 +732,30 @@ func apiConfig(o runOpts, latency time.Duration) api.Config {
 	acfg.BlockwatchBudget = o.blockwatchBudget
 	acfg.Temporal = o.temporal
 	return acfg
+}
+
+// childMemoryLimit is the API child's memory limit: -api-memory-limit, or
+// with -1 the API's default for its storage (api.MemoryLimitFor).
+func childMemoryLimit(o runOpts, acfg api.Config) int64 {
+	if o.memLimit == -1 {
+		return api.MemoryLimitFor(acfg)
+	}
+	return o.memLimit
+}
+
+// storageChildConfig is the storage child's configuration: the embedded
+// blob fake acfg would have started, as api.Start makes it.
+func storageChildConfig(acfg api.Config, verbose bool) blobChildConfig {
+	return blobChildConfig{
+		Storage: blobserver.Config{
+			// Negative means none in api.Config; blobserver reads <= 0 so.
+			Latency: acfg.StorageLatency, Jitter: acfg.StorageJitter, Bandwidth: acfg.StorageBandwidth,
+			MaxBytes: cmp.Or(acfg.StorageMaxBytes, blobserver.DefaultMaxBytes),
+			MaxBlobs: cmp.Or(acfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs),
+		},
+		Dir:     acfg.StorageDir,
+		Verbose: verbose,
+	}
 }
 
 // apiLogger is the in-process API's logger. The API logs every failed

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,9 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == serveAPIArg {
 		os.Exit(serveAPI(os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == serveBlobArg {
+		os.Exit(serveBlob(os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -240,7 +244,10 @@ func TestUploadRunInChildProcess(t *testing.T) {
 		// At the default 1% a race-built API samples about once in 2 s,
 		// too few for a step's blocked figure.
 		"-blockwatch-budget", "0.25"}
-	stdout, _, raw := runOK(t, args, dir)
+	stdout, stderr, raw := runOK(t, args, dir)
+	if runtime.GOOS == "linux" && (!strings.Contains(stderr.String(), "the API child peaked at") || !strings.Contains(stderr.String(), "the storage child (the blob fake in a process of its own) peaked at")) {
+		t.Errorf("no peak RSS of the API child and the storage child on stderr:\n%s", stderr.String())
+	}
 	var keys struct {
 		Upload map[string]any `json:"upload_headline"`
 	}
