@@ -77,12 +77,22 @@ type adaptedRef struct {
 	how, framework string
 }
 
-// addExt adds ref to adaptedExt, unless the same function at the same
-// argument is there already (an adapter's argument that a registration
-// call resolves to as well).
+// addExt adds ref to adaptedExt, unless the same function is there already
+// at the same argument or at one around or inside it: an adapter's argument
+// that a registration call resolves to as well (mux.HandleFunc("/r",
+// adapt(h.Report)) gives h.Report from the adapter and, through adapt's
+// returned literal, from the registration). One root, at the narrower
+// place, the function value itself; two would report every finding twice.
 func (cb *callbacks) addExt(ref adaptedRef) {
-	for _, x := range cb.adaptedExt {
-		if x.fn == ref.fn && x.pos == ref.pos {
+	for i, x := range cb.adaptedExt {
+		if x.fn != ref.fn {
+			continue
+		}
+		switch {
+		case x.pos <= ref.pos && ref.end <= x.end:
+			cb.adaptedExt[i] = ref
+			return
+		case ref.pos <= x.pos && x.end <= ref.end:
 			return
 		}
 	}

@@ -33,6 +33,11 @@ func (h *Handlers) User(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(name))
 }
 
+// Report is registered through the service's own adapter (app.adapt).
+func (h *Handlers) Report(r *http.Request) (string, error) {
+	return "ok", h.DB.Ping()
+}
+
 func (h *Handlers) lookup(ctx context.Context, id string) (string, error) {
 	return h.Users.User(ctx, id)
 }
