@@ -279,7 +279,12 @@ func vmSize(t *testing.T) int64 {
 func TestSmallUploadsMapNoBuffers(t *testing.T) {
 	const uploads, size = 600, 4 << 10
 	cfg := testConfig()
-	cfg.StorageLatency = 3 * time.Second
+	// No upload may finish before all 600 are in flight, however slowly a
+	// race-built run on a busy CI machine gets them there (at 3 s, 527 were
+	// in flight when the first ones finished). Each storage try may take
+	// that long, the container's creation at start included.
+	cfg.StorageLatency = 9 * time.Second
+	cfg.StorageTryTimeout = time.Minute
 	cfg.UpstreamTimeout = time.Minute
 	s := startServer(t, cfg)
 	body := strings.Repeat("x", size)
@@ -300,7 +305,15 @@ func TestSmallUploadsMapNoBuffers(t *testing.T) {
 		}()
 	}
 	waitMetric(t, s, "syncio_upload_inflight_uploads", uploads)
-	if grew := vmSize(t) - before; grew > uploads<<20/2 {
+	grew := vmSize(t) - before
+	switch {
+	case raceEnabled:
+		// The race runtime maps shadow memory for every goroutine and
+		// allocation (925 MiB here with the fix in place), which hides the
+		// 1 MiB maps this looks for: make test-unit runs it again without
+		// -race.
+		t.Logf("under -race the address space grew by %d MiB; not judged", grew>>20)
+	case grew > uploads<<20/2:
 		t.Errorf("%d uploads of %d bytes in flight grew the address space by %d MiB; want under %d MiB (UploadStream maps 1 MiB each)",
 			uploads, size, grew>>20, uploads/2)
 	}
