@@ -155,14 +155,8 @@ func (c *childAPI) stop(grace time.Duration) error {
 // when stdin closes (the parent died).
 func serveAPI(stdin io.Reader, stdout, stderr io.Writer) int {
 	r := bufio.NewReader(stdin)
-	line, err := r.ReadBytes('\n')
-	if err != nil {
-		fmt.Fprintf(stderr, "syncio-load %s: reading the configuration: %v\n", serveAPIArg, err)
-		return 2
-	}
 	var cc childConfig
-	if err := json.Unmarshal(line, &cc); err != nil {
-		fmt.Fprintf(stderr, "syncio-load %s: decoding the configuration: %v\n", serveAPIArg, err)
+	if !childInput(r, serveAPIArg, &cc, stderr) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -175,15 +169,7 @@ func serveAPI(stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "listening %s\n", srv.URL())
-	parentGone := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, r)
-		close(parentGone)
-	}()
-	select {
-	case <-ctx.Done():
-	case <-parentGone:
-	}
+	untilStopped(ctx, r)
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
@@ -199,14 +185,8 @@ func serveAPI(stdin io.Reader, stdout, stderr io.Writer) int {
 // key), and stop as serveAPI does. Its temporary directory goes with it.
 func serveBlob(stdin io.Reader, stdout, stderr io.Writer) int {
 	r := bufio.NewReader(stdin)
-	line, err := r.ReadBytes('\n')
-	if err != nil {
-		fmt.Fprintf(stderr, "syncio-load %s: reading the configuration: %v\n", serveBlobArg, err)
-		return 2
-	}
 	var bc blobChildConfig
-	if err := json.Unmarshal(line, &bc); err != nil {
-		fmt.Fprintf(stderr, "syncio-load %s: decoding the configuration: %v\n", serveBlobArg, err)
+	if !childInput(r, serveBlobArg, &bc, stderr) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -222,6 +202,32 @@ func serveBlob(stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "listening %s\n", srv.ConnectionString())
+	untilStopped(ctx, r)
+	if err := srv.Close(); err != nil {
+		log.Error("storage child shutdown", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// childInput reads a child's one-line JSON configuration from r into v;
+// on failure it says on stderr which child (arg) and why.
+func childInput(r *bufio.Reader, arg string, v any, stderr io.Writer) bool {
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		fmt.Fprintf(stderr, "syncio-load %s: reading the configuration: %v\n", arg, err)
+		return false
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		fmt.Fprintf(stderr, "syncio-load %s: decoding the configuration: %v\n", arg, err)
+		return false
+	}
+	return true
+}
+
+// untilStopped returns when ctx ends (SIGTERM or SIGINT) or r reaches its
+// end: the parent closed the child's stdin, or died.
+func untilStopped(ctx context.Context, r io.Reader) {
 	parentGone := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(io.Discard, r)
@@ -231,11 +237,6 @@ func serveBlob(stdin io.Reader, stdout, stderr io.Writer) int {
 	case <-ctx.Done():
 	case <-parentGone:
 	}
-	if err := srv.Close(); err != nil {
-		log.Error("storage child shutdown", "err", err)
-		return 1
-	}
-	return 0
 }
 
 // peakRSS is the child's peak resident set size so far (VmHWM in

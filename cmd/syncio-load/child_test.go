@@ -111,3 +111,49 @@ func metric(t *testing.T, base, series string) float64 {
 	}
 	return -1
 }
+
+// TestChildrenSayWhatIsWrongWithTheirInput: a child given no
+// configuration, or one that is not JSON, exits 2 naming itself and why.
+func TestChildrenSayWhatIsWrongWithTheirInput(t *testing.T) {
+	for _, c := range []struct {
+		arg   string
+		serve func(io.Reader, io.Writer, io.Writer) int
+	}{{serveAPIArg, serveAPI}, {serveBlobArg, serveBlob}} {
+		for in, want := range map[string]string{"": "reading the configuration", "not json\n": "decoding the configuration"} {
+			var stderr bytes.Buffer
+			if code := c.serve(strings.NewReader(in), io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), c.arg+": "+want) {
+				t.Errorf("%s with input %q: exit %d, stderr %q; want 2 and %q", c.arg, in, code, stderr.String(), want)
+			}
+		}
+	}
+}
+
+// TestBlobChildStopsWhenStdinCloses: the storage child serves until its
+// parent closes its stdin (or dies), then exits 0.
+func TestBlobChildStopsWhenStdinCloses(t *testing.T) {
+	pr, pw := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- serveBlob(pr, out, io.Discard) }()
+	cfg, err := json.Marshal(blobChildConfig{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pw.Write(append(cfg, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "listening "); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the storage child never said it listens: %q", out.String())
+		}
+	}
+	_ = pw.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d after stdin closed, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the storage child kept serving after its stdin closed")
+	}
+}
