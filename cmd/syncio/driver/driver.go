@@ -294,7 +294,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 	initial, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: o.includeTests}, patterns...)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: loading packages: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: loading packages: %s\n", name, withAdvice(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")))
 		return ExitError
 	}
 	if len(initial) == 0 {
@@ -506,7 +506,7 @@ func describeError(e packages.Error, dir string) string {
 	case packages.TypeError:
 		kind = "type error"
 	}
-	msg := strings.ReplaceAll(strings.TrimSpace(e.Msg), "\n", "; ")
+	msg := withAdvice(strings.ReplaceAll(strings.TrimSpace(e.Msg), "\n", "; "))
 	if e.Pos == "" || e.Pos == "-" {
 		return kind + ": " + msg
 	}

@@ -1,6 +1,9 @@
 package driver_test
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,5 +43,23 @@ func TestPartial(t *testing.T) {
 		if strings.Contains(strings.Join(c.args, " "), "embedmiss") && strings.Count(r.stderr, embedErr) != 1 {
 			t.Errorf("%v: stderr should name the broken package once:\n%s\ngot:\n%s", c.args, embedErr, r.stderr)
 		}
+	}
+}
+
+// TestNewerGoSaysWhatToDo: a module whose go.mod asks for a newer Go than
+// the go command here, with GOTOOLCHAIN=local, fails to load with the
+// version it needs and how to get it, not only the go command's words.
+func TestNewerGoSaysWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"go.mod": "module example.com/newer\n\ngo 1.999\n", "main.go": "package main\n\nfunc main() {}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOTOOLCHAIN", "local")
+	var out, errb bytes.Buffer
+	code := driver.Run(driver.Config{Analyzer: testAnalyzer, Rules: testRules, Dir: dir, Stdout: &out, Stderr: &errb}, []string{"./..."})
+	if code != driver.ExitError || !strings.Contains(errb.String(), "install Go 1.999 or newer and put it first on PATH") {
+		t.Errorf("exit %d, stderr %q; want %d and how to get Go 1.999", code, errb.String(), driver.ExitError)
 	}
 }
