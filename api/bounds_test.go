@@ -280,12 +280,16 @@ func TestSmallUploadsMapNoBuffers(t *testing.T) {
 	const uploads, size = 600, 4 << 10
 	cfg := testConfig()
 	// No upload may finish before all 600 are in flight, however slowly a
-	// race-built run on a busy CI machine gets them there (at 3 s, 527 were
-	// in flight when the first ones finished). Each storage try may take
-	// that long, the container's creation at start included.
-	cfg.StorageLatency = 9 * time.Second
+	// race-built run on a busy CI machine gets them there: storage slower
+	// than waitMetric waits (at 3 s, 527 were in flight when the first ones
+	// finished), and a queue that admits every one of them (with the test
+	// default of 16, a burst of arrivals is answered 503 and never counts).
+	// Each storage try may take that long, the container's creation at
+	// start included.
+	cfg.StorageLatency = 15 * time.Second
 	cfg.StorageTryTimeout = time.Minute
 	cfg.UpstreamTimeout = time.Minute
+	cfg.Queue = uploads
 	s := startServer(t, cfg)
 	body := strings.Repeat("x", size)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: uploads}}
