@@ -78,15 +78,21 @@ func TestBlockwatchVerdict(t *testing.T) {
 	type tally struct {
 		holding, free float64
 		top           map[bool]blockwatch.Site
+		// at is the blocked seconds by site and by whether a worker was held.
+		at map[string]map[bool]float64
 	}
 	by := map[string]*tally{}
 	for _, site := range rep.Sites {
 		for route, secs := range site.Routes {
 			tl := by[route]
 			if tl == nil {
-				tl = &tally{top: map[bool]blockwatch.Site{}}
+				tl = &tally{top: map[bool]blockwatch.Site{}, at: map[string]map[bool]float64{}}
 				by[route] = tl
 			}
+			if tl.at[site.Site] == nil {
+				tl.at[site.Site] = map[bool]float64{}
+			}
+			tl.at[site.Site][site.HoldingWorker] += secs
 			if site.HoldingWorker {
 				tl.holding += secs
 			} else {
@@ -122,11 +128,14 @@ func TestBlockwatchVerdict(t *testing.T) {
 		if !c.worker {
 			main, other = other, main
 		}
-		// The other state is a response write or a hand-over, not a wait:
-		// at most a few percent.
-		if main <= 0 || other > 0.05*main {
-			t.Errorf("%s: blocked %.3fs holding a worker, %.3fs holding nothing; want it all %s",
-				c.route, tl.holding, tl.free, map[bool]string{true: "holding a worker", false: "holding nothing"}[c.worker])
+		// The route's own wait is only ever seen in its state. The other
+		// state is a response write or a hand-over, not that wait: a small
+		// part, which one sample standing for a long gap on a busy machine
+		// can make 6% (CI saw 0.279 s against 4.382 s on the async route).
+		wantState := map[bool]string{true: "holding a worker", false: "holding nothing"}[c.worker]
+		if wrong := tl.at[c.site][!c.worker]; main <= 0 || wrong > 0 || other > 0.15*main {
+			t.Errorf("%s: blocked %.3fs holding a worker, %.3fs holding nothing (%.3fs of it at %s in the wrong state); want it all %s",
+				c.route, tl.holding, tl.free, wrong, c.site, wantState)
 		}
 		top := tl.top[c.worker]
 		if top.Site != c.site || top.Kind != c.kind || !strings.Contains(strings.Join(top.Stack, "\n"), c.through) {

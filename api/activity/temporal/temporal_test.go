@@ -113,7 +113,7 @@ func TestOrderOnTestsuite(t *testing.T) {
 // records no heartbeat, where the default records some.
 func TestOptionsWithoutHeartbeat(t *testing.T) {
 	run := func(opts ...temporal.Option) (order.Confirmation, int, error) {
-		c := &calls{uploadTakes: 100 * time.Millisecond}
+		c := &calls{uploadTakes: 1200 * time.Millisecond}
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
 		var mu sync.Mutex
@@ -136,8 +136,10 @@ func TestOptionsWithoutHeartbeat(t *testing.T) {
 	if err != nil || got.Status != "confirmed" || beats != 0 {
 		t.Errorf("heartbeats off: confirmation %+v, %v; %d heartbeats, want 0", got, err, beats)
 	}
-	// A 30 ms heartbeat timeout: one every 10 ms through the 100 ms upload.
-	if _, beats, err := run(temporal.WithHeartbeat(30 * time.Millisecond)); err != nil || beats == 0 {
+	// A 600 ms heartbeat timeout: one every 200 ms through the 1.2 s
+	// upload. (At 30 ms, a busy -race run missed a beat by 26 ms and the
+	// activity timed out.)
+	if _, beats, err := run(temporal.WithHeartbeat(600 * time.Millisecond)); err != nil || beats == 0 {
 		t.Errorf("heartbeats on: %d heartbeats, %v; want some", beats, err)
 	}
 }
