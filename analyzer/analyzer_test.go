@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/syncio/syncio/analyzer/internal/casetest"
 )
 
 // TestAnalyzer runs every positive and negative case in one analysistest
@@ -14,12 +16,12 @@ import (
 // grouped to keep the suite fast.
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
-	results := analysistest.Run(t, analysistest.TestData(), Analyzer,
+	results := cases.Run(t, Analyzer,
 		"nethttp", "frameworks", "ginfallback", "chain/a", "chain/b", "chain/c")
 
 	// Every diagnostic carries its rule as Category and the rule's fix page as URL.
 	var chain *analysis.Diagnostic
-	var fset = results[0].Pass.Fset
+	var fset = results[0].Fset
 	for _, res := range results {
 		for i, d := range res.Diagnostics {
 			if _, ok := RuleByID(d.Category); !ok && d.Category != "SIO000" {
@@ -37,7 +39,7 @@ func TestAnalyzer(t *testing.T) {
 			}
 			if strings.HasPrefix(d.Message, "GetProfile calls b.(*Profiles).Load") {
 				chain = &res.Diagnostics[i]
-				fset = res.Pass.Fset
+				fset = res.Fset
 			}
 		}
 	}
@@ -69,7 +71,7 @@ func TestAnalyzer(t *testing.T) {
 // TestSuggestedFixes checks every mechanical rewrite against fixes.go.golden.
 func TestSuggestedFixes(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "fixes", "ormfix")
+	cases.RunWithFixes(t, Analyzer, "fixes", "ormfix")
 }
 
 // TestConfig runs an analyzer built by New with SIO005 off and an extra
@@ -79,21 +81,21 @@ func TestConfig(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Rules["SIO005"] = false
 	cfg.Blocking["custom.(*Legacy).Fetch"] = Replacement{Use: "l.FetchContext(ctx, key)"}
-	analysistest.Run(t, analysistest.TestData(), New(cfg), "custom")
+	cases.Run(t, New(cfg), "custom")
 }
 
 // TestLocks covers SIO003: direct, deferred, embedded and RW locks, I/O
 // through helpers in the same and another package, and in-memory work.
 func TestLocks(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "locks", "locks/store")
+	cases.Run(t, Analyzer, "locks", "locks/store")
 }
 
 // TestClients covers SIO004 against fake SDK packages at the real import
 // paths, directly and through a helper.
 func TestClients(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
+	cases.Run(t, Analyzer, "clients")
 }
 
 // TestInterfaceKeys covers SIO001 table keys naming interface methods
@@ -101,7 +103,7 @@ func TestClients(t *testing.T) {
 // embedding interfaces too.
 func TestInterfaceKeys(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "cache", "cache/gredis")
+	cases.Run(t, Analyzer, "cache", "cache/gredis")
 }
 
 // TestMultiRule covers helpers leading to operations of several rules
@@ -110,7 +112,7 @@ func TestInterfaceKeys(t *testing.T) {
 // covers several operations of one rule).
 func TestMultiRule(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "multi", "multi/dep")
+	cases.Run(t, Analyzer, "multi", "multi/dep")
 }
 
 // TestFileIO enables the opt-in SIO006 through Settings, as the plugin does.
@@ -120,13 +122,13 @@ func TestFileIO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, analysistest.TestData(), New(cfg), "fileio")
+	cases.Run(t, New(cfg), "fileio")
 }
 
 // TestFileIOOffByDefault: the default analyzer reports no SIO006.
 func TestFileIOOffByDefault(t *testing.T) {
 	t.Parallel()
-	res := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, "fileio")
+	res := cases.Run(quiet{T: t}, Analyzer, "fileio")
 	if len(res) == 0 || res[0].Err != nil {
 		t.Fatalf("fileio did not analyse: %+v", res)
 	}
@@ -149,14 +151,14 @@ func (quiet) Errorf(string, ...any) {}
 // and repository methods in the same and another package, and sqlx.
 func TestORM(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "orm", "orm/repo")
+	cases.Run(t, Analyzer, "orm", "orm/repo")
 }
 
 // TestStaleIgnores: ignores that hide nothing are reported, on lines,
 // in doc comments and in helpers; ignores that stop propagation are not.
 func TestStaleIgnores(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "stale", "stale/dep")
+	cases.Run(t, Analyzer, "stale", "stale/dep")
 }
 
 // TestLibraries covers the SDK entries of the SIO001 table and of SIO004
@@ -165,7 +167,7 @@ func TestStaleIgnores(t *testing.T) {
 // and the constructors that do and do not build a transport.
 func TestLibraries(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "libs")
+	cases.Run(t, Analyzer, "libs")
 }
 
 // TestBlockwatchIsNotIO: a service outside this repository that labels
@@ -174,5 +176,9 @@ func TestLibraries(t *testing.T) {
 // or inside a transaction; the I/O next to it is still reported.
 func TestBlockwatchIsNotIO(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "watchlabels")
+	cases.Run(t, Analyzer, "watchlabels")
 }
+
+// cases is the testdata tree, loaded once for every test that runs the
+// analyzer on its cases.
+var cases = casetest.New(analysistest.TestData())

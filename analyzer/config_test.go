@@ -3,8 +3,6 @@ package analyzer
 import (
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestFlags configures an analyzer through its flags, as the CLI does.
@@ -23,7 +21,7 @@ func TestFlags(t *testing.T) {
 			t.Fatalf("-%s=%s: %v", kv[0], kv[1], err)
 		}
 	}
-	analysistest.Run(t, analysistest.TestData(), a, "configured")
+	cases.Run(t, a, "configured")
 }
 
 func TestSettings(t *testing.T) {
@@ -109,7 +107,7 @@ func TestReportIgnored(t *testing.T) {
 	if err := a.Flags.Set("report-ignored", "true"); err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, analysistest.TestData(), a, "reportignored")
+	cases.Run(t, a, "reportignored")
 }
 
 // TestGinContextFallback: with the engine built in another package, the
@@ -120,7 +118,7 @@ func TestGinContextFallback(t *testing.T) {
 	if err := a.Flags.Set("gin-context-fallback", "true"); err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, analysistest.TestData(), a, "ginflag")
+	cases.Run(t, a, "ginflag")
 	cfg, err := Settings{GinContextFallback: true}.Config()
 	if err != nil || !cfg.GinContextFallback {
 		t.Errorf("settings gin-context-fallback: %v, %+v", err, cfg.GinContextFallback)

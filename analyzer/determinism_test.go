@@ -1,16 +1,13 @@
 package analyzer
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // TestDeterministicOutput runs the analyzer several times on one load of
@@ -23,17 +20,7 @@ import (
 // order of reports changed from run to run.
 func TestDeterministicOutput(t *testing.T) {
 	t.Parallel()
-	dir := analysistest.TestData()
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Dir:   dir,
-		Tests: true,
-		Env:   append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off"),
-	}
-	pkgs, err := packages.Load(cfg, "determinism/...")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs := cases.Packages(t, "determinism/...")
 	variants := 0
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {

@@ -59,14 +59,14 @@ func crossReports(t *testing.T, dir string, pkgs ...string) {
 	if len(want) == 0 {
 		t.Fatalf("no // reports: markers under %s", root)
 	}
-	results := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, pkgs...)
+	results := cases.Run(quiet{T: t}, Analyzer, pkgs...)
 	var got []string
 	for _, res := range results {
 		if res.Err != nil {
-			t.Fatalf("%s: %v", res.Pass.Pkg.Path(), res.Err)
+			t.Fatalf("%s: %v", res.Pkg.Path(), res.Err)
 		}
 		for _, d := range res.Diagnostics {
-			p := res.Pass.Fset.Position(d.Pos)
+			p := res.Fset.Position(d.Pos)
 			key := filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 			matched := false
 			for i, rx := range want[key] {
@@ -77,7 +77,7 @@ func crossReports(t *testing.T, dir string, pkgs ...string) {
 				}
 			}
 			if !matched {
-				got = append(got, key+" ("+res.Pass.Pkg.Path()+"): "+d.Message)
+				got = append(got, key+" ("+res.Pkg.Path()+"): "+d.Message)
 			}
 		}
 	}
@@ -111,7 +111,7 @@ func TestInterfaceDispatch(t *testing.T) {
 // not.
 func TestCallbacks(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "callbacks", "callbacks/lib")
+	cases.Run(t, Analyzer, "callbacks", "callbacks/lib")
 }
 
 // TestAdapters: functions of a service's own shape become request roots
@@ -119,7 +119,7 @@ func TestCallbacks(t *testing.T) {
 // another package's function); the same shape passed nowhere does not.
 func TestAdapters(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes", "adapters/router", "adapters/site")
+	cases.Run(t, Analyzer, "adapters", "adapters/mw", "adapters/handlers", "adapters/routes", "adapters/router", "adapters/site")
 }
 
 // TestGRPCRegistration: a server passed to a generated Register*Server has
@@ -127,7 +127,7 @@ func TestAdapters(t *testing.T) {
 // Unimplemented*Server embedded; its other methods are not roots.
 func TestGRPCRegistration(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "grpcreg")
+	cases.Run(t, Analyzer, "grpcreg")
 }
 
 // TestFanOutJoins: first-party WaitGroup and errgroup joins are silent when
@@ -135,5 +135,5 @@ func TestGRPCRegistration(t *testing.T) {
 // computes), and flagged, naming the operation, when one ignores it.
 func TestFanOutJoins(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "fanoutjoins")
+	cases.Run(t, Analyzer, "fanoutjoins")
 }

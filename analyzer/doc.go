@@ -12,6 +12,8 @@
 // unit imports only those listed above it, and none imports package
 // analyzer (TestLayering keeps it so):
 //
+//	internal/casetest   tests only: the testdata tree loaded once per test
+//	                    binary, each case checked against its // want lines
 //	internal/named      types and methods recognised by import path and name
 //	internal/knowledge  what is known of libraries: gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go)

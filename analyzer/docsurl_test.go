@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestFixPagesExist: every rule's fix page, and the suppression section
@@ -42,7 +40,7 @@ func TestDocsBase(t *testing.T) {
 	if err := a.Flags.Set("docs", "https://docs.example.test/syncio"); err != nil {
 		t.Fatal(err)
 	}
-	results := analysistest.Run(t, analysistest.TestData(), a, "stale", "stale/dep")
+	results := cases.Run(t, a, "stale", "stale/dep")
 	var findings, ignores int
 	for _, res := range results {
 		for _, d := range res.Diagnostics {

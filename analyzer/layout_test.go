@@ -16,6 +16,7 @@ import (
 // reports.
 // A new directory under internal/ must be placed here.
 var layers = []string{
+	"internal/casetest",
 	"internal/named",
 	"internal/knowledge",
 	"internal/regions",

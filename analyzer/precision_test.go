@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // Precision classes of issue 10 (docs/precision.md, "Precision classes
@@ -17,27 +15,27 @@ import (
 // request's context later by WithContext or Clone.
 func TestNewRequestWithContextLater(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/newreq")
+	cases.Run(t, Analyzer, "prec/newreq")
 }
 
 // TestDetachedDaemon: class 2, exec.Command started as a detached daemon.
 func TestDetachedDaemon(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/daemon")
+	cases.Run(t, Analyzer, "prec/daemon")
 }
 
 // TestGormContextValues: class 3, gorm values that carry a context
 // (associations, the list-query idiom, index expressions).
 func TestGormContextValues(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormctx")
+	cases.Run(t, Analyzer, "prec/gormctx")
 }
 
 // TestDoneEscapeOrigin: class 4, a ctx.Done() case is an escape only when
 // the context derives from the request's or is of unknown origin.
 func TestDoneEscapeOrigin(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/doneescape")
+	cases.Run(t, Analyzer, "prec/doneescape")
 }
 
 // TestDistinctTerminals: class 6, every distinct blocking operation a
@@ -46,7 +44,7 @@ func TestDoneEscapeOrigin(t *testing.T) {
 // attached as related information at its own position.
 func TestDistinctTerminals(t *testing.T) {
 	t.Parallel()
-	results := analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store")
+	results := cases.Run(t, Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store")
 	found := false
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
@@ -57,7 +55,7 @@ func TestDistinctTerminals(t *testing.T) {
 			var also []string
 			for _, rel := range d.Related {
 				if strings.HasPrefix(rel.Message, "also reaches ") {
-					p := res.Pass.Fset.Position(rel.Pos)
+					p := res.Fset.Position(rel.Pos)
 					also = append(also, filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)+" "+rel.Message)
 				}
 			}

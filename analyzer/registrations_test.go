@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
@@ -21,12 +19,12 @@ import (
 // the registrations that could not be resolved, with the reason.
 func TestRegistrations(t *testing.T) {
 	t.Parallel()
-	results := analysistest.Run(t, analysistest.TestData(), Analyzer, "registrations", "grpcreg")
+	results := cases.Run(t, Analyzer, "registrations", "grpcreg")
 	got := map[string]*seen.Package{}
 	for _, res := range results {
 		p, ok := res.Result.(*seen.Package)
 		if !ok || p == nil {
-			t.Fatalf("%s: result %T, want *seen.Package", res.Pass.Pkg.Path(), res.Result)
+			t.Fatalf("%s: result %T, want *seen.Package", res.Pkg.Path(), res.Result)
 		}
 		got[p.Path] = p
 	}
@@ -102,9 +100,9 @@ func TestStrictRoots(t *testing.T) {
 	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.StrictRoots = true
-	analysistest.Run(t, analysistest.TestData(), New(cfg), "blindroutes")
+	cases.Run(t, New(cfg), "blindroutes")
 
-	res := analysistest.Run(quiet{T: t}, analysistest.TestData(), Analyzer, "blindroutes")
+	res := cases.Run(quiet{T: t}, Analyzer, "blindroutes")
 	for _, r := range res {
 		if len(r.Diagnostics) != 0 {
 			t.Errorf("without StrictRoots: %d diagnostics", len(r.Diagnostics))

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestRoots covers the request roots of httprouter, connect-go, gRPC
@@ -15,7 +14,7 @@ import (
 // export a fact). One run, to load the dependencies once.
 func TestRoots(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer,
+	cases.Run(t, Analyzer,
 		"httprouterdemo", "connectdemo", "grpcstream", "hertzdemo")
 }
 
@@ -25,7 +24,7 @@ func TestRoots(t *testing.T) {
 // rootfixes.go.golden.
 func TestRootFixes(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), Analyzer, "rootfixes")
+	cases.RunWithFixes(t, Analyzer, "rootfixes")
 }
 
 // TestRootContexts checks that the ctx-flow sees the request context of
@@ -34,7 +33,7 @@ func TestRootFixes(t *testing.T) {
 // rules cannot show it, since an unknown context is never flagged either.
 func TestRootContexts(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), ctxProbe, "ctxroots")
+	cases.Run(t, ctxProbe, "ctxroots")
 }
 
 // ctxProbe reports, at each call probe(x), how ctxFlow classifies x.

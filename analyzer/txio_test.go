@@ -2,8 +2,6 @@ package analyzer
 
 import (
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestTxAcrossIO covers SIO007: database/sql, sqlx, gorm (Transaction
@@ -13,5 +11,5 @@ import (
 // before Begin or after Commit, and goroutines, which are not.
 func TestTxAcrossIO(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "txio", "txio/notify")
+	cases.Run(t, Analyzer, "txio", "txio/notify")
 }

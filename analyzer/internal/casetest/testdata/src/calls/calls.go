@@ -1,0 +1,11 @@
+package calls
+
+func bad() {} // want bad:"marked"
+
+func good() {}
+
+func F() {
+	bad() // want `^call to bad$`
+	good()
+	//lint:note directive // want `^directive$`
+}

@@ -1,0 +1,10 @@
+package fixwrong
+
+func bad() {} // want bad:"marked"
+
+func good() {}
+
+func F() {
+	bad() // want `^call to bad$`
+	bad() // want `^call to bad$`
+}
