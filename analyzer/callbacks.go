@@ -227,7 +227,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{},
 	}
 	r.cb = cb
-	r.reg = &registered{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}}
+	r.reg = &registered{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}, registrars: map[*types.Func]*registrarFact{}}
 	r.handlers = resolve.New(info, r.pass.Pkg, files)
 	r.handlers.IsHandler = isHandlerType
 	var decls []decl
@@ -294,6 +294,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 					return true
 				}
 				r.registration(call, in, ignores)
+				r.noteCall(call, in, ignores)
 				var args []ast.Expr
 				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
 					if len(call.Args) == 1 && r.adapterType(tv.Type) {
@@ -342,6 +343,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 			})
 		}
 	}
+	r.registrarCalls()
 }
 
 // adapterOf returns the func-typed parameters of fd that a request handler

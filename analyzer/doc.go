@@ -75,7 +75,9 @@
 //     functions and func(T) patterns of Config.Roots;
 //   - any function a router's registration call is given, whatever its
 //     type, followed through conversions, locals, returned literals and
-//     method values (registrations.go); a handler argument that cannot be
+//     method values (registrations.go), and what the callers of the
+//     program's own registration helpers pass them (registrarFact); a
+//     handler argument that cannot be
 //     followed is recorded with the reason in the pass's seen.Package,
 //     and with Config.StrictRoots a package whose registrations all lead
 //     nowhere, with no root of its own, is reported (SIO000).

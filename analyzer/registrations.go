@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,120 @@ type registered struct {
 	lits  map[*ast.FuncLit]string // this package's literals, by framework
 	list  []seen.Registration
 	first token.Pos // the first registration call
+	// registrars are the package's functions that hand a parameter to a
+	// registration (registrarFact), and calls are the package's calls
+	// that may reach one, visited once the registrars are known.
+	registrars map[*types.Func]*registrarFact
+	calls      []siteCall
+}
+
+// registrarFact lists the parameters whose values a function registers
+// with a router: navidrome's hr(r, path, f) registers a closure that calls
+// f, and h(r, path, f) hands hr a literal that calls f. What a caller
+// passes there serves requests, as if given to the router itself.
+type registrarFact struct {
+	Params    []int
+	Framework string
+}
+
+func (*registrarFact) AFact() {}
+func (f *registrarFact) String() string {
+	return "registrar" + intsString(f.Params) + " " + f.Framework
+}
+
+// siteCall is a call to a function of this package, or of another with a
+// registrarFact, with what its diagnostics need.
+type siteCall struct {
+	call    *ast.CallExpr
+	fn      *types.Func
+	in      string
+	ignores []*ignore
+}
+
+// registrar returns fn's registrarFact, or nil.
+func (r *runner) registrar(fn *types.Func) *registrarFact {
+	if fn.Pkg() == r.pass.Pkg {
+		return r.reg.registrars[fn]
+	}
+	var f registrarFact
+	if r.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// addRegistrar records that p's function registers p; it reports whether
+// that is new.
+func (r *runner) addRegistrar(p resolve.ParamRef, framework string) bool {
+	f := r.reg.registrars[p.Func]
+	if f == nil {
+		f = &registrarFact{Framework: framework}
+		r.reg.registrars[p.Func] = f
+	}
+	for _, i := range f.Params {
+		if i == p.Index {
+			return false
+		}
+	}
+	f.Params = append(f.Params, p.Index)
+	sort.Ints(f.Params)
+	return true
+}
+
+// noteCall keeps call for registrarCalls when its callee may be a
+// registrar.
+func (r *runner) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	fn = fn.Origin()
+	if fn.Pkg() != r.pass.Pkg && r.registrar(fn) == nil {
+		return
+	}
+	r.reg.calls = append(r.reg.calls, siteCall{call, fn, in, ignores})
+}
+
+// registrarCalls treats the arguments given to registrars' parameters as
+// registered handlers, until no new registrar is found (a registrar that
+// passes its parameter on makes its own callers registrars), then exports
+// the package's registrars.
+func (r *runner) registrarCalls() {
+	done := map[*ast.CallExpr]map[int]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, sc := range r.reg.calls {
+			f := r.registrar(sc.fn)
+			if f == nil {
+				continue
+			}
+			for _, i := range f.Params {
+				if done[sc.call][i] || i >= len(sc.call.Args) || sc.call.Ellipsis.IsValid() {
+					continue
+				}
+				if done[sc.call] == nil {
+					done[sc.call] = map[int]bool{}
+				}
+				done[sc.call][i] = true
+				changed = true
+				reg := seen.Registration{Pos: r.site(sc.call.Pos()), Call: terminalName(sc.fn), Framework: f.Framework}
+				r.registerArgs(&reg, []ast.Expr{sc.call.Args[i]}, sc.in, sc.ignores)
+				r.reg.list = append(r.reg.list, reg)
+				if !r.reg.first.IsValid() {
+					r.reg.first = sc.call.Pos()
+				}
+			}
+		}
+	}
+	fns := make([]*types.Func, 0, len(r.reg.registrars))
+	for fn := range r.reg.registrars {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		r.pass.ExportObjectFact(fn, r.reg.registrars[fn])
+	}
+	r.reg.calls = nil
 }
 
 // isHandlerType reports whether a value of type t is a request handler by
@@ -57,14 +172,6 @@ func (r *runner) registration(call *ast.CallExpr, in string, ignores []*ignore) 
 	}
 	fn = fn.Origin()
 	reg := seen.Registration{Pos: r.site(call.Pos()), Call: terminalName(fn)}
-	type found struct {
-		resolve.Target
-		arg ast.Expr
-	}
-	var targets []found
-	unresolved := func(a ast.Expr, why string) {
-		reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
-	}
 	if k := knowledge.RegistrationOf(fn); k != nil {
 		if k.Handler >= len(call.Args) {
 			return
@@ -74,38 +181,63 @@ func (r *runner) registration(call *ast.CallExpr, in string, ignores []*ignore) 
 		if k.Chain {
 			end = len(call.Args)
 		}
-		for i, a := range call.Args[k.Handler:end] {
-			if call.Ellipsis.IsValid() && k.Handler+i == len(call.Args)-1 {
-				unresolved(a, "a slice of handlers")
-				continue
-			}
-			ts, why := r.handlers.Resolve(a)
-			if len(ts) == 0 {
-				unresolved(a, why)
-			}
-			for _, t := range ts {
-				targets = append(targets, found{t, a})
-			}
+		args := call.Args[k.Handler:end]
+		if call.Ellipsis.IsValid() && end == len(call.Args) {
+			last := args[len(args)-1]
+			args = args[:len(args)-1]
+			reg.Unresolved = append(reg.Unresolved, exprText(last)+": a slice of handlers")
 		}
+		r.registerArgs(&reg, args, in, ignores)
 	} else if svc, ok := knowledge.ServiceOf(fn); ok && svc.Arg < len(call.Args) {
 		reg.Framework = svc.Framework
 		a := call.Args[svc.Arg]
 		ts, why := r.handlers.Service(a, svc.Iface)
 		if len(ts) == 0 {
-			unresolved(a, why)
+			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
 		}
-		for _, t := range ts {
-			targets = append(targets, found{t, a})
-		}
+		r.addTargets(&reg, a, ts, in, ignores)
 	} else {
 		return
 	}
-	for _, t := range targets {
+	if !r.reg.first.IsValid() {
+		r.reg.first = call.Pos()
+	}
+	r.reg.list = append(r.reg.list, reg)
+}
+
+// registerArgs follows each handler argument of a registration to the
+// functions that will run and makes them roots. A parameter of the
+// function around the call makes that function a registrar: its callers'
+// arguments are followed instead (registrarCalls).
+func (r *runner) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*ignore) {
+	for _, a := range args {
+		if p, ok := r.handlers.Param(a); ok {
+			r.addRegistrar(p, reg.Framework)
+			reg.Handlers = append(reg.Handlers, "what the callers of "+displayName(p.Func)+" pass as "+exprText(a))
+			continue
+		}
+		ts, why := r.handlers.Resolve(a)
+		if len(ts) == 0 {
+			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
+		}
+		r.addTargets(reg, a, ts, in, ignores)
+	}
+}
+
+// addTargets makes the functions a registration's argument resolved to
+// request roots: this package's here, another package's at the argument.
+func (r *runner) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*ignore) {
+	for _, t := range ts {
 		switch {
 		case t.Lit != nil:
 			reg.Handlers = append(reg.Handlers, "func literal at "+shortSite(r.site(t.Lit.Pos())))
 			if _, ok := r.reg.lits[t.Lit]; !ok {
 				r.reg.lits[t.Lit] = reg.Framework
+			}
+			// The literal runs what it calls through the parameters
+			// of the function around it (an adapter's f).
+			for _, p := range r.handlers.CalledParams(t.Lit, arg.Pos()) {
+				r.addRegistrar(p, reg.Framework)
 			}
 		case t.Call:
 			reg.Handlers = append(reg.Handlers, "what "+displayName(t.Func)+" returns")
@@ -117,15 +249,11 @@ func (r *runner) registration(call *ast.CallExpr, in string, ignores []*ignore) 
 		default:
 			reg.Handlers = append(reg.Handlers, displayName(t.Func))
 			if t.Func.Pkg() != nil && !stdlibPath(t.Func.Pkg().Path()) {
-				r.cb.addExt(adaptedRef{fn: t.Func, pos: t.arg.Pos(), end: t.arg.End(), in: in, ignores: ignores,
+				r.cb.addExt(adaptedRef{fn: t.Func, pos: arg.Pos(), end: arg.End(), in: in, ignores: ignores,
 					how: seen.HowRegistration, framework: reg.Framework})
 			}
 		}
 	}
-	if !r.reg.first.IsValid() {
-		r.reg.first = call.Pos()
-	}
-	r.reg.list = append(r.reg.list, reg)
 }
 
 // exprText is the source of e, shortened to one line.

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -545,6 +546,72 @@ func takesAll(f, g *types.Signature) bool {
 			}
 		}
 		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// ParamRef is a parameter of one of the package's declared functions.
+type ParamRef struct {
+	Func  *types.Func
+	Index int
+}
+
+// Param reports whether e names a parameter of a declared function of
+// the package (not of a literal, whose callers cannot be followed).
+func (h *Handlers) Param(e ast.Expr) (ParamRef, bool) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return ParamRef{}, false
+	}
+	v, _ := h.info.Uses[id].(*types.Var)
+	p, ok := h.params[v]
+	if v == nil || !ok || p.fn == nil {
+		return ParamRef{}, false
+	}
+	return ParamRef{p.fn.Origin(), p.index}, true
+}
+
+// CalledParams lists the parameters of the declared function around both
+// lit and at (a registration call) that lit calls, directly or through
+// their ServeHTTP method: a registered literal runs them on every request
+// it serves (hr's handle calls its f, h's adapter literal calls its f), so
+// what the callers of that function pass there serves requests too. A
+// literal of another function (an adapter's, reached by following the
+// call that returns it) is left to Resolve, which already followed its
+// parameters to the call's arguments. Unlike Wraps it asks nothing of the
+// parameter's type: h's f takes the request and not the writer.
+func (h *Handlers) CalledParams(lit *ast.FuncLit, at token.Pos) []ParamRef {
+	var out []ParamRef
+	seen := map[ParamRef]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false // runs later, if ever
+		case *ast.CallExpr:
+			fun := ast.Unparen(n.Fun)
+			if sel, ok := fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "ServeHTTP" {
+				fun = sel.X
+			}
+			if p, ok := h.Param(fun); ok && !seen[p] && h.declares(p.Func, lit.Pos(), at) {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// declares reports whether fn's declaration spans every position given.
+func (h *Handlers) declares(fn *types.Func, ps ...token.Pos) bool {
+	d := h.decls[fn]
+	if d == nil {
+		return false
+	}
+	for _, p := range ps {
+		if p < d.Pos() || p >= d.End() {
 			return false
 		}
 	}
