@@ -30,7 +30,7 @@ func TestSettingsRows(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ entry, want string }{
-		{"example.com/x.F | usage: y", `blocking: example.com/x.F: field "usage: y": want one of use, method`},
+		{"example.com/x.F | usage: y", `blocking: example.com/x.F: field "usage: y": want one of kind, use, method`},
 		{"example.com/x.F | use: y | extra-args: nil", `blocking: example.com/x.F: extra-args without method`},
 		{"x.F(| use: y", `blocking: "x.F(": want "pkg/path.Func"`},
 	} {
