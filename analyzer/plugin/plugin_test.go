@@ -138,6 +138,25 @@ func TestSettingsRowIsFound(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), as[0], "usersdkapi")
 }
 
+// TestSettingsClientAndWaitRowsAreFound: blocking entries of the other
+// kinds, a constructor row (builds) and a wait row (hint), add an SIO004
+// and an SIO005 call of a user's SDK; a pool built at start-up is not
+// reported.
+func TestSettingsClientAndWaitRowsAreFound(t *testing.T) {
+	p, err := New(map[string]any{"blocking": []any{
+		"example.com/usersdk/sdk.NewPool | builds: the SDK's SMTP pool | evidence: example.com/usersdk/sdk sdk.go:35",
+		"example.com/usersdk/sdk.(*Pool).Drain | kind: wait | hint: use p.DrainContext(ctx)",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), as[0], "usersdkpools")
+}
+
 // TestDocSettingsLists: the settings example of docs/ci.md (block
 // settings-lists), decoded from YAML into the maps golangci-lint hands the
 // plugin, configures what the doc says: a row with its method (so the fix
