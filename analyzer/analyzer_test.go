@@ -93,7 +93,7 @@ func TestLocks(t *testing.T) {
 // paths, directly and through a helper.
 func TestClients(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients")
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "clients", "pooledclients")
 }
 
 // TestInterfaceKeys covers SIO001 table keys naming interface methods
