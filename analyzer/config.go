@@ -400,6 +400,7 @@ func splitList(s string) []string {
 		if n := len(out); n > 0 && strings.ContainsAny(out[n-1], "=|") {
 			key, _, _ := strings.Cut(piece, "=")
 			key, _, _ = strings.Cut(key, "|")
+			key = strings.TrimSuffix(strings.TrimSpace(key), "*") // a client row's pattern
 			if _, err := parseFuncKey(key); err != nil {
 				out[n-1] += "," + piece
 				continue
