@@ -23,7 +23,7 @@ func TestBuiltinRowsParse(t *testing.T) {
 			t.Errorf("%s:%d: a %s row (blocking rows go in %s, the others in %s)", r.File, r.Line, r.Kind, BlockingFile, CallsFile)
 		}
 	}
-	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] != 5 || n[KindFile] != 11 || n[KindIO] != 20 {
+	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 {
 		t.Errorf("rows by kind %v: a table lost rows", n)
 	}
 }
