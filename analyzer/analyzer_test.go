@@ -95,7 +95,7 @@ func TestLocks(t *testing.T) {
 // paths, directly and through a helper.
 func TestClients(t *testing.T) {
 	t.Parallel()
-	cases.Run(t, Analyzer, "clients")
+	cases.Run(t, Analyzer, "clients", "pooledclients")
 }
 
 // TestInterfaceKeys covers SIO001 table keys naming interface methods

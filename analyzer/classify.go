@@ -382,13 +382,13 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 	if fn == nil || fn.Pkg() == nil {
 		return item{}, false // an unknown func value: no guessing
 	}
-	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(info, call, key) {
+	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(rep, info, call) {
 		if later.silenced(key, call) {
 			return item{}, false // given the request's context later, or a detached daemon
 		}
 		return blocking(key, rep), true
 	}
-	if hint, ok := waitFuncs[key]; ok {
+	if hint, ok := r.cfg.Waits[key]; ok {
 		if r.thirdParty && key == "sync.(*Cond).Wait" {
 			// Like its channels, a dependency's condition variable is its
 			// own in-memory synchronisation (a concurrent map waiting out
@@ -433,16 +433,16 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
 		}}, true
 	}
-	if what := clientCtor(fn, key); what != "" {
+	if what := clientCtor(r.cfg.Clients, fn, key); what != "" {
 		return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
 	}
-	if isFileIO(info, call, key) {
+	if isFileIO(r.cfg.Files, info, call, key) {
 		return mk("SIO006", key, fileDetail, fileHint), true
 	}
 	if it, ok := r.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to
 	}
-	if isIOCall(fn, sig, key, r.pass.Pkg.Path()) {
+	if isIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return item{pos: pos, end: end, call: call, term: &finding{
 			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},

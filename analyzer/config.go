@@ -3,6 +3,7 @@ package analyzer
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"net/url"
 	"sort"
 	"strings"
@@ -31,15 +32,34 @@ type Replacement struct {
 	// Begin → BeginTx(ctx, nil)). Only valid when the original call has
 	// no arguments.
 	ExtraArgs string
+	// Routed names a hook (knowledge.RoutedHooks) that judges from the
+	// call's receiver or arguments whether it may carry the request
+	// context after all; such a call is not reported.
+	Routed string
 }
 
-// Config selects the rules an Analyzer reports and the SIO001 call table.
+// Config selects the rules an Analyzer reports and the call tables they
+// read (the built-in ones are internal/knowledge/blocking.txt and
+// calls.txt).
 type Config struct {
 	// Rules is the set of enabled rule IDs. Rules missing from the map
 	// are disabled.
 	Rules map[string]bool
-	// Blocking maps a call key to its context-aware replacement.
+	// Blocking maps a call key to its context-aware replacement (SIO001).
 	Blocking map[string]Replacement
+	// Clients maps a constructor's key to what it builds (SIO004, a client
+	// with its own connections). A key ending in "*" ("pkg/path.NewClient*")
+	// stands for every package-level function of pkg/path whose name
+	// starts so.
+	Clients map[string]string
+	// Waits maps a call that waits with no way to be cancelled to the
+	// advice its SIO005 finding gives.
+	Waits map[string]string
+	// Files holds the calls that do file I/O (SIO006).
+	Files map[string]bool
+	// IO holds context-aware calls that do I/O: fine on their own, counted
+	// under a lock (SIO003) or an open transaction (SIO007).
+	IO map[string]bool
 	// Tests makes _test.go files part of the analysis (their handlers
 	// become roots). Off by default: tests are rarely request paths.
 	Tests bool
@@ -88,33 +108,36 @@ func (c *Config) docs() string {
 }
 
 // DefaultConfig enables every rule that is not opt-in and uses the
-// built-in SIO001 table.
+// built-in call tables.
 func DefaultConfig() Config {
-	cfg := Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}}
+	cfg := Config{Rules: map[string]bool{}, Allow: map[string]bool{}}
 	for _, r := range Rules {
 		if !r.OptIn {
 			cfg.Rules[r.ID] = true
 		}
 	}
-	for k, v := range defaultBlocking() {
-		cfg.Blocking[k] = v
-	}
+	t := defaultTables()
+	cfg.Blocking = maps.Clone(t.blocking)
+	cfg.Clients = maps.Clone(t.clients)
+	cfg.Waits = maps.Clone(t.waits)
+	cfg.Files = maps.Clone(t.files)
+	cfg.IO = maps.Clone(t.io)
 	return cfg
 }
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
-	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{}, Tests: c.Tests, ReportIgnored: c.ReportIgnored,
+	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{},
+		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{},
+		Tests: c.Tests, ReportIgnored: c.ReportIgnored,
 		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
-	for k, v := range c.Rules {
-		n.Rules[k] = v
-	}
-	for k, v := range c.Blocking {
-		n.Blocking[k] = v
-	}
-	for k, v := range c.Allow {
-		n.Allow[k] = v
-	}
+	maps.Copy(n.Rules, c.Rules)
+	maps.Copy(n.Blocking, c.Blocking)
+	maps.Copy(n.Allow, c.Allow)
+	maps.Copy(n.Clients, c.Clients)
+	maps.Copy(n.Waits, c.Waits)
+	maps.Copy(n.Files, c.Files)
+	maps.Copy(n.IO, c.IO)
 	n.Roots = append(n.Roots, c.Roots...)
 	return n
 }
@@ -133,13 +156,16 @@ type Settings struct {
 	Rules map[string]bool `json:"rules"`
 	// Tests also analyses _test.go files.
 	Tests bool `json:"tests"`
-	// Blocking adds SIO001 calls, each a row of the built-in table's
-	// format (internal/knowledge/blocking.txt): "pkg/path.Func",
-	// "pkg/path.(*Type).Method" or "pkg/path.Type.Method" (Type may be an
-	// interface), optionally followed by "| use: replacement",
-	// "| method: Name" (turns on the fix), "| extra-args: text",
-	// "| verb: text", "| evidence: text". The older "key=suggestion"
-	// form is a row with only a use.
+	// Blocking adds rows to the call tables, each a row of the built-in
+	// tables' format (internal/knowledge/blocking.txt and calls.txt): a key,
+	// "pkg/path.Func", "pkg/path.(*Type).Method" or "pkg/path.Type.Method"
+	// (Type may be an interface), then fields. An SIO001 row (the default
+	// kind) may have "| use: replacement", "| method: Name" (turns on the
+	// fix), "| extra-args: text", "| verb: text"; "| builds: what" makes
+	// an SIO004 constructor row (its key may end in "*"), "| hint: advice"
+	// an SIO005 wait row; "| kind: file" and "| kind: io" rows take no
+	// field; any row may end in "| evidence: text". The older
+	// "key=suggestion" form is an SIO001 row with only a use.
 	Blocking []string `json:"blocking"`
 	// Allow lists functions (same syntax, no suggestion) that may block.
 	Allow []string `json:"allow"`
@@ -229,12 +255,19 @@ func isIdent(s string) bool { return knowledge.IsIdent(s) }
 // names none.
 const defaultUse = "a variant that takes the request context"
 
-// addBlocking adds a user's SIO001 entry to cfg.Blocking: a row of the
-// built-in table's format ("key | use: … | method: …", knowledge.ParseRow)
-// or the older "key[=suggestion]". Which one is told by what follows the
-// key, "|" or "=": neither can be part of a key.
+// Defaults for the fields a user's row may leave out.
+const (
+	defaultBuilds = "a client with its own connections"
+	defaultHint   = "make the wait end when the request's context is done (select on ctx.Done())"
+)
+
+// addBlocking adds a user's entry to the call tables: a row of the
+// built-in tables' format ("key | use: … | method: …",
+// "key | builds: …", "key | hint: …", knowledge.ParseRow) or the older
+// SIO001 "key[=suggestion]". Which one is told by what follows the key,
+// "|" or "=": neither can be part of a key.
 func addBlocking(cfg *Config, s string) error {
-	var row knowledge.Blocking
+	var row knowledge.Row
 	if bar, eq := strings.Index(s, "|"), strings.Index(s, "="); bar >= 0 && (eq < 0 || bar < eq) {
 		r, err := knowledge.ParseRow(s)
 		if err != nil {
@@ -247,12 +280,17 @@ func addBlocking(cfg *Config, s string) error {
 		if err != nil {
 			return fmt.Errorf("blocking: %w, optionally followed by =suggestion or by | use: replacement | method: Name", err)
 		}
-		row = knowledge.Blocking{Key: key, Use: strings.TrimSpace(use)}
+		row = knowledge.Row{Key: key, Kind: knowledge.KindBlocking, Use: strings.TrimSpace(use)}
 	}
-	if row.Use == "" {
+	switch {
+	case row.Kind == knowledge.KindBlocking && row.Use == "":
 		row.Use = defaultUse
+	case row.Kind == knowledge.KindClient && row.Builds == "":
+		row.Builds = defaultBuilds
+	case row.Kind == knowledge.KindWait && row.Hint == "":
+		row.Hint = defaultHint
 	}
-	cfg.Blocking[row.Key] = replacementOf(row)
+	cfg.addRow(row)
 	return nil
 }
 
@@ -362,6 +400,7 @@ func splitList(s string) []string {
 		if n := len(out); n > 0 && strings.ContainsAny(out[n-1], "=|") {
 			key, _, _ := strings.Cut(piece, "=")
 			key, _, _ = strings.Cut(key, "|")
+			key = strings.TrimSuffix(strings.TrimSpace(key), "*") // a client row's pattern
 			if _, err := parseFuncKey(key); err != nil {
 				out[n-1] += "," + piece
 				continue
@@ -415,7 +454,7 @@ func registerFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
 		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
-		"extra SIO001 calls, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion, or a row of the built-in table's format ('pkg/path.(*T).M | use: t.MContext(ctx, ...) | method: MContext')")
+		"extra table rows, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion (SIO001), or a row of the built-in tables' format: 'pkg/path.(*T).M | use: t.MContext(ctx, ...) | method: MContext' (SIO001), 'pkg/path.NewPool | builds: a connection pool' (SIO004), 'pkg/path.(*T).Wait | hint: use WaitContext(ctx)' (SIO005)")
 	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",
 		"functions that may block (never reported nor propagated), comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method")
 	fs.Var(listFlag{cfg, addRoot, new([]string)}, "roots",

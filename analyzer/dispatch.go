@@ -330,9 +330,9 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 			verb = "blocks without the request context"
 		}
 		return &blocksFact{Rule: "SIO001", Chain: []string{key}, Sites: []string{""}, Detail: verb, Hint: "use " + rep.Use}
-	case waitFuncs[key] != "":
-		return &blocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: waitFuncs[key]}
-	case isIOCall(m, sig, key, r.pass.Pkg.Path()):
+	case r.cfg.Waits[key] != "":
+		return &blocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: r.cfg.Waits[key]}
+	case isIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
 		return &blocksFact{Chain: []string{key}, Sites: []string{""}}
 	}
 	return nil

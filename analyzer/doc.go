@@ -15,7 +15,8 @@
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
 //	internal/named      types and methods recognised by import path and name
-//	internal/knowledge  what is known of libraries: gorm's receivers, and
+//	internal/knowledge  what is known of libraries: the call tables as data
+//	                    (blocking.txt, calls.txt), gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go)
 //	internal/regions    locks and transactions held over a stretch of a body
 //	internal/resolve    a handler value followed to the functions that run
@@ -31,8 +32,9 @@
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation judged
-//     against the tables (table.go, libs.go and the SIO001 rows of
-//     internal/knowledge/blocking.txt; ctxflow.go and later.go for
+//     against the tables (the rows of internal/knowledge/blocking.txt and
+//     calls.txt, held by Config; libs.go for the shapes a row cannot state;
+//     ctxflow.go and later.go for
 //     SIO001/SIO002), a call, or an interface call; regions marks the lock
 //     (SIO003) or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
@@ -108,9 +110,10 @@
 // idiomatic errgroup.WithContext(r.Context()) fan-out is silent (joins.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
-// context-aware I/O (regions.Locks, ioCalls). SIO004 (client-per-request)
-// flags http.Transport literals and pool/SDK client constructors (libs.go);
-// SIO006 (file-io, opt-in) flags os file I/O. SIO007 (tx-across-io) flags
+// context-aware I/O (regions.Locks, the io rows of Config.IO). SIO004
+// (client-per-request) flags http.Transport literals and the constructors
+// of clients with their own connections (Config.Clients, client rows);
+// SIO006 (file-io, opt-in) flags os file I/O (Config.Files). SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:
 // anything SIO003 counts, except database calls and calls on or given the
@@ -126,9 +129,10 @@
 // entries. The table is data, internal/knowledge/blocking.txt, one row per
 // call with the evidence for it; the SDK rows (go-redis v6/v7, mongo-driver
 // v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) have their story
-// in docs/rules/libraries.md; ctxRouted (libs.go) skips a call whose
-// receiver or options may carry the context (go-redis v7's WithContext,
-// oss.WithContext), which its key cannot show.
+// in docs/rules/libraries.md; a row's routed hook (routedHooks in libs.go,
+// named by knowledge.RoutedHooks) skips a call whose receiver or options may
+// carry the context (go-redis v7's WithContext, oss.WithContext), which its
+// key cannot show.
 //
 // # Configuration
 //

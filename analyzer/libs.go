@@ -11,10 +11,6 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
-// Import paths of the libraries recognised by path and type name; the
-// analyzer never imports them.
-const pathAzblob = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
-
 // gormFinishers are the *gorm.DB methods that run the statement built by
 // the chain before them.
 var gormFinishers = map[string]bool{
@@ -50,75 +46,18 @@ func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 	}
 }
 
-// clientCtors are SIO004 constructors by call key. The value names what
-// the call builds, for the message.
-var clientCtors = map[string]string{
-	"database/sql.Open":                             "a database connection pool",
-	"net/http.(*Transport).Clone":                   "an HTTP transport (connection pool)",
-	"google.golang.org/grpc.Dial":                   "a gRPC client connection",
-	"google.golang.org/grpc.DialContext":            "a gRPC client connection",
-	"google.golang.org/grpc.NewClient":              "a gRPC client connection",
-	"github.com/jackc/pgx/v5/pgxpool.New":           "a PostgreSQL connection pool",
-	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": "a PostgreSQL connection pool",
-	"github.com/jmoiron/sqlx.Open":                  "a database connection pool",
-	"github.com/jmoiron/sqlx.Connect":               "a database connection pool",
-	"gorm.io/gorm.Open":                             "a database connection pool",
-
-	// docs/rules/libraries.md has the evidence for the entries below.
-	"go.mongodb.org/mongo-driver/mongo.Connect":           "MongoDB connection pools",
-	"go.mongodb.org/mongo-driver/mongo.(*Client).Connect": "MongoDB connection pools",
-	"go.mongodb.org/mongo-driver/v2/mongo.Connect":        "MongoDB connection pools",
-	"github.com/minio/minio-go/v7.New":                    "a MinIO client and its HTTP transport",
-	pathOSS + ".New":                                      "an OSS client and its HTTP transport",
-	pathOBS + ".New":                                      "an OBS client and its HTTP transport",
-}
-
-// goRedisCtorPaths are the go-redis import paths whose constructors
-// (goRedisCtors) each build a connection pool.
-var goRedisCtorPaths = []string{pathGoRedisV6, pathGoRedisV7, "github.com/go-redis/redis/v8", "github.com/redis/go-redis/v9"}
-
-var goRedisCtors = map[string]bool{
-	"NewClient": true, "NewClusterClient": true, "NewRing": true, "NewFailoverClient": true,
-	"NewSentinelClient": true, "NewUniversalClient": true, "NewFailoverClusterClient": true,
-}
-
-// awsV2ClientPkgs are the aws-sdk-go-v2 service packages whose New and
-// NewFromConfig give the client its own HTTP client and transport unless
-// Options.HTTPClient is set (resolveHTTPClient in api_client.go).
-var awsV2ClientPkgs = map[string]bool{
-	"github.com/aws/aws-sdk-go-v2/service/s3": true, "github.com/aws/aws-sdk-go-v2/service/dynamodb": true,
-	"github.com/aws/aws-sdk-go-v2/service/sqs": true,
-}
-
-// azblobPkgs are the azblob packages whose NewClient* functions build an
-// SDK client with its own HTTP pipeline.
-var azblobPkgs = map[string]bool{
-	pathAzblob: true, pathAzblob + "/container": true, pathAzblob + "/blockblob": true,
-	pathAzblob + "/blob": true, pathAzblob + "/appendblob": true, pathAzblob + "/pageblob": true,
-	pathAzblob + "/service": true,
-}
-
-// clientCtor reports what a SIO004 call builds, or "".
-func clientCtor(fn *types.Func, key string) string {
-	if what, ok := clientCtors[key]; ok {
+// clientCtor reports what a SIO004 call builds, or "": a row of the
+// clients table (internal/knowledge/calls.txt, or the user's), by key, or
+// for a package-level function by a pattern row ("pkg/path.NewClient*").
+func clientCtor(clients map[string]string, fn *types.Func, key string) string {
+	if what, ok := clients[key]; ok {
 		return what
-	}
-	if azblobPkgs[fn.Pkg().Path()] && named.Recv(fn) == nil && strings.HasPrefix(fn.Name(), "NewClient") {
-		return "an Azure Blob client and its HTTP pipeline"
 	}
 	if named.Recv(fn) != nil {
 		return ""
 	}
-	path := fn.Pkg().Path()
-	if goRedisCtors[fn.Name()] {
-		for _, p := range goRedisCtorPaths {
-			if path == p {
-				return "a Redis connection pool"
-			}
-		}
-	}
-	if awsV2ClientPkgs[path] && (fn.Name() == "New" || fn.Name() == "NewFromConfig") {
-		return "an AWS client and, unless Options.HTTPClient is set, its own HTTP transport"
+	if p, ok := knowledge.MatchPattern(clients, fn.Pkg().Path(), fn.Name()); ok {
+		return clients[p]
 	}
 	return ""
 }
@@ -128,22 +67,16 @@ const (
 	clientHint   = "build it once at start-up and share it; it is safe for concurrent use"
 )
 
-// fileFuncs are SIO006 calls.
-var fileFuncs = map[string]bool{
-	"os.ReadFile": true, "os.WriteFile": true, "os.Open": true, "os.OpenFile": true, "os.Create": true,
-	"os.(*File).Read": true, "os.(*File).Write": true, "os.(*File).ReadAt": true, "os.(*File).WriteAt": true,
-	"os.(*File).WriteString": true, "os.(*File).ReadFrom": true,
-}
-
 const (
 	fileDetail = "does file I/O on the request path: it blocks an OS thread, not just a goroutine, and ignores the request context"
 	fileHint   = "load it once at start-up (or embed it), or keep it if the file is small and local"
 )
 
-// isFileIO reports whether a call is SIO006 file I/O: an os file function,
-// or io.Copy/io.ReadAll/io.CopyN with an *os.File operand.
-func isFileIO(info *types.Info, call *ast.CallExpr, key string) bool {
-	if fileFuncs[key] {
+// isFileIO reports whether a call is SIO006 file I/O: a row of the files
+// table (the os file functions), or io.Copy/io.ReadAll/io.CopyN with an
+// *os.File operand, an argument shape a row cannot state.
+func isFileIO(files map[string]bool, info *types.Info, call *ast.CallExpr, key string) bool {
+	if files[key] {
 		return true
 	}
 	switch key {
@@ -157,30 +90,15 @@ func isFileIO(info *types.Info, call *ast.CallExpr, key string) bool {
 	return false
 }
 
-// ioCalls are context-aware calls that do I/O: fine on their own, but not
-// while a lock is held (SIO003).
-var ioCalls = map[string]bool{
-	"net/http.(*Client).Do": true, "net/http.(*Transport).RoundTrip": true,
-	"database/sql.(*DB).ExecContext": true, "database/sql.(*DB).QueryContext": true,
-	"database/sql.(*DB).QueryRowContext": true, "database/sql.(*DB).BeginTx": true,
-	"database/sql.(*DB).PingContext": true, "database/sql.(*Tx).ExecContext": true,
-	"database/sql.(*Tx).QueryContext": true, "database/sql.(*Tx).QueryRowContext": true,
-	"database/sql.(*Tx).Commit": true, "database/sql.(*Stmt).ExecContext": true,
-	"database/sql.(*Stmt).QueryContext": true, "database/sql.(*Conn).ExecContext": true,
-	"database/sql.(*Conn).QueryContext": true, "net.(*Dialer).DialContext": true,
-	"os/exec.(*Cmd).Run": true, "os/exec.(*Cmd).Output": true, "os/exec.(*Cmd).CombinedOutput": true,
-	"os/exec.(*Cmd).Wait": true,
-}
-
 // isIOCall reports whether a call does I/O that honours its context. Besides
-// ioCalls, a call into a module outside the standard library whose first
+// the io rows of the tables (internal/knowledge/calls.txt), a call into a module outside the standard library whose first
 // parameter is a context.Context is presumed to do I/O (SDK and driver
 // calls, whose transports are reached through interfaces the facts cannot
 // follow), except for logging and tracing packages, the project's own
 // repository, whose I/O the facts already carry, and this project's
 // blockwatch.
-func isIOCall(fn *types.Func, sig *types.Signature, key, from string) bool {
-	if ioCalls[key] {
+func isIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, from string) bool {
+	if io[key] {
 		return true
 	}
 	path := fn.Pkg().Path()
@@ -394,33 +312,28 @@ func hasField(e ast.Expr, name string) bool {
 	return false
 }
 
-// Import paths of SDKs whose rows of the SIO001 table
-// (internal/knowledge/blocking.txt) ctxRouted judges, or whose
-// constructors are SIO004 entries; docs/rules/libraries.md has the
-// evidence.
-const (
-	pathGoRedisV6 = "github.com/go-redis/redis"
-	pathGoRedisV7 = "github.com/go-redis/redis/v7"
-	pathQiniu     = "github.com/qiniu/go-sdk/v7/storage"
-	pathOSS       = "github.com/aliyun/aliyun-oss-go-sdk/oss"
-	pathOBS       = "github.com/huaweicloud/huaweicloud-sdk-go-obs/obs"
-)
+// pathOSS is the Aliyun OSS package, whose option functions the
+// oss-option hook tells from a caller's values.
+const pathOSS = "github.com/aliyun/aliyun-oss-go-sdk/oss"
 
-// ctxRouted reports whether a call to a table entry may carry the request
-// context through its receiver or an argument, which the key cannot show:
-// go-redis v7 commands on anything but a stored client (a field or a
-// package-level variable; rdb.WithContext(ctx).Get(k), locals and parameters
-// may carry one), an oss.Bucket call with an option that is not a plain oss
-// option call, and Qiniu's Get given anything but nil or a GetObjectInput
-// literal without Context.
-func ctxRouted(info *types.Info, call *ast.CallExpr, key string) bool {
-	switch {
-	case strings.HasPrefix(key, pathGoRedisV7+"."):
+// routedHooks implement the hooks a blocking row's routed field names
+// (knowledge.RoutedHooks): each reports whether a call to the row's key
+// may carry the request context through its receiver or an argument,
+// which the key cannot show. Such a call is not reported.
+var routedHooks = map[string]func(info *types.Info, call *ast.CallExpr) bool{
+	// go-redis v7 commands: only a stored client (a field or a
+	// package-level variable) has no request context;
+	// rdb.WithContext(ctx).Get(k), locals and parameters may carry one.
+	knowledge.RoutedStoredReceiver: func(info *types.Info, call *ast.CallExpr) bool {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		return !ok || !isStored(info, sel.X)
-	case strings.HasPrefix(key, pathOSS+".Bucket."):
-		return ossContextOption(info, call)
-	case key == pathQiniu+".(*BucketManager).Get":
+	},
+	// oss.Bucket calls: an option that is not a plain oss option call may
+	// be oss.WithContext.
+	knowledge.RoutedOSSOption: ossContextOption,
+	// Qiniu's BucketManager.Get: anything but nil or a GetObjectInput
+	// literal without Context may carry one.
+	knowledge.RoutedQiniuGetInput: func(info *types.Info, call *ast.CallExpr) bool {
 		if len(call.Args) < 3 {
 			return true
 		}
@@ -435,8 +348,15 @@ func ctxRouted(info *types.Info, call *ast.CallExpr, key string) bool {
 			return hasField(arg, "Context")
 		}
 		return true // a variable: its Context may be set
-	}
-	return false
+	},
+}
+
+// ctxRouted reports whether a call to a blocking row may carry the request
+// context after all, as the row's routed hook judges (false for a row
+// with none).
+func ctxRouted(rep Replacement, info *types.Info, call *ast.CallExpr) bool {
+	hook := routedHooks[rep.Routed]
+	return hook != nil && hook(info, call)
 }
 
 // isStored reports whether e is a struct field or a package-level

@@ -7,27 +7,54 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 )
 
-// defaultBlocking is the SIO001 table: context-less calls that have a
-// context-aware variant (noctx's list and the SDK rows whose evidence
-// docs/rules/libraries.md gives). It is data, read once from
-// internal/knowledge/blocking.txt; DefaultConfig copies it.
-var defaultBlocking = sync.OnceValue(func() map[string]Replacement {
-	rows, err := knowledge.BuiltinBlocking()
+// builtinTables are the call tables as the Config holds them, read once
+// from internal/knowledge (blocking.txt and calls.txt). They are data:
+// noctx's list, the SDK rows whose evidence docs/rules/libraries.md gives,
+// the constructors of clients with their own connections, the waits, file
+// and context-aware I/O calls. DefaultConfig copies them.
+type builtinTables struct {
+	blocking map[string]Replacement
+	clients  map[string]string
+	waits    map[string]string
+	files    map[string]bool
+	io       map[string]bool
+}
+
+var defaultTables = sync.OnceValue(func() *builtinTables {
+	rows, err := knowledge.BuiltinRows()
 	if err != nil {
-		// The file is embedded in the binary, and
-		// TestBuiltinBlockingParses keeps a bad row from shipping.
-		panic(fmt.Sprintf("syncio: the built-in SIO001 table: %v", err))
+		// The files are embedded in the binary, and
+		// TestBuiltinRowsParse keeps a bad row from shipping.
+		panic(fmt.Sprintf("syncio: the built-in call tables: %v", err))
 	}
-	t := make(map[string]Replacement, len(rows))
+	t := &builtinTables{blocking: map[string]Replacement{}, clients: map[string]string{}, waits: map[string]string{},
+		files: map[string]bool{}, io: map[string]bool{}}
 	for _, r := range rows {
-		t[r.Key] = replacementOf(r)
+		cfg := Config{Blocking: t.blocking, Clients: t.clients, Waits: t.waits, Files: t.files, IO: t.io}
+		cfg.addRow(r)
 	}
 	return t
 })
 
-// replacementOf is the Replacement a table row describes.
-func replacementOf(r knowledge.Blocking) Replacement {
-	return Replacement{Use: r.Use, Verb: r.Verb, Method: r.Method, ExtraArgs: r.ExtraArgs}
+// addRow puts a table row into the map of its kind.
+func (c *Config) addRow(r knowledge.Row) {
+	switch r.Kind {
+	case knowledge.KindClient:
+		c.Clients[r.Key] = r.Builds
+	case knowledge.KindWait:
+		c.Waits[r.Key] = r.Hint
+	case knowledge.KindFile:
+		c.Files[r.Key] = true
+	case knowledge.KindIO:
+		c.IO[r.Key] = true
+	default:
+		c.Blocking[r.Key] = replacementOf(r)
+	}
+}
+
+// replacementOf is the Replacement a blocking row describes.
+func replacementOf(r knowledge.Row) Replacement {
+	return Replacement{Use: r.Use, Verb: r.Verb, Method: r.Method, ExtraArgs: r.ExtraArgs, Routed: r.Routed}
 }
 
 // httpShortcuts are the net/http calls whose fix rewrites the whole
@@ -40,15 +67,4 @@ var httpShortcuts = map[string]string{
 	"net/http.(*Client).Get":  "http.MethodGet",
 	"net/http.(*Client).Head": "http.MethodHead",
 	"net/http.(*Client).Post": "http.MethodPost",
-}
-
-// waitFuncs are SIO005 calls that wait with no way to be cancelled.
-var waitFuncs = map[string]string{
-	"time.Sleep":             "wait in a select on ctx.Done() and a time.Timer's channel",
-	"sync.(*WaitGroup).Wait": "start the goroutines with errgroup.WithContext(ctx) and pass its context to their I/O, so the work itself stops with the request (waiting for Wait in another goroutine would leave it running)",
-	"sync.(*Cond).Wait":      "use a channel and select on it and ctx.Done(); sync.Cond cannot be cancelled",
-	// Judged at the call like WaitGroup.Wait, whatever their source says
-	// (in a dependency, joins.go judges them by the work they join).
-	"golang.org/x/sync/errgroup.(*Group).Wait":   "build the group with errgroup.WithContext(ctx) and have every goroutine return when that context is done",
-	"golang.org/x/sync/singleflight.(*Group).Do": "use DoChan and select on its channel and ctx.Done()",
 }

@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 )
@@ -30,7 +32,7 @@ func TestSettingsRows(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ entry, want string }{
-		{"example.com/x.F | usage: y", `blocking: example.com/x.F: field "usage: y": want one of use, method`},
+		{"example.com/x.F | usage: y", `blocking: example.com/x.F: field "usage: y": want one of kind, use, method`},
 		{"example.com/x.F | use: y | extra-args: nil", `blocking: example.com/x.F: extra-args without method`},
 		{"x.F(| use: y", `blocking: "x.F(": want "pkg/path.Func"`},
 	} {
@@ -58,5 +60,31 @@ func TestFlagRowsWithCommas(t *testing.T) {
 	}
 	if r := cfg.Blocking["a/b.G"]; r.Use != "g(ctx, 1)" {
 		t.Errorf("a/b.G = %+v", r)
+	}
+}
+
+// TestFlagPatternRow: a client row whose key ends in "*" starts a new
+// -blocking entry after a comma, like any key, and its pattern matches the
+// package's functions whose name starts so, not a method of that name.
+func TestFlagPatternRow(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	var got []string
+	if err := (listFlag{&cfg, addBlocking, &got}).Set("a/b.F | use: f(ctx, x),example.com/sdk.NewClient* | builds: an SDK client"); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || cfg.Clients["example.com/sdk.NewClient*"] != "an SDK client" {
+		t.Fatalf("entries %q, clients row %q", got, cfg.Clients["example.com/sdk.NewClient*"])
+	}
+	pkg := types.NewPackage("example.com/sdk", "sdk")
+	sig := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	fn := types.NewFunc(token.NoPos, pkg, "NewClientFromURL", sig)
+	if what := clientCtor(cfg.Clients, fn, "example.com/sdk.NewClientFromURL"); what != "an SDK client" {
+		t.Errorf("NewClientFromURL builds %q, want the pattern row's", what)
+	}
+	recv := types.NewVar(token.NoPos, pkg, "c", types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "T", nil), types.NewStruct(nil, nil), nil)))
+	m := types.NewFunc(token.NoPos, pkg, "NewClientX", types.NewSignatureType(recv, nil, nil, nil, nil, false))
+	if what := clientCtor(cfg.Clients, m, "example.com/sdk.(*T).NewClientX"); what != "" {
+		t.Errorf("a method NewClientX builds %q, want no match", what)
 	}
 }

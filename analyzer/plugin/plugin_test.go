@@ -138,10 +138,30 @@ func TestSettingsRowIsFound(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), as[0], "usersdkapi")
 }
 
+// TestSettingsClientAndWaitRowsAreFound: blocking entries of the other
+// kinds, a constructor row (builds) and a wait row (hint), add an SIO004
+// and an SIO005 call of a user's SDK; a pool built at start-up is not
+// reported.
+func TestSettingsClientAndWaitRowsAreFound(t *testing.T) {
+	p, err := New(map[string]any{"blocking": []any{
+		"example.com/usersdk/sdk.NewPool | builds: the SDK's SMTP pool | evidence: example.com/usersdk/sdk sdk.go:35",
+		"example.com/usersdk/sdk.(*Pool).Drain | kind: wait | hint: use p.DrainContext(ctx)",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), as[0], "usersdkpools")
+}
+
 // TestDocSettingsLists: the settings example of docs/ci.md (block
 // settings-lists), decoded from YAML into the maps golangci-lint hands the
 // plugin, configures what the doc says: a row with its method (so the fix
-// is offered), the older key=suggestion form, a bare key, allow and roots.
+// is offered), the older key=suggestion form, a bare key, a constructor
+// row and a wait row, allow and roots.
 func TestDocSettingsLists(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci.md"))
 	if err != nil {
@@ -173,6 +193,12 @@ func TestDocSettingsLists(t *testing.T) {
 		if got := cfg.Blocking[k]; got != w {
 			t.Errorf("blocking %s = %+v, want %+v", k, got, w)
 		}
+	}
+	if got := cfg.Clients["example.com/store.NewPool"]; got != "a store connection pool" {
+		t.Errorf("clients example.com/store.NewPool = %q, want the row's builds", got)
+	}
+	if got := cfg.Waits["example.com/store.(*Pool).Drain"]; got != "use p.DrainContext(ctx)" {
+		t.Errorf("waits example.com/store.(*Pool).Drain = %q, want the row's hint", got)
 	}
 	if !cfg.Allow["example.com/cache.(*LRU).Get"] || len(cfg.Roots) != 2 {
 		t.Errorf("allow %v, roots %v: not what the doc says", cfg.Allow, cfg.Roots)

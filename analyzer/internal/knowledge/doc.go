@@ -3,8 +3,17 @@
 // open transactions or run callbacks. It knows no rule and no call graph;
 // the units above it (regions, the analyzer's rules) ask it.
 //
-// The SIO001 table is data, not code: blocking.txt, embedded and parsed
-// once (BuiltinBlocking), one row per context-less call with its
-// replacement and the evidence for it. A user's blocking setting is a row
-// of the same format (ParseRow).
+// The call tables are data, not code, in one format with one parser
+// (ParseRow, ParseTable): blocking.txt, one row per context-less call with
+// its replacement (SIO001), and calls.txt, rows of the other kinds (Kind):
+// constructors of clients with their own connections (SIO004, a key may
+// end in "*" for every function of a package whose name starts so,
+// MatchPattern), waits (SIO005), file I/O (SIO006) and context-aware I/O.
+// Both are embedded and parsed once (BuiltinRows), every row with the
+// evidence for it. A user's blocking setting is a row of the same format.
+//
+// What a row cannot state stays Go in the analyzer, named: a blocking
+// row's routed field names a hook (RoutedHooks) that judges the call's
+// receiver or arguments (go-redis v7's stored receiver, OSS options,
+// Qiniu's input), implemented by the analyzer's routedHooks.
 package knowledge

@@ -9,17 +9,34 @@ import (
 	"testing"
 )
 
-var updateDoc = flag.Bool("update", false, "rewrite the generated listing of docs/rules/libraries.md from blocking.txt")
+var updateDoc = flag.Bool("update", false, "rewrite the generated listings of docs/rules/libraries.md from blocking.txt and calls.txt")
 
 const (
 	librariesDoc = "../../../docs/rules/libraries.md"
-	rowsBegin    = "<!-- rows: generated from analyzer/internal/knowledge/blocking.txt by `go test ./analyzer/internal/knowledge -run TestLibrariesDoc -update`; do not edit by hand -->"
-	rowsEnd      = "<!-- end of rows -->"
+	updateCmd    = "`go test ./analyzer/internal/knowledge -run TestLibrariesDoc -update`"
 )
+
+// docSection is one generated listing of docs/rules/libraries.md: the rows
+// of one kind, between its begin and end comments.
+type docSection struct {
+	kind       Kind
+	begin, end string
+	render     func([]Row) string
+}
+
+var docSections = []docSection{
+	{KindBlocking, "<!-- rows: generated from analyzer/internal/knowledge/blocking.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of rows -->", renderRows},
+	{KindClient, "<!-- client rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of client rows -->",
+		renderOne("constructor", func(r Row) string { return r.Builds })},
+	{KindWait, "<!-- wait rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of wait rows -->",
+		renderOne("call", func(r Row) string { return r.Hint })},
+	{KindFile, "<!-- file rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of file rows -->", renderRows},
+	{KindIO, "<!-- io rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of io rows -->", renderRows},
+}
 
 // renderRows lists every row of the table, consecutive rows with the same
 // receiver (or package) and evidence in one line.
-func renderRows(rows []Blocking) string {
+func renderRows(rows []Row) string {
 	var sb strings.Builder
 	sb.WriteString("| receiver or package | methods or functions | evidence |\n|---|---|---|\n")
 	var recv, ev string
@@ -43,15 +60,28 @@ func renderRows(rows []Blocking) string {
 	return sb.String()
 }
 
+// renderOne lists every row on a line of its own, with the field its
+// kind's messages show.
+func renderOne(what string, field func(Row) string) func([]Row) string {
+	return func(rows []Row) string {
+		var sb strings.Builder
+		sb.WriteString("| " + what + " | message | evidence |\n|---|---|---|\n")
+		for _, r := range rows {
+			sb.WriteString("| `" + r.Key + "` | " + field(r) + " | " + r.Evidence + " |\n")
+		}
+		return sb.String()
+	}
+}
+
 // versionRE finds the module@version (or Go release) an evidence field
 // starts with.
 var versionRE = regexp.MustCompile(`^(\S+@\S+|go\d+\.\d+(\.\d+)?) `)
 
-// TestLibrariesDoc: docs/rules/libraries.md lists every key of the table
-// (a section generated from it, compared here), and its prose names the
+// TestLibrariesDoc: docs/rules/libraries.md lists every row of the tables,
+// one generated section per kind (compared here), and its prose names the
 // version of every module the rows' evidence was read in.
 func TestLibrariesDoc(t *testing.T) {
-	rows, err := BuiltinBlocking()
+	rows, err := BuiltinRows()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +90,27 @@ func TestLibrariesDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	before, rest, ok1 := strings.Cut(doc, rowsBegin+"\n")
-	_, after, ok2 := strings.Cut(rest, rowsEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("%s: no generated section between %q and %q", librariesDoc, rowsBegin, rowsEnd)
+	want, prose := doc, ""
+	for _, s := range docSections {
+		before, rest, ok1 := strings.Cut(want, s.begin+"\n")
+		_, after, ok2 := strings.Cut(rest, s.end)
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: no generated section between %q and %q", librariesDoc, s.begin, s.end)
+		}
+		var of []Row
+		for _, r := range rows {
+			if r.Kind == s.kind {
+				of = append(of, r)
+			}
+		}
+		want = before + s.begin + "\n" + s.render(of) + s.end + after
 	}
-	want := before + rowsBegin + "\n" + renderRows(rows) + rowsEnd + after
+	prose = want
+	for _, s := range docSections {
+		before, rest, _ := strings.Cut(prose, s.begin+"\n")
+		_, after, _ := strings.Cut(rest, s.end)
+		prose = before + after
+	}
 	if *updateDoc {
 		if err := os.WriteFile(filepath.FromSlash(librariesDoc), []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -73,14 +118,13 @@ func TestLibrariesDoc(t *testing.T) {
 		doc = want
 	}
 	if doc != want {
-		t.Errorf("%s: the generated listing differs from %s; run go test ./analyzer/internal/knowledge -run TestLibrariesDoc -update", librariesDoc, BlockingFile)
+		t.Errorf("%s: a generated listing differs from %s or %s; run %s", librariesDoc, BlockingFile, CallsFile, updateCmd)
 	}
-	prose := before + after
 	seen := map[string]bool{}
 	for _, r := range rows {
 		m := versionRE.FindStringSubmatch(r.Evidence)
 		if m == nil {
-			t.Errorf("%s:%d: evidence %q does not start with module@version or a Go release", BlockingFile, r.Line, r.Evidence)
+			t.Errorf("%s:%d: evidence %q does not start with module@version or a Go release", r.File, r.Line, r.Evidence)
 			continue
 		}
 		v := m[1]
@@ -89,7 +133,7 @@ func TestLibrariesDoc(t *testing.T) {
 		}
 		seen[v] = true
 		if !strings.Contains(prose, "`"+v+"`") {
-			t.Errorf("%s:%d: evidence read in %s, which the prose of %s does not name (as `%s`)", BlockingFile, r.Line, v, librariesDoc, v)
+			t.Errorf("%s:%d: evidence read in %s, which the prose of %s does not name (as `%s`)", r.File, r.Line, v, librariesDoc, v)
 		}
 	}
 }

@@ -1,0 +1,334 @@
+package knowledge
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Files of the embedded tables, as named in error messages and docs: their
+// paths in the repository.
+const (
+	BlockingFile = "analyzer/internal/knowledge/blocking.txt"
+	CallsFile    = "analyzer/internal/knowledge/calls.txt"
+)
+
+//go:embed blocking.txt
+var blockingTable string
+
+//go:embed calls.txt
+var callsTable string
+
+// Kind is what a row says of its call, and so which rule reads it.
+type Kind string
+
+const (
+	// KindBlocking: a context-less call with a context-aware variant, or
+	// I/O the request cannot cancel (SIO001). The default kind.
+	KindBlocking Kind = "blocking"
+	// KindClient: a constructor that builds a client with its own
+	// connections or pool (SIO004 when called on a request path).
+	KindClient Kind = "client"
+	// KindWait: a wait with no way to be cancelled (SIO005).
+	KindWait Kind = "wait"
+	// KindFile: file I/O (SIO006).
+	KindFile Kind = "file"
+	// KindIO: I/O that honours its context: fine on its own, counted under
+	// a lock (SIO003) or an open transaction (SIO007).
+	KindIO Kind = "io"
+)
+
+var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO}
+
+// Row is one row of a table: a call and what is known of it.
+type Row struct {
+	// Key names the call: "pkg/path.Func", "pkg/path.(*Type).Method" or
+	// "pkg/path.Type.Method" (Type may be an interface). A client row may
+	// end its key in "*": "pkg/path.NewClient*" stands for every
+	// package-level function of pkg/path whose name starts NewClient.
+	Key  string
+	Kind Kind
+	// Use is the replacement, shown after "use " in the message (blocking).
+	Use string
+	// Method is the context-aware method or function taking ctx first; it
+	// turns on the suggested fix (rename, insert ctx) (blocking).
+	Method string
+	// ExtraArgs follow ctx in the fix ("nil" for Begin → BeginTx(ctx, nil))
+	// (blocking).
+	ExtraArgs string
+	// Verb replaces the message's default "blocks without the request
+	// context" wording (blocking).
+	Verb string
+	// Routed names the hook (one of RoutedHooks) that judges, from the
+	// call's receiver or arguments, whether the call may carry the request
+	// context after all, which its key cannot show (blocking).
+	Routed string
+	// Builds says what the constructor builds, for the message (client).
+	Builds string
+	// Hint says how to make the wait cancellable (wait).
+	Hint string
+	// Evidence says why the row holds: the module version read and the
+	// file:line that does the I/O or builds the pool
+	// (docs/rules/libraries.md tells the story).
+	Evidence string
+	// File and Line are where the row was read (empty and 0 for a row
+	// given on its own, as in a configuration entry).
+	File string
+	Line int
+}
+
+// Field names of a row, in the order the table writes them.
+const (
+	FieldKind      = "kind"
+	FieldUse       = "use"
+	FieldMethod    = "method"
+	FieldExtraArgs = "extra-args"
+	FieldVerb      = "verb"
+	FieldRouted    = "routed"
+	FieldBuilds    = "builds"
+	FieldHint      = "hint"
+	FieldEvidence  = "evidence"
+)
+
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldBuilds, FieldHint, FieldEvidence}
+
+// kindFields are the fields each kind takes besides kind and evidence.
+var kindFields = map[Kind][]string{
+	KindBlocking: {FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted},
+	KindClient:   {FieldBuilds},
+	KindWait:     {FieldHint},
+	KindFile:     nil,
+	KindIO:       nil,
+}
+
+// required is the field every row of a kind needs in a table (a user's
+// entry may leave it out and gets a default).
+var required = map[Kind]string{KindBlocking: FieldUse, KindClient: FieldBuilds, KindWait: FieldHint}
+
+// Hooks that a blocking row's routed field may name. The analyzer
+// implements each (ctxRouted in package analyzer): they are predicates on
+// the call's receiver and arguments, which a table cannot express.
+const (
+	// RoutedStoredReceiver: report only when the receiver is a struct
+	// field or a package-level variable (a stored client carries no
+	// request context); a local or parameter may carry one (go-redis v7's
+	// rdb.WithContext(ctx)).
+	RoutedStoredReceiver = "stored-receiver"
+	// RoutedOSSOption: report only when every variadic option is a call to
+	// another function of the oss package, so none can be
+	// oss.WithContext(ctx).
+	RoutedOSSOption = "oss-option"
+	// RoutedQiniuGetInput: report only when the third argument is nil or
+	// a GetObjectInput literal without Context.
+	RoutedQiniuGetInput = "qiniu-get-input"
+)
+
+// RoutedHooks lists the hook names a row may reference.
+var RoutedHooks = []string{RoutedStoredReceiver, RoutedOSSOption, RoutedQiniuGetInput}
+
+// RowSyntax is what a row looks like, for error messages.
+const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.NewX | builds: what it builds" (SIO004) or "pkg/path.(*T).Wait | hint: how to cancel it" (SIO005), each optionally "| evidence: text"; see docs/rules/libraries.md`
+
+// ParseRow parses one row of the tables' format:
+//
+//	key | kind: name | field: value | … | evidence: text
+//
+// Only the key is required here; the fields may come in any order, each
+// once. Without a kind field the kind is client when builds is given,
+// wait when hint is, else blocking. A value may not contain "|".
+func ParseRow(s string) (Row, error) {
+	parts := strings.Split(s, "|")
+	rawKey := strings.TrimSpace(parts[0])
+	pattern := strings.HasSuffix(rawKey, "*")
+	key, err := ParseKey(strings.TrimSuffix(rawKey, "*"))
+	if err != nil {
+		return Row{}, err
+	}
+	r := Row{Key: key}
+	if pattern {
+		r.Key += "*"
+	}
+	seen := map[string]bool{}
+	kind := ""
+	for _, p := range parts[1:] {
+		name, val, ok := strings.Cut(p, ":")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		field := r.field(name)
+		switch {
+		case !ok || (field == nil && name != FieldKind):
+			return Row{}, fmt.Errorf("%s: field %q: want one of %s, as \"name: value\"", r.Key, strings.TrimSpace(p), strings.Join(fieldNames, ", "))
+		case seen[name]:
+			return Row{}, fmt.Errorf("%s: field %q given twice", r.Key, name)
+		case val == "":
+			return Row{}, fmt.Errorf("%s: field %q is empty", r.Key, name)
+		}
+		seen[name] = true
+		if name == FieldKind {
+			kind = val
+			continue
+		}
+		*field = val
+	}
+	switch {
+	case kind != "":
+		r.Kind = Kind(kind)
+		if _, ok := kindFields[r.Kind]; !ok {
+			names := make([]string, len(kinds))
+			for i, k := range kinds {
+				names[i] = string(k)
+			}
+			return Row{}, fmt.Errorf("%s: kind %q: want one of %s", r.Key, kind, strings.Join(names, ", "))
+		}
+	case seen[FieldBuilds]:
+		r.Kind = KindClient
+	case seen[FieldHint]:
+		r.Kind = KindWait
+	default:
+		r.Kind = KindBlocking
+	}
+	allowed := map[string]bool{FieldKind: true, FieldEvidence: true}
+	for _, f := range kindFields[r.Kind] {
+		allowed[f] = true
+	}
+	for _, name := range fieldNames {
+		if seen[name] && !allowed[name] {
+			return Row{}, fmt.Errorf("%s: field %q does not belong in a %s row (its fields: %s)", r.Key, name, r.Kind, strings.Join(append(kindFields[r.Kind], FieldEvidence), ", "))
+		}
+	}
+	if pattern && (r.Kind != KindClient || strings.ContainsAny(key[strings.LastIndex(key, "/")+1:], "()") || strings.Count(key[strings.LastIndex(key, "/")+1:], ".") != 1) {
+		return Row{}, fmt.Errorf("%s: a key ending in * (every package-level function whose name starts so) is for client rows only, as pkg/path.NewClient*", r.Key)
+	}
+	if r.Method != "" && !IsIdent(r.Method) {
+		return Row{}, fmt.Errorf("%s: method %q: want the name of the context-aware method or function, e.g. QueryContext", r.Key, r.Method)
+	}
+	if r.ExtraArgs != "" && r.Method == "" {
+		return Row{}, fmt.Errorf("%s: extra-args without method: the arguments follow ctx in the fix, which needs the method", r.Key)
+	}
+	if r.Routed != "" && !isHook(r.Routed) {
+		return Row{}, fmt.Errorf("%s: routed %q: want one of %s", r.Key, r.Routed, strings.Join(RoutedHooks, ", "))
+	}
+	return r, nil
+}
+
+func isHook(name string) bool {
+	for _, h := range RoutedHooks {
+		if h == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Row) field(name string) *string {
+	switch name {
+	case FieldUse:
+		return &r.Use
+	case FieldMethod:
+		return &r.Method
+	case FieldExtraArgs:
+		return &r.ExtraArgs
+	case FieldVerb:
+		return &r.Verb
+	case FieldRouted:
+		return &r.Routed
+	case FieldBuilds:
+		return &r.Builds
+	case FieldHint:
+		return &r.Hint
+	case FieldEvidence:
+		return &r.Evidence
+	}
+	return nil
+}
+
+// ParseTable parses a table: one row per line (ParseRow), blank lines and
+// lines starting with "#" skipped. Every row must have an evidence field
+// and its kind's required field (use, builds or hint), and no key may
+// repeat. Errors name file:line.
+func ParseTable(file, data string) ([]Row, error) {
+	var rows []Row
+	first := map[string]int{}
+	for i, line := range strings.Split(data, "\n") {
+		n := i + 1
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		r, err := ParseRow(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w; %s", file, n, err, RowSyntax)
+		}
+		for _, name := range []string{required[r.Kind], FieldEvidence} {
+			if name != "" && *r.field(name) == "" {
+				return nil, fmt.Errorf("%s:%d: %s: no %s field (every %s row of the table needs one)", file, n, r.Key, name, r.Kind)
+			}
+		}
+		if at, dup := first[r.Key]; dup {
+			return nil, fmt.Errorf("%s:%d: %s is already at line %d", file, n, r.Key, at)
+		}
+		first[r.Key] = n
+		r.File, r.Line = file, n
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// BuiltinRows returns the embedded tables, blocking.txt then calls.txt,
+// parsed on first use. No key is in both. The rows are shared: callers
+// copy what they change.
+var BuiltinRows = sync.OnceValues(func() ([]Row, error) {
+	var all []Row
+	at := map[string]Row{}
+	for _, t := range [...]struct{ file, data string }{{BlockingFile, blockingTable}, {CallsFile, callsTable}} {
+		rows, err := ParseTable(t.file, t.data)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if prev, dup := at[r.Key]; dup {
+				return nil, fmt.Errorf("%s:%d: %s is already at %s:%d", r.File, r.Line, r.Key, prev.File, prev.Line)
+			}
+			at[r.Key] = r
+		}
+		all = append(all, rows...)
+	}
+	return all, nil
+})
+
+// String renders r as a row of the table, fields in the table's order; the
+// kind is written when the other fields do not imply it.
+func (r Row) String() string {
+	var sb strings.Builder
+	sb.WriteString(r.Key)
+	implied := KindBlocking
+	switch {
+	case r.Builds != "":
+		implied = KindClient
+	case r.Hint != "":
+		implied = KindWait
+	}
+	if r.Kind != "" && r.Kind != implied {
+		sb.WriteString(" | " + FieldKind + ": " + string(r.Kind))
+	}
+	for _, name := range fieldNames[1:] {
+		if v := *r.field(name); v != "" {
+			sb.WriteString(" | " + name + ": " + v)
+		}
+	}
+	return sb.String()
+}
+
+// MatchPattern reports whether the package-level function name of the
+// package pkgPath is matched by a pattern row of table, one whose key ends
+// in "*" ("pkg/path.NewClient*": every function of pkg/path whose name
+// starts NewClient), and returns that row's key.
+func MatchPattern[V any](table map[string]V, pkgPath, name string) (string, bool) {
+	for i := len(name); i > 0; i-- {
+		p := pkgPath + "." + name[:i] + "*"
+		if _, ok := table[p]; ok {
+			return p, true
+		}
+	}
+	return "", false
+}

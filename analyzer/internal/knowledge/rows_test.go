@@ -1,0 +1,127 @@
+package knowledge
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBuiltinRowsParse: the embedded tables parse, so the analyzer's
+// start-up (which panics on a bad embedded row) cannot fail in a release;
+// blocking.txt holds the SIO001 rows and calls.txt the others.
+func TestBuiltinRowsParse(t *testing.T) {
+	rows, err := BuiltinRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[Kind]int{}
+	for _, r := range rows {
+		n[r.Kind]++
+		if r.Line == 0 || r.Evidence == "" || required[r.Kind] != "" && *r.field(required[r.Kind]) == "" {
+			t.Errorf("row %+v: no line, evidence or %s", r, required[r.Kind])
+		}
+		if (r.File == BlockingFile) != (r.Kind == KindBlocking) {
+			t.Errorf("%s:%d: a %s row (blocking rows go in %s, the others in %s)", r.File, r.Line, r.Kind, BlockingFile, CallsFile)
+		}
+	}
+	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 {
+		t.Errorf("rows by kind %v: a table lost rows", n)
+	}
+}
+
+// TestParseTableErrors: a malformed row is an error naming file:line and
+// saying what is wrong.
+func TestParseTableErrors(t *testing.T) {
+	const ok = "# a comment\n\nexample.com/a.F | use: a.FContext(ctx) | evidence: a@v1 a.go:1\n"
+	for _, tc := range []struct{ row, want string }{
+		{"example.com/a.G use: x", `t.txt:4: "example.com/a.G use: x": want "pkg/path.Func"`},
+		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence`},
+		{"example.com/a.G | usage: x | evidence: e", `t.txt:4: example.com/a.G: field "usage: x"`},
+		{"example.com/a.G | use: x | use: y | evidence: e", `t.txt:4: example.com/a.G: field "use" given twice`},
+		{"example.com/a.G | use: | evidence: e", `t.txt:4: example.com/a.G: field "use" is empty`},
+		{"example.com/a.G | use: x | method: G Context | evidence: e", `t.txt:4: example.com/a.G: method "G Context"`},
+		{"example.com/a.G | use: x | extra-args: nil | evidence: e", `t.txt:4: example.com/a.G: extra-args without method`},
+		{"example.com/a.G | use: x", `t.txt:4: example.com/a.G: no evidence field`},
+		{"example.com/a.G | evidence: e", `t.txt:4: example.com/a.G: no use field`},
+		{"example.com/a.G | kind: client | evidence: e", `t.txt:4: example.com/a.G: no builds field (every client row`},
+		{"example.com/a.G | kind: wait | evidence: e", `t.txt:4: example.com/a.G: no hint field (every wait row`},
+		{"example.com/a.G | kind: pool | builds: x", `t.txt:4: example.com/a.G: kind "pool": want one of blocking, client, wait, file, io`},
+		{"example.com/a.G | builds: x | use: y", `t.txt:4: example.com/a.G: field "use" does not belong in a client row (its fields: builds, evidence)`},
+		{"example.com/a.G | kind: file | hint: x", `t.txt:4: example.com/a.G: field "hint" does not belong in a file row`},
+		{"example.com/a.G | use: x | routed: maybe", `t.txt:4: example.com/a.G: routed "maybe": want one of stored-receiver, oss-option, qiniu-get-input`},
+		{"example.com/a.New* | use: x | evidence: e", `t.txt:4: example.com/a.New*: a key ending in * (every package-level function whose name starts so) is for client rows only`},
+		{"example.com/a.(*T).New* | builds: x | evidence: e", `t.txt:4: example.com/a.(*T).New*: a key ending in *`},
+		{"example.com/a.F | use: y | evidence: e", `t.txt:4: example.com/a.F is already at line 3`},
+	} {
+		_, err := ParseTable("t.txt", ok+tc.row+"\n")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.row, err, tc.want)
+		}
+	}
+	rows, err := ParseTable("t.txt", ok)
+	if err != nil || len(rows) != 1 || rows[0].Line != 3 || rows[0].Method != "" || rows[0].Use != "a.FContext(ctx)" {
+		t.Fatalf("good table: %+v, %v", rows, err)
+	}
+}
+
+// TestRowRoundTrip: String writes a row ParseRow reads back, fields in the
+// table's order, the kind only where the fields do not imply it.
+func TestRowRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		in, out string
+		kind    Kind
+	}{
+		{"database/sql.(*DB).Begin | evidence: go a.go:1 | verb: starts | extra-args: nil | method: BeginTx | use: db.BeginTx(ctx, nil)",
+			"database/sql.(*DB).Begin | use: db.BeginTx(ctx, nil) | method: BeginTx | extra-args: nil | verb: starts | evidence: go a.go:1", KindBlocking},
+		{"a/b.T.Get | routed: stored-receiver | use: x", "a/b.T.Get | use: x | routed: stored-receiver", KindBlocking},
+		{"a/b.NewPool* | evidence: a@v1 p.go:3 | builds: a pool", "a/b.NewPool* | builds: a pool | evidence: a@v1 p.go:3", KindClient},
+		{"a/b.NewPool | kind: client | builds: a pool", "a/b.NewPool | builds: a pool", KindClient},
+		{"a/b.(*G).Wait | hint: use WaitContext", "a/b.(*G).Wait | hint: use WaitContext", KindWait},
+		{"a/b.Slurp | kind: file", "a/b.Slurp | kind: file", KindFile},
+		{"a/b.(*C).Send | evidence: e | kind: io", "a/b.(*C).Send | kind: io | evidence: e", KindIO},
+	} {
+		r, err := ParseRow(tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if got := r.String(); got != tc.out || r.Kind != tc.kind {
+			t.Errorf("%q: String() = %q, kind %s; want %q, %s", tc.in, got, r.Kind, tc.out, tc.kind)
+		}
+		if back, err := ParseRow(r.String()); err != nil || back != r {
+			t.Errorf("%q: read back as %+v, %v", r.String(), back, err)
+		}
+	}
+}
+
+// TestMatchPattern: a pattern row matches the package-level functions of
+// its package whose name starts so, and no other package and no shorter
+// name.
+func TestMatchPattern(t *testing.T) {
+	table := map[string]string{"example.com/az.NewClient*": "a client", "gopkg.in/az.v2.New*": "a v2 client"}
+	for _, tc := range []struct{ path, name, want string }{
+		{"example.com/az", "NewClient", "example.com/az.NewClient*"},
+		{"example.com/az", "NewClientFromString", "example.com/az.NewClient*"},
+		{"gopkg.in/az.v2", "NewX", "gopkg.in/az.v2.New*"},
+		{"example.com/az", "NewClien", ""},
+		{"example.com/az/container", "NewClient", ""},
+		{"example.com/azx", "NewClient", ""},
+	} {
+		got, ok := MatchPattern(table, tc.path, tc.name)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("MatchPattern(%q, %q) = %q, %v; want %q", tc.path, tc.name, got, ok, tc.want)
+		}
+	}
+}
+
+// BenchmarkParseBuiltin is the start-up cost of the table (paid once per
+// process, by BuiltinRows).
+func BenchmarkParseBuiltin(b *testing.B) {
+	for b.Loop() {
+		if _, err := ParseTable(BlockingFile, blockingTable); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ParseTable(CallsFile, callsTable); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
