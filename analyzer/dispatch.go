@@ -239,6 +239,10 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
 			in = callee.dyn
 		}
+	case it.lit != nil:
+		if callee := r.litSummaries[it.lit]; callee != nil {
+			in = callee.dyn
+		}
 	}
 	if len(in) == 0 {
 		return nil
@@ -677,6 +681,7 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	var out []*finding
 	last := len(d.Chain) - 1
 	reach := b.reaching(d.Iface)
+	targets := 0
 	for _, c := range b.byMethod[d.Method] {
 		if !reach[c.Iface] {
 			continue
@@ -688,6 +693,14 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		}
 		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
 		method := methodName(c.Type, d.Method)
+		if d.Method == "" {
+			// A call through a slot (stored.go): c is a function stored there.
+			if targets++; targets > maxSlotTargets {
+				break
+			}
+			entry = d.Chain[last] + " (via the func stored in " + slotName(d.Iface) + " by " + c.Where + ")"
+			method = c.Type
+		}
 		// The path up to and including the interface call, then the
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)

@@ -215,6 +215,29 @@
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
 //     Config.Tests.
+//   - stored func values (stored.go, resolve.Slots): a call through a func
+//     value kept in a slot (a struct field, a package variable, or a map,
+//     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or
+//     appended from them) is a dynamic call of its own kind, and every
+//     func value the package stores there (an assignment, a composite
+//     literal's field or element, an append, or an argument to a
+//     parameter that the callee stores, which it exports as a storesFact)
+//     is a binding, with its function's (or literal's) fact; the join
+//     above leads the call to every stored function it sees, at most
+//     maxSlotTargets (32) per slot and package, with "(via the func
+//     stored in router.Route.Action by app.Register)" in the chain. A
+//     stored function that is a request root is not followed. A call
+//     through a local or a package variable of this package that
+//     resolve follows to literals or functions (a closure returned and
+//     called, mk()(x)) leads to them directly. A literal handed to a
+//     method of an interface or type-parameter value that the function
+//     then calls a method of (a hook chain: event.setNext(func…); …;
+//     event.Next()) runs before the function returns, and a func
+//     parameter appended to a local that is called there counts as
+//     called (callsFact). The standard library's callbacks
+//     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
+//     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
+//     the caller's path.
 //
 // # Suppression
 //

@@ -70,7 +70,7 @@ func handlerOf() http.HandlerFunc {
 
 // Routes registers through chi's Router interface, whose calls it
 // exports as dynamic calls like any other interface's.
-func Routes(e *echo.Echo, r chi.Router, m *mux.Router, s *server, hf http.HandlerFunc) { // want Routes:`^dyn\(r.Get\) \+ dyn\(r.Route\) \+ dyn\(r.Get\) \+ dyn\(r.Get\)$`
+func Routes(e *echo.Echo, r chi.Router, m *mux.Router, s *server, hf http.HandlerFunc) { // want Routes:`^dyn\(r.Get\) \+ dyn\(r.Route\) \+ dyn\(r.Handle\) \+ dyn\(r.Get\) \+ dyn\(r.Get\)$`
 	h := Handler{}
 	g := e.Group("/api")
 	g.GET("/list", h.list())
