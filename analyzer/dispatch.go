@@ -131,9 +131,15 @@ func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Key
 // maxDyn bounds the interface calls one function summary carries, and
 // maxDispatchDepth how many interface hops a join follows (handler →
 // service interface → repository interface → driver interface).
+//
+// maxDispatchWork bounds the bindings one pending call visits in all, over
+// every hop: a call through a slot with hundreds of stored functions, each
+// reaching a hook chain through the same slot again, would otherwise
+// multiply at every hop.
 const (
 	maxDyn           = 24
 	maxDispatchDepth = 4
+	maxDispatchWork  = 1 << 15
 )
 
 // ifaceKey returns the key of a named interface type that dispatch
@@ -606,6 +612,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	}
 	for _, pc := range allPending {
 		var fs []*finding
+		b.budget = maxDispatchWork
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -686,6 +693,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		if !reach[c.Iface] {
 			continue
 		}
+		if b.budget--; b.budget < 0 {
+			break
+		}
 		bf := c.method(d.Method)
 		ifaceName := d.Iface
 		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
@@ -746,6 +756,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 type bindings struct {
 	byMethod map[string][]*conv  // concrete conversions by method name
 	into     map[string][]string // interface → the interfaces converted to it
+	// budget is what is left of maxDispatchWork for the pending call
+	// being joined.
+	budget int
 }
 
 // reaching returns iface and every interface whose values flow into it.

@@ -224,7 +224,7 @@
 //     parameter that the callee stores, which it exports as a storesFact)
 //     is a binding, with its function's (or literal's) fact; the join
 //     above leads the call to every stored function it sees, at most
-//     maxSlotTargets (32) per slot and package, with "(via the func
+//     maxSlotTargets (256) per slot and package, with "(via the func
 //     stored in router.Route.Action by app.Register)" in the chain. A
 //     stored function that is a request root is not followed. A call
 //     through a local or a package variable of this package that
@@ -237,7 +237,10 @@
 //     called (callsFact). The standard library's callbacks
 //     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
 //     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
-//     the caller's path.
+//     the caller's path. A join visits at most maxDispatchWork bindings
+//     per pending call, over all hops. A field of a generic type is one
+//     slot for every instantiation (hook.Handler[T].Func), so a call
+//     through it leads to the functions stored in every instance.
 //
 // # Suppression
 //

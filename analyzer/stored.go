@@ -37,7 +37,7 @@ import (
 
 // maxSlotTargets bounds the stored functions one package records per slot
 // (and so the targets a call through the slot leads to from one package).
-const maxSlotTargets = 32
+const maxSlotTargets = 256
 
 // storesFact lists the parameters a function stores into slots.
 type storesFact struct{ Params []resolve.ParamSlot }
