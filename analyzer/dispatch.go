@@ -50,6 +50,9 @@ type dynCall struct {
 	Sites  []string
 	Lock   string   // a mutex held on the way, as in blocksFact.Lock
 	Ignore []string // rules suppressed on the way (//syncio:ignore)
+	// One marks a call through a field of one struct value (stored.go,
+	// resolve.Call.One).
+	One bool
 }
 
 func (d *dynCall) key() string {
@@ -100,6 +103,10 @@ type conv struct {
 	Iface   string       // the interface it was converted to
 	Where   string       // the function (or package) that converts
 	Methods []convMethod // the concrete type's methods that block or lead to interface calls, by name
+	// Site is where a func is stored into the slot Iface (stored.go); a
+	// conv with a Site and no Methods only says that something is stored
+	// there.
+	Site string
 }
 
 // convMethod is a slice entry, not a map: facts must encode
@@ -599,12 +606,18 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
 			b.into[c.Iface] = append(b.into[c.Iface], c.From)
 			continue
+		}
+		if c.Site != "" {
+			if b.stored[c.Iface] == nil {
+				b.stored[c.Iface] = map[string]bool{}
+			}
+			b.stored[c.Iface][c.Site] = true
 		}
 		for _, m := range c.Methods {
 			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
@@ -683,6 +696,12 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	if depth >= maxDispatchDepth || visiting[d.key()] {
 		return nil
 	}
+	if d.Method == "" && d.One && len(b.stored[d.Iface]) > 1 {
+		// A field of one value, stored into at several places: which of
+		// them filled this value is not known here (two order.Services
+		// literals, one blocking and one not), so none is followed.
+		return nil
+	}
 	visiting[d.key()] = true
 	defer delete(visiting, d.key())
 	var out []*finding
@@ -754,8 +773,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 
 // bindings index the conversions a package sees.
 type bindings struct {
-	byMethod map[string][]*conv  // concrete conversions by method name
-	into     map[string][]string // interface → the interfaces converted to it
+	byMethod map[string][]*conv         // concrete conversions by method name
+	into     map[string][]string        // interface → the interfaces converted to it
+	stored   map[string]map[string]bool // slot → the places a func is stored there
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.
 	budget int

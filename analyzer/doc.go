@@ -238,9 +238,17 @@
 //     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
 //     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
 //     the caller's path. A join visits at most maxDispatchWork bindings
-//     per pending call, over all hops. A field of a generic type is one
-//     slot for every instantiation (hook.Handler[T].Func), so a call
-//     through it leads to the functions stored in every instance.
+//     per pending call, over all hops. A call through a field of one
+//     struct value (w.svc.Profile() for a parameter or receiver, not
+//     rt.Action for rt ranged over or read from a slice or map;
+//     resolve.Call.One) is followed only when the program stores into
+//     that field at one place: every store also records its place
+//     (a conv with only a Site), and two places (two order.Services
+//     literals, one blocking) mean the join cannot tell which value the
+//     call reads, so it follows none. A field of a generic type, or of a
+//     type declared in a function, is no slot (resolve.FieldKey): one
+//     key for every instantiation of hook.Handler[T].Func led route
+//     middlewares to shutdown hooks.
 //
 // # Suppression
 //

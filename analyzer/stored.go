@@ -220,7 +220,7 @@ func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr)
 	var out []item
 	for _, k := range r.slots.Called(fun) {
 		out = append(out, item{pos: pos, end: end, call: call,
-			dyn: &dynCall{Iface: k, Chain: []string{name}, Sites: []string{r.site(pos)}}})
+			dyn: &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}}})
 	}
 	return out
 }
@@ -229,11 +229,27 @@ func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr)
 // function stored into a slot (a function, a method value, a literal)
 // with its fact. A function that is a request root is not followed, as
 // with a static call: it reports its own findings.
+//
+// Every store also records where it is (a conv with only Slot and Site,
+// whatever it stores, at most two places per slot): a call through a
+// field of one struct value (dynCall.One) is followed only when the
+// program stores into that field at one place.
 func (r *runner) recordStores() []conv {
 	seen := map[string]bool{}
 	count := map[string]int{}
+	places := map[string]map[string]bool{}
 	var out []conv
 	for _, st := range r.stores {
+		site := r.site(st.Pos)
+		// A parameter stored by its function is no place of its own:
+		// its callers' arguments are (scanStores).
+		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) {
+			if p == nil {
+				places[st.Slot] = map[string]bool{}
+			}
+			places[st.Slot][site] = true
+			out = append(out, conv{Iface: st.Slot, Site: site})
+		}
 		ts, _ := r.handlers.Resolve(st.Value)
 		for _, t := range ts {
 			var bf *blocksFact
@@ -267,6 +283,22 @@ func (r *runner) recordStores() []conv {
 		}
 	}
 	return out
+}
+
+// isParam reports whether st stores a parameter of the function it is in.
+func (r *runner) isParam(st resolve.Store) bool {
+	id, ok := ast.Unparen(st.Value).(*ast.Ident)
+	if !ok || st.In == nil {
+		return false
+	}
+	v, _ := r.pass.TypesInfo.Uses[id].(*types.Var)
+	params := st.In.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // slotName shortens a slot's key for a chain: router.Route.Action.

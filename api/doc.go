@@ -57,17 +57,14 @@
 // //syncio:ignore comments naming exactly the rules that fire: the sync
 // profile handler (SIO002 for the remote client's detached context, SIO005
 // for the in-process fake's time.Sleep, which propagates from
-// fakes/profile; SIO003 for the serialized lock), the sync upload (SIO002),
-// the per-request client (SIO004) and the sync order workflow's profile
-// activity (SIO002, SIO005: a closure stored in order.Services.Profile that
-// the activity runtime calls; its ignore, where it is stored, also covers
-// the async order handler, which syncio cannot tell from the sync one
-// because both reach the field). The async paths have no findings.
+// fakes/profile; SIO003 for the serialized lock), the sync upload (SIO002)
+// and the per-request client (SIO004). The async paths have no findings.
 // lint_test.go checks both directions by running syncio with the comments
-// blanked out. The linter cannot see two antipatterns, so they are
+// blanked out. The linter cannot see three antipatterns, so they are
 // explained in comments instead: the wrapped handler (a closure run by
-// pool.Offload) and the serialized async variant (a ctx-aware wait under a
-// mutex).
+// pool.Offload), the serialized async variant (a ctx-aware wait under a
+// mutex) and the sync order workflow (blocking closures that the activity
+// runtime calls).
 //
 // Start builds everything (including the embedded fakes when no external
 // services are configured; the embedded blob server models Azure Blob

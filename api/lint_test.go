@@ -34,9 +34,7 @@ type ignore struct {
 // deliberate is what the demo is meant to get flagged for, by function:
 // the sync handlers, the serialized lock (sync, and async through the
 // literal Await runs), the wrapped "fake async" call (through the literal
-// Offload runs), the per-request client, and the sync order workflow's
-// profile activity (a func stored in order.Services.Profile, which the
-// activity runtime calls on the order handlers' paths).
+// Offload runs) and the per-request client.
 // Anything else with an ignore, or any of these without one, fails the test.
 var deliberate = map[string][]string{
 	"syncProfile":    {"SIO002", "SIO003", "SIO005"},
@@ -44,10 +42,6 @@ var deliberate = map[string][]string{
 	"wrappedProfile": {"SIO002", "SIO003", "SIO005"},
 	"syncUpload":     {"SIO002", "SIO004"},
 	"asyncUpload":    {"SIO004"},
-	// newOrderWorkflows stores the blocking profile literal; its ignore
-	// also keeps the finding off asyncOrder, which syncio cannot tell
-	// apart (one slot per field, whichever Services value holds it).
-	"newOrderWorkflows": {"SIO002", "SIO005"},
 }
 
 // TestLinterFlagsEveryDeliberateAntipattern runs syncio over the api package

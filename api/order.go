@@ -83,7 +83,6 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 	// one with no request context, as in GET /api/sync/profile.
 	sync := order.New(order.ModeSync, order.Services{
 		Profile: func(context.Context) (order.Profile, error) {
-			//syncio:ignore SIO002,SIO005 -- deliberate antipattern for the demo: the sync order workflow's profile activity blocks
 			p, err := svc.getBlocking()
 			return conv(p), err
 		},

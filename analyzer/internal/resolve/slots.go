@@ -95,6 +95,13 @@ func FieldKey(t types.Type, name string) string {
 		return ""
 	}
 	n = n.Origin()
+	// A generic type's field would be one key for every instantiation
+	// (hook.Handler[T].Func holds route middlewares in one and shutdown
+	// hooks in another), and a type declared inside a function is not
+	// named uniquely by its package and name: neither is a slot.
+	if n.TypeParams().Len() > 0 || n.Obj().Parent() != n.Obj().Pkg().Scope() {
+		return ""
+	}
 	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + name
 }
 
@@ -126,14 +133,29 @@ func holdsFuncs(t types.Type) bool {
 type Slots struct {
 	info *types.Info
 	// values are what a local variable is assigned: an assignment's or a
-	// declaration's value, or the ranged-over container of a range
-	// statement's value variable.
+	// declaration's value (v, ok := m[k] included), or the ranged-over
+	// container of a range statement's value variable.
 	values map[*types.Var][]ast.Expr
+	// ranged are the value variables of range statements: each holds an
+	// element of its container.
+	ranged map[*types.Var]bool
+}
+
+// Call is one slot a called func value is read from.
+type Call struct {
+	Key string
+	// One is set when the func value is a field of one struct value (a
+	// parameter, a receiver, a field of another): only the func stored
+	// into that value runs, and when the program stores into the field at
+	// more than one place the join cannot tell which one did, so it
+	// follows none. A func read from a container (a slice, a map, a range
+	// over routes) or a package variable may be any stored there.
+	One bool
 }
 
 // NewSlots indexes the values of the package's local variables.
 func NewSlots(info *types.Info, files []*ast.File) *Slots {
-	s := &Slots{info: info, values: map[*types.Var][]ast.Expr{}}
+	s := &Slots{info: info, values: map[*types.Var][]ast.Expr{}, ranged: map[*types.Var]bool{}}
 	local := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok || id.Name == "_" {
@@ -158,6 +180,12 @@ func NewSlots(info *types.Info, files []*ast.File) *Slots {
 							s.values[v] = append(s.values[v], n.Rhs[i])
 						}
 					}
+				} else if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+					if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
+						if v := local(n.Lhs[0]); v != nil {
+							s.values[v] = append(s.values[v], ix) // v, ok := m[k]
+						}
+					}
 				}
 			case *ast.ValueSpec:
 				if len(n.Names) == len(n.Values) {
@@ -171,6 +199,7 @@ func NewSlots(info *types.Info, files []*ast.File) *Slots {
 				if n.Value != nil {
 					if v := local(n.Value); v != nil {
 						s.values[v] = append(s.values[v], n.X) // an element of X
+						s.ranged[v] = true
 					}
 				}
 			}
@@ -183,23 +212,74 @@ func NewSlots(info *types.Info, files []*ast.File) *Slots {
 // Called returns the slots a call through fun reads its func value from:
 // fun itself (x.F(…), hooks[k](…)), or a local variable assigned from
 // slots (h := x.F; for _, h := range x.Hooks; fs = append(fs, h.Func)),
-// at most maxSlotSources, sorted.
-func (s *Slots) Called(fun ast.Expr) []string {
+// at most maxSlotSources, sorted by key.
+func (s *Slots) Called(fun ast.Expr) []Call {
 	found := map[string]bool{}
-	for _, e := range s.origins(fun) {
-		if k := Slot(s.info, e); k != "" {
-			found[k] = true
+	for _, o := range s.origins(fun) {
+		k := Slot(s.info, o.e)
+		if k == "" {
+			continue
 		}
+		one := !o.elem && s.oneValue(o.e)
+		if prev, seen := found[k]; seen {
+			one = one && prev
+		}
+		found[k] = one
 	}
-	out := make([]string, 0, len(found))
-	for k := range found {
-		out = append(out, k)
+	out := make([]Call, 0, len(found))
+	for k, one := range found {
+		out = append(out, Call{Key: k, One: one})
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	if len(out) > maxSlotSources {
 		out = out[:maxSlotSources]
 	}
 	return out
+}
+
+// oneValue reports whether the slot e is a field of one struct value
+// rather than of an element of a container: x.F where x is a parameter,
+// a receiver, a result or a field of one, but not rt.F for rt ranged over
+// or read from a slice or map.
+func (s *Slots) oneValue(e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || s.info.Selections[sel] == nil {
+		return false // a package variable: any of its stores may be current
+	}
+	return !s.fromContainer(sel.X, map[*types.Var]bool{}, 0)
+}
+
+func (s *Slots) fromContainer(e ast.Expr, seen map[*types.Var]bool, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		if tv, ok := s.info.Types[x.X]; ok && tv.IsValue() {
+			return true
+		}
+	case *ast.StarExpr:
+		return s.fromContainer(x.X, seen, depth+1)
+	case *ast.SelectorExpr:
+		if s.info.Selections[x] != nil {
+			return s.fromContainer(x.X, seen, depth+1)
+		}
+	case *ast.Ident:
+		v, _ := s.info.Uses[x].(*types.Var)
+		if v == nil || seen[v] {
+			return false
+		}
+		if s.ranged[v] {
+			return true
+		}
+		seen[v] = true
+		for _, val := range s.values[v] {
+			if s.fromContainer(val, seen, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Params returns the parameters (by their index in params) that the func
@@ -208,7 +288,7 @@ func (s *Slots) Called(fun ast.Expr) []string {
 func (s *Slots) Params(e ast.Expr, params map[*types.Var]int) []int {
 	var out []int
 	for _, o := range s.origins(e) {
-		if id, ok := o.(*ast.Ident); ok {
+		if id, ok := o.e.(*ast.Ident); ok {
 			if v, ok := s.info.Uses[id].(*types.Var); ok {
 				if i, ok := params[v]; ok {
 					out = append(out, i)
@@ -219,15 +299,22 @@ func (s *Slots) Params(e ast.Expr, params map[*types.Var]int) []int {
 	return out
 }
 
+// origin is an expression a func value may come from; elem is set when
+// the value is an element of it (read by an index or a range).
+type origin struct {
+	e    ast.Expr
+	elem bool
+}
+
 // origins returns the expressions the func value e may come from,
 // following element reads, appends and local variables.
-func (s *Slots) origins(e ast.Expr) []ast.Expr {
-	var out []ast.Expr
-	s.walk(e, &out, map[*types.Var]bool{}, 0)
+func (s *Slots) origins(e ast.Expr) []origin {
+	var out []origin
+	s.walk(e, false, &out, map[*types.Var]bool{}, 0)
 	return out
 }
 
-func (s *Slots) walk(e ast.Expr, out *[]ast.Expr, seen map[*types.Var]bool, depth int) {
+func (s *Slots) walk(e ast.Expr, elem bool, out *[]origin, seen map[*types.Var]bool, depth int) {
 	if depth > maxDepth || len(*out) >= 4*maxSlotSources {
 		return
 	}
@@ -236,20 +323,20 @@ func (s *Slots) walk(e ast.Expr, out *[]ast.Expr, seen map[*types.Var]bool, dept
 		return
 	}
 	if Slot(s.info, e) != "" {
-		*out = append(*out, e)
+		*out = append(*out, origin{e, elem})
 		return
 	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
-		s.walk(x.X, out, seen, depth+1)
+		s.walk(x.X, true, out, seen, depth+1)
 		return
 	case *ast.SliceExpr:
-		s.walk(x.X, out, seen, depth+1)
+		s.walk(x.X, elem, out, seen, depth+1)
 		return
 	case *ast.CallExpr:
 		if isAppend(s.info, x) {
 			for _, a := range x.Args {
-				s.walk(a, out, seen, depth+1)
+				s.walk(a, elem, out, seen, depth+1)
 			}
 			return
 		}
@@ -259,13 +346,13 @@ func (s *Slots) walk(e ast.Expr, out *[]ast.Expr, seen map[*types.Var]bool, dept
 			if !seen[v] {
 				seen[v] = true
 				for _, val := range s.values[v] {
-					s.walk(val, out, seen, depth+1)
+					s.walk(val, elem || s.ranged[v], out, seen, depth+1)
 				}
 			}
 			return
 		}
 	}
-	*out = append(*out, e)
+	*out = append(*out, origin{e, elem})
 }
 
 // isAppend reports whether call is the builtin append.

@@ -1,4 +1,4 @@
-// want package:`convs\(1\)`
+// want package:`convs\(2\)`
 
 // Package callbacks passes func literals and function values to helpers
 // that call them on the spot, store them, or start them with go.

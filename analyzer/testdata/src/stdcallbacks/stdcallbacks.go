@@ -1,4 +1,4 @@
-// want package:`convs\(1\)`
+// want package:`convs\(2\)`
 
 // Package stdcallbacks gives func literals and function values to the
 // standard library's callbacks, which run them before they return.

@@ -21,7 +21,25 @@ func Register(g *router.Group) {
 		_, _ = net.LookupHost("example.com")
 		return e.Next()
 	}})
+	g.Terminate.Bind(&hook.Handler[*router.TermEvent]{ID: "bye", Func: func(e *router.TermEvent) error {
+		_, _ = http.Head("http://shutdown")
+		return e.Next()
+	}})
+	g.Notify = router.NewNotifier(notifySlowly)
 }
+
+func notifySlowly(path string) { time.Sleep(time.Second) }
+
+// Fast and Slow are two workflows whose router.Services.Profile is filled
+// at two places; only Slow's blocks.
+var Fast, Slow = router.NewWorkflow(router.Services{Profile: func() error { return nil }}),
+	router.NewWorkflow(router.Services{Profile: func() error { time.Sleep(time.Second); return nil }})
+
+// FastOrder runs the workflow that does not block: silent. (SlowOrder's
+// path is not followed either: the join cannot tell the two values apart.)
+func FastOrder(w http.ResponseWriter, r *http.Request) { _ = Fast.Run() }
+
+func SlowOrder(w http.ResponseWriter, r *http.Request) { _ = Slow.Run() }
 
 func listUsers(e *router.Event) error {
 	_, err := http.Get("http://users")
