@@ -16,7 +16,9 @@
 //	internal/knowledge  what is known of libraries: gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go)
 //	internal/regions    locks and transactions held over a stretch of a body
-//	internal/resolve    a handler value followed to the functions that run
+//	internal/resolve    a handler value followed to the functions that run;
+//	                    the slots func values are stored in and called
+//	                    through (slots.go)
 //	analyzer            roots, operations, call resolution, rules, facts,
 //	                    the dispatch join, directives, diagnostics and fixes
 //	seen                the result of each pass: its roots and registration
@@ -35,7 +37,8 @@
 //     (SIO003) or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
 //     summaries (a fixpoint in run) or another package's blocksFact
-//     (facts.go); callbacks.go adds func values called on the spot.
+//     (facts.go); callbacks.go adds func values called on the spot, and
+//     stored.go calls through a struct field or package variable (slots).
 //  4. A function that is no root exports its paths as a blocksFact; its
 //     interface calls travel up with it.
 //  5. At a root's call, report groups the paths by rule and emits one
@@ -43,7 +46,9 @@
 //     (fixes.go), unless directives.go suppresses it.
 //  6. Interface calls at roots travel as pendingFact; dispatch.go joins them
 //     with the conversions (convFact) where both are seen and reports at
-//     the root's call, once (joinedFact).
+//     the root's call, once (joinedFact). Calls through slots join the
+//     same way with the funcs stored there (stored.go records them as
+//     convs, with the place of each store).
 //
 // # Request roots
 //
