@@ -8,11 +8,15 @@ import (
 
 // TestStoredFuncs: functions a package stores into another package's
 // slots (a struct field through two registration methods, a slice field
-// through a variadic one, a map field, a package variable, a hook's
-// Handler.Func run by a generic Trigger chain) are followed from the
+// through a variadic one, a map field, a package variable, a field of one
+// value filled through a constructor at one place) are followed from the
 // root's call through the slot, and reported once, by the package that
-// sees both sides, with "via the func stored in" in the chain. A func
-// stored into a field that no request path calls (OnClose) is silent.
+// sees both sides, with "via the func stored in" in the chain. Silent: a
+// func stored into a field that no request path calls (OnClose); a field
+// of one value filled at two places, one blocking (Services.Profile of
+// Fast and Slow: which one a workflow holds is not known); a generic
+// type's field (hook.Handler[T].Func), whose Terminate instantiation holds
+// a handler that must never reach the request hook's chain.
 func TestStoredFuncs(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "stored", "stored/hook", "stored/router", "stored/app", "stored/cmd")
