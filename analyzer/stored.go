@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -243,7 +244,9 @@ func (r *runner) recordStores() []conv {
 		site := r.site(st.Pos)
 		// A parameter stored by its function is no place of its own:
 		// its callers' arguments are (scanStores).
-		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) {
+		// The standard library's fields (testing.InternalTest.F in a
+		// test main) are called by its own code, which is not followed.
+		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !stdlibPath(slotPkg(st.Slot)) {
 			if p == nil {
 				places[st.Slot] = map[string]bool{}
 			}
@@ -299,6 +302,16 @@ func (r *runner) isParam(st resolve.Store) bool {
 		}
 	}
 	return false
+}
+
+// slotPkg returns the import path of a slot's key: example.com/router
+// for example.com/router.Route.Action.
+func slotPkg(key string) string {
+	i := lastSlash(key) + 1
+	if j := strings.IndexByte(key[i:], '.'); j >= 0 {
+		return key[:i+j]
+	}
+	return key
 }
 
 // slotName shortens a slot's key for a chain: router.Route.Action.

@@ -1,4 +1,4 @@
-// want package:`convs\(1\)` package:`joined\(1\)` package:`pending\(1\)`
+// want package:`convs\(2\)` package:`joined\(1\)` package:`pending\(1\)`
 package main
 
 import (

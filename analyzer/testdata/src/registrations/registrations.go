@@ -1,4 +1,4 @@
-// Package registrations hands handlers to routers in every shape syncio
+// Package registrations hands handlers to routers in every shape syncio // want package:`convs\(1\)`
 // follows from a registration call, and in some it cannot follow; the
 // test reads the package's result (seen.Package) as well.
 package registrations
