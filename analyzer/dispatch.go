@@ -696,10 +696,12 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	if depth >= maxDispatchDepth || visiting[d.key()] {
 		return nil
 	}
-	if d.Method == "" && d.One && len(b.stored[d.Iface]) > 1 {
+	if d.Method == "" && d.One && len(b.stored[d.Iface]) != 1 {
 		// A field of one value, stored into at several places: which of
 		// them filled this value is not known here (two order.Services
-		// literals, one blocking and one not), so none is followed.
+		// literals, one blocking and one not), so none is followed. Nor
+		// is a standard-library field (http.Transport.DialContext), whose
+		// places are not recorded.
 		return nil
 	}
 	visiting[d.key()] = true

@@ -234,7 +234,8 @@ func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr)
 // Every store also records where it is (a conv with only Slot and Site,
 // whatever it stores, at most two places per slot): a call through a
 // field of one struct value (dynCall.One) is followed only when the
-// program stores into that field at one place.
+// program stores into that field at one place, and never for a field of
+// the standard library's, whose places are not recorded.
 func (r *runner) recordStores() []conv {
 	seen := map[string]bool{}
 	count := map[string]int{}
@@ -244,8 +245,9 @@ func (r *runner) recordStores() []conv {
 		site := r.site(st.Pos)
 		// A parameter stored by its function is no place of its own:
 		// its callers' arguments are (scanStores).
-		// The standard library's fields (testing.InternalTest.F in a
-		// test main) are called by its own code, which is not followed.
+		// The standard library's fields record no place (a test main's
+		// testing.InternalTest.F would be one in every test package): a
+		// call through one of one value is not followed (dispatch).
 		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !stdlibPath(slotPkg(st.Slot)) {
 			if p == nil {
 				places[st.Slot] = map[string]bool{}
