@@ -46,7 +46,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -171,6 +171,10 @@ type item struct {
 	// blocks only when the work in join does.
 	joined bool
 	join   []item
+	// lit is a func literal of this package called through a value (a
+	// local, a function's result, a package variable): its summary is in
+	// runner.litSummaries.
+	lit *ast.FuncLit
 	// also is what the same call leads to besides this item: the callee
 	// of a call given a framework value as its context (SIO002 there does
 	// not hide what the callee blocks on).
@@ -201,6 +205,13 @@ type runner struct {
 	// semChans are the channels this package uses as semaphores (see
 	// semaphoreChan); nil until first asked.
 	semChans map[types.Object]bool
+	// Stored func values (stored.go): the package's slots, the
+	// parameters its functions store, its stores, and the summaries of
+	// the literals it stores.
+	slots        *resolve.Slots
+	storedParams map[*types.Func][]resolve.ParamSlot
+	stores       []resolve.Store
+	litSummaries map[*ast.FuncLit]*fnSummary
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -229,10 +240,13 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	r.dirs = newDirectives(pass.Fset, files)
 	r.reportBadIgnores()
+	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
+	r.scanStores(files)
 	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary
+	rootLits := map[*ast.FuncLit]bool{}
 	// litRoots adds the handler literals under n (router arguments,
 	// http.HandlerFunc conversions, …); they inherit the enclosing
 	// function's doc-comment ignores.
@@ -260,6 +274,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				}
 			}
 			if k != notRoot {
+				rootLits[lit] = true
 				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), how: how, framework: framework,
 					wraps: r.handlers.Wraps(lit)}
 				s.items = r.collect(sig, lit.Body)
@@ -320,6 +335,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 
+	// The literals the package stores into slots, or calls through a
+	// value, are summarised like its functions.
+	decls = append(decls, r.laterLits(files, rootLits)...)
+
 	// Fixpoint over the package's call graph: a function's summary is its
 	// highest-ranked item, plus the highest-ranked path of every other
 	// rule. Ranks only grow and are bounded, and there are few rules, so
@@ -368,7 +387,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 		pending = append(pending, r.pendingOf(s)...)
 	}
-	r.join(pending, r.recordConversions(files))
+	r.join(pending, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)
 	res := r.seenResult(roots)
 	r.reportBlind(res)

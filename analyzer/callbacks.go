@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -118,6 +119,9 @@ func (r *runner) calledParams(fn *types.Func) []int {
 	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
 		return f.Params
 	}
+	if fn.Pkg() != nil && stdlibPath(fn.Pkg().Path()) {
+		return knowledge.StdCallbacks[qualified(fn, fn.Pkg().Path())]
+	}
 	return nil
 }
 
@@ -157,8 +161,19 @@ func (r *runner) syncCalls(body ast.Node, params map[*types.Var]int) []int {
 	}
 	info := r.pass.TypesInfo
 	found := map[int]bool{}
-	invoked := map[*ast.FuncLit]bool{}
+	invoked := resolve.HandedAndRun(info, body)
+	// paramOf finds the parameters a func value may be: the parameter, an
+	// element of it, or a local it was appended to (handlers =
+	// append(handlers, more...); handlers[i](e)).
 	paramOf := func(e ast.Expr) (int, bool) {
+		if r.slots != nil {
+			if is := r.slots.Params(e, params); len(is) > 0 {
+				for _, i := range is[1:] {
+					found[i] = true
+				}
+				return is[0], true
+			}
+		}
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
 			return 0, false
@@ -181,14 +196,13 @@ func (r *runner) syncCalls(body ast.Node, params map[*types.Var]int) []int {
 				found[i] = true
 			}
 			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
-				if j >= len(n.Args) {
-					continue
-				}
-				if i, ok := paramOf(n.Args[j]); ok {
-					found[i] = true
-				}
-				if lit, ok := ast.Unparen(n.Args[j]).(*ast.FuncLit); ok {
-					invoked[lit] = true
+				for _, a := range calledArgs(info, n, j) {
+					if i, ok := paramOf(a); ok {
+						found[i] = true
+					}
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						invoked[lit] = true
+					}
 				}
 			}
 		}
@@ -207,7 +221,11 @@ func funcParams(sig *types.Signature) map[*types.Var]int {
 	var m map[*types.Var]int
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
-		if _, ok := p.Type().Underlying().(*types.Signature); ok {
+		t := p.Type()
+		if sl, ok := t.(*types.Slice); ok && sig.Variadic() && i == sig.Params().Len()-1 {
+			t = sl.Elem() // fns ...func(): the functions given one by one
+		}
+		if _, ok := t.Underlying().(*types.Signature); ok {
 			if m == nil {
 				m = map[*types.Var]int{}
 			}

@@ -103,6 +103,12 @@ func (r *runner) resolve(it item) *finding {
 			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
 		}
 		return f.prepend(it.name, r.site(it.pos), it.pos)
+	case it.lit != nil:
+		callee := r.litSummaries[it.lit]
+		if callee == nil || callee.result == nil {
+			return nil
+		}
+		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
 	case it.local != nil:
 		callee := r.byFunc[it.local]
 		if callee == nil || callee.root != notRoot || callee.result == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/regions"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // The rules' side: which operations and calls in a body may block. Callees
@@ -25,7 +26,9 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	}
 	info := r.pass.TypesInfo
 	flow := newCtxFlow(info, sig, body, r.ginFallback)
-	invoked := map[*ast.FuncLit]bool{}
+	// Literals handed to a value that is then asked to run them (a hook
+	// chain) run before the function returns.
+	invoked := resolve.HandedAndRun(info, body)
 	inSelect := map[ast.Node]bool{}
 	var items []item
 	term := func(rule string, pos, end token.Pos, name, detail, hint string) item {
@@ -154,16 +157,22 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			}
 			// Callbacks the callee runs before it returns are on this path.
 			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
-				if j >= len(n.Args) {
-					continue
-				}
-				if lit, ok := ast.Unparen(n.Args[j]).(*ast.FuncLit); ok {
-					invoked[lit] = true
-				} else if fn := funcRef(info, n.Args[j]); fn != nil {
-					if it, ok := r.refItem(fn, n.Args[j].Pos(), n.Args[j].End(), nil); ok {
-						items = append(items, it)
+				for _, a := range calledArgs(info, n, j) {
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						invoked[lit] = true
+					} else if fn := funcRef(info, a); fn != nil {
+						if it, ok := r.refItem(fn, a.Pos(), a.End(), nil); ok {
+							items = append(items, it)
+						}
+					} else {
+						// A func value read from a slot: what is stored there.
+						items = append(items, r.slotItems(a, a.Pos(), a.End(), nil)...)
 					}
 				}
+			}
+			if r.throughValue(n) {
+				items = append(items, r.slotItems(n.Fun, n.Pos(), n.End(), n)...)
+				items = append(items, r.valueItems(n)...)
 			}
 			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)
@@ -584,4 +593,21 @@ func chanObject(info *types.Info, ch ast.Expr) types.Object {
 		return nil
 	}
 	return v
+}
+
+// calledArgs returns the arguments of call given to parameter j: the one
+// at j, or every argument from j on when j is a variadic parameter given
+// its elements one by one.
+func calledArgs(info *types.Info, call *ast.CallExpr, j int) []ast.Expr {
+	if j >= len(call.Args) {
+		return nil
+	}
+	var sig *types.Signature
+	if t := info.TypeOf(call.Fun); t != nil {
+		sig, _ = t.Underlying().(*types.Signature)
+	}
+	if sig != nil && sig.Variadic() && j == sig.Params().Len()-1 && !call.Ellipsis.IsValid() {
+		return call.Args[j:]
+	}
+	return call.Args[j : j+1]
 }

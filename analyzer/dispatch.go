@@ -50,6 +50,9 @@ type dynCall struct {
 	Sites  []string
 	Lock   string   // a mutex held on the way, as in blocksFact.Lock
 	Ignore []string // rules suppressed on the way (//syncio:ignore)
+	// One marks a call through a field of one struct value (stored.go,
+	// resolve.Call.One).
+	One bool
 }
 
 func (d *dynCall) key() string {
@@ -100,6 +103,10 @@ type conv struct {
 	Iface   string       // the interface it was converted to
 	Where   string       // the function (or package) that converts
 	Methods []convMethod // the concrete type's methods that block or lead to interface calls, by name
+	// Site is where a func is stored into the slot Iface (stored.go); a
+	// conv with a Site and no Methods only says that something is stored
+	// there.
+	Site string
 }
 
 // convMethod is a slice entry, not a map: facts must encode
@@ -131,9 +138,15 @@ func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Key
 // maxDyn bounds the interface calls one function summary carries, and
 // maxDispatchDepth how many interface hops a join follows (handler →
 // service interface → repository interface → driver interface).
+//
+// maxDispatchWork bounds the bindings one pending call visits in all, over
+// every hop: a call through a slot with hundreds of stored functions, each
+// reaching a hook chain through the same slot again, would otherwise
+// multiply at every hop.
 const (
 	maxDyn           = 24
 	maxDispatchDepth = 4
+	maxDispatchWork  = 1 << 15
 )
 
 // ifaceKey returns the key of a named interface type that dispatch
@@ -237,6 +250,10 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 		in = it.ext.Dyn
 	case it.local != nil:
 		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
+			in = callee.dyn
+		}
+	case it.lit != nil:
+		if callee := r.litSummaries[it.lit]; callee != nil {
 			in = callee.dyn
 		}
 	}
@@ -589,12 +606,18 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
 			b.into[c.Iface] = append(b.into[c.Iface], c.From)
 			continue
+		}
+		if c.Site != "" {
+			if b.stored[c.Iface] == nil {
+				b.stored[c.Iface] = map[string]bool{}
+			}
+			b.stored[c.Iface][c.Site] = true
 		}
 		for _, m := range c.Methods {
 			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
@@ -602,6 +625,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	}
 	for _, pc := range allPending {
 		var fs []*finding
+		b.budget = maxDispatchWork
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -672,14 +696,26 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	if depth >= maxDispatchDepth || visiting[d.key()] {
 		return nil
 	}
+	if d.Method == "" && d.One && len(b.stored[d.Iface]) != 1 {
+		// A field of one value, stored into at several places: which of
+		// them filled this value is not known here (two order.Services
+		// literals, one blocking and one not), so none is followed. Nor
+		// is a standard-library field (http.Transport.DialContext), whose
+		// places are not recorded.
+		return nil
+	}
 	visiting[d.key()] = true
 	defer delete(visiting, d.key())
 	var out []*finding
 	last := len(d.Chain) - 1
 	reach := b.reaching(d.Iface)
+	targets := 0
 	for _, c := range b.byMethod[d.Method] {
 		if !reach[c.Iface] {
 			continue
+		}
+		if b.budget--; b.budget < 0 {
+			break
 		}
 		bf := c.method(d.Method)
 		ifaceName := d.Iface
@@ -688,6 +724,14 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		}
 		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
 		method := methodName(c.Type, d.Method)
+		if d.Method == "" {
+			// A call through a slot (stored.go): c is a function stored there.
+			if targets++; targets > maxSlotTargets {
+				break
+			}
+			entry = d.Chain[last] + " (via the func stored in " + slotName(d.Iface) + " by " + c.Where + ")"
+			method = c.Type
+		}
 		// The path up to and including the interface call, then the
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
@@ -731,8 +775,12 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 
 // bindings index the conversions a package sees.
 type bindings struct {
-	byMethod map[string][]*conv  // concrete conversions by method name
-	into     map[string][]string // interface → the interfaces converted to it
+	byMethod map[string][]*conv         // concrete conversions by method name
+	into     map[string][]string        // interface → the interfaces converted to it
+	stored   map[string]map[string]bool // slot → the places a func is stored there
+	// budget is what is left of maxDispatchWork for the pending call
+	// being joined.
+	budget int
 }
 
 // reaching returns iface and every interface whose values flow into it.

@@ -19,7 +19,9 @@
 //	                    (blocking.txt, calls.txt), gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go)
 //	internal/regions    locks and transactions held over a stretch of a body
-//	internal/resolve    a handler value followed to the functions that run
+//	internal/resolve    a handler value followed to the functions that run;
+//	                    the slots func values are stored in and called
+//	                    through (slots.go)
 //	analyzer            roots, operations, call resolution, rules, facts,
 //	                    the dispatch join, directives, diagnostics and fixes
 //	seen                the result of each pass: its roots and registration
@@ -39,7 +41,8 @@
 //     (SIO003) or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
 //     summaries (a fixpoint in run) or another package's blocksFact
-//     (facts.go); callbacks.go adds func values called on the spot.
+//     (facts.go); callbacks.go adds func values called on the spot, and
+//     stored.go calls through a struct field or package variable (slots).
 //  4. A function that is no root exports its paths as a blocksFact; its
 //     interface calls travel up with it.
 //  5. At a root's call, report groups the paths by rule and emits one
@@ -47,7 +50,9 @@
 //     (fixes.go), unless directives.go suppresses it.
 //  6. Interface calls at roots travel as pendingFact; dispatch.go joins them
 //     with the conversions (convFact) where both are seen and reports at
-//     the root's call, once (joinedFact).
+//     the root's call, once (joinedFact). Calls through slots join the
+//     same way with the funcs stored there (stored.go records them as
+//     convs, with the place of each store).
 //
 // # Request roots
 //
@@ -223,6 +228,40 @@
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
 //     Config.Tests.
+//   - stored func values (stored.go, resolve.Slots): a call through a func
+//     value kept in a slot (a struct field, a package variable, or a map,
+//     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or
+//     appended from them) is a dynamic call of its own kind, and every
+//     func value the package stores there (an assignment, a composite
+//     literal's field or element, an append, or an argument to a
+//     parameter that the callee stores, which it exports as a storesFact)
+//     is a binding, with its function's (or literal's) fact; the join
+//     above leads the call to every stored function it sees, at most
+//     maxSlotTargets (256) per slot and package, with "(via the func
+//     stored in router.Route.Action by app.Register)" in the chain. A
+//     stored function that is a request root is not followed. A call
+//     through a local or a package variable of this package that
+//     resolve follows to literals or functions (a closure returned and
+//     called, mk()(x)) leads to them directly. A literal handed to a
+//     method of an interface or type-parameter value that the function
+//     then calls a method of (a hook chain: event.setNext(func…); …;
+//     event.Next()) runs before the function returns, and a func
+//     parameter appended to a local that is called there counts as
+//     called (callsFact). The standard library's callbacks
+//     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
+//     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
+//     the caller's path. A join visits at most maxDispatchWork bindings
+//     per pending call, over all hops. A call through a field of one
+//     struct value (w.svc.Profile() for a parameter or receiver, not
+//     rt.Action for rt ranged over or read from a slice or map;
+//     resolve.Call.One) is followed only when the program stores into
+//     that field at one place: every store also records its place
+//     (a conv with only a Site), and two places (two order.Services
+//     literals, one blocking) mean the join cannot tell which value the
+//     call reads, so it follows none. A field of a generic type, or of a
+//     type declared in a function, is no slot (resolve.FieldKey): one
+//     key for every instantiation of hook.Handler[T].Func led route
+//     middlewares to shutdown hooks.
 //
 // # Suppression
 //

@@ -8,6 +8,12 @@
 // a struct field, an interface value, a call through a func value) it
 // names in words, for the roots report.
 //
+// Slots (slots.go) name the places a func value is kept in until a
+// request calls it (a struct field of a non-generic package-level type, a
+// package variable, a container in one), say which slots a call reads
+// from and whether from one struct value or a container's element, and
+// find the func values a package stores into them.
+//
 // It knows no rule and no framework: the analyzer decides which of the
 // functions found are request roots. It imports only named.
 package resolve

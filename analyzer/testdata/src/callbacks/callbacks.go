@@ -1,3 +1,5 @@
+// want package:`convs\(2\)`
+
 // Package callbacks passes func literals and function values to helpers
 // that call them on the spot, store them, or start them with go.
 package callbacks
@@ -57,7 +59,7 @@ func Retried(c *gin.Context) {
 // Tx runs its work inside gorm's Transaction, which calls it at once.
 func Tx(c *gin.Context) {
 	_ = gdb.WithContext(c.Request.Context()).Transaction(func(tx *gorm.DB) error {
-		time.Sleep(time.Millisecond) // want `^time.Sleep waits` `while transaction tx \(gorm Transaction at callbacks.go:59\) is open.*\(SIO007\)$`
+		time.Sleep(time.Millisecond) // want `^time.Sleep waits` `while transaction tx \(gorm Transaction at callbacks.go:61\) is open.*\(SIO007\)$`
 		return nil
 	})
 }

@@ -1,3 +1,5 @@
+// want package:`convs\(1\)`
+
 // Package configured is analysed with -blocking, -allow, -roots and -tests.
 package configured
 

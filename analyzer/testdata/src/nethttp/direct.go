@@ -1,4 +1,4 @@
-// want package:`convs\(1\)` package:`joined\(1\)` package:`pending\(1\)`
+// want package:`convs\(2\)` package:`joined\(1\)` package:`pending\(1\)`
 package main
 
 import (
@@ -89,7 +89,7 @@ func Clean(w http.ResponseWriter, r *http.Request) {
 	var f fetcher = impl{}
 	f.Fetch() // want `^Clean calls f.Fetch \(nethttp.fetcher, bound to main.impl in main.Clean\) → main.impl.Fetch → net/http.Get, which blocks without the request context`
 	fn := fetch
-	fn("x") // func value: not followed
+	fn("x") // want `^Clean calls main.fetch → net/http.Get, which blocks without the request context`
 	s := server{ctx: context.Background()}
 	_, _ = db.QueryContext(s.ctx, "SELECT 1") // a field: unknown origin, not flagged
 }

@@ -1,4 +1,4 @@
-// Package registrations hands handlers to routers in every shape syncio
+// Package registrations hands handlers to routers in every shape syncio // want package:`convs\(1\)`
 // follows from a registration call, and in some it cannot follow; the
 // test reads the package's result (seen.Package) as well.
 package registrations
@@ -70,7 +70,7 @@ func handlerOf() http.HandlerFunc {
 
 // Routes registers through chi's Router interface, whose calls it
 // exports as dynamic calls like any other interface's.
-func Routes(e *echo.Echo, r chi.Router, m *mux.Router, s *server, hf http.HandlerFunc) { // want Routes:`^dyn\(r.Get\) \+ dyn\(r.Route\) \+ dyn\(r.Get\) \+ dyn\(r.Get\)$` Routes:`^registrar\(4\) gorilla/mux$`
+func Routes(e *echo.Echo, r chi.Router, m *mux.Router, s *server, hf http.HandlerFunc) { // want Routes:`^dyn\(r.Get\) \+ dyn\(r.Route\) \+ dyn\(r.Handle\) \+ dyn\(r.Get\) \+ dyn\(r.Get\)$` Routes:`^registrar\(4\) gorilla/mux$`
 	h := Handler{}
 	g := e.Group("/api")
 	g.GET("/list", h.list())

@@ -1,3 +1,5 @@
+// want package:`pending\(1\)`
+
 // Package router stores handlers of its own type and calls them from its
 // ServeHTTP through Context.Next, as small routers do.
 package router
@@ -14,7 +16,7 @@ type Context struct {
 }
 
 // Next runs the next handler: a call through a value of type Handler.
-func (c *Context) Next() {
+func (c *Context) Next() { // want Next:`^dyn\(c.chain\[c.index\]\)$`
 	c.index++
 	c.chain[c.index](c)
 }
@@ -22,7 +24,7 @@ func (c *Context) Next() {
 type Router struct{ routes map[string][]Handler }
 
 // For only stores the handler.
-func (r *Router) For(path string, h Handler) { r.routes[path] = append(r.routes[path], h) }
+func (r *Router) For(path string, h Handler) { r.routes[path] = append(r.routes[path], h) } // want For:`^stores\(1→adapters/router.Router.routes\)$`
 
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	c := &Context{Req: req, Out: w, chain: r.routes[req.URL.Path], index: -1}

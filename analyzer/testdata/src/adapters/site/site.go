@@ -1,3 +1,5 @@
+// want package:`convs\(1\)`
+
 // Package site registers its handlers with router.For.
 package site
 

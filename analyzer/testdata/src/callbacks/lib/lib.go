@@ -22,7 +22,7 @@ func Retry(n int, fn func() (string, error)) (string, error) { // want Retry:`^c
 }
 
 // Register only stores its function.
-func Register(fn func()) { hooks = append(hooks, fn) }
+func Register(fn func()) { hooks = append(hooks, fn) } // want Register:`^stores\(0→callbacks/lib.hooks\)$`
 
 // Async starts its function on another goroutine.
 func Async(fn func()) { go fn() }

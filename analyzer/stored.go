@@ -1,0 +1,334 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+)
+
+// Func values stored and called later.
+//
+// A router keeps a route's handler in a struct field and calls it when a
+// request matches (rt.Action(e)); a hook keeps its middlewares' Func
+// fields in a slice; a package variable holds a callback. The package
+// that calls through the slot (resolve.Slot) rarely sees what is stored
+// there, so this is dispatch again (dispatch.go), with slots for
+// interfaces and stored functions for concrete types:
+//
+//   - a call through a slot on a request path is a dynCall with the
+//     slot's key as Iface and no Method; it travels up in blocksFact.Dyn
+//     and, at a root, as a pendingFact;
+//   - every func value the package stores into a slot (resolve.Stores) is
+//     a conv with the stored function's fact as its only method, so the
+//     join leads the call to every function stored there that the joining
+//     package sees, at most maxSlotTargets per slot and package;
+//   - a function that stores one of its parameters into a slot (Route,
+//     GET, Bind) exports a storesFact, so that its callers' arguments are
+//     stores too.
+//
+// The chain says the call went through the slot: "rt.Action (via the
+// func stored in router.Route.Action by app.Register) → app.listUsers".
+
+// maxSlotTargets bounds the stored functions one package records per slot
+// (and so the targets a call through the slot leads to from one package).
+const maxSlotTargets = 256
+
+// storesFact lists the parameters a function stores into slots.
+type storesFact struct{ Params []resolve.ParamSlot }
+
+func (*storesFact) AFact() {}
+
+func (f *storesFact) String() string {
+	s := "stores("
+	for i, p := range f.Params {
+		if i > 0 {
+			s += ","
+		}
+		s += strconv.Itoa(p.Index) + "→" + p.Slot
+	}
+	return s + ")"
+}
+
+// paramSlots returns the parameters fn stores into slots.
+func (r *runner) paramSlots(fn *types.Func) []resolve.ParamSlot {
+	fn = fn.Origin()
+	if fn.Pkg() == r.pass.Pkg {
+		return r.storedParams[fn]
+	}
+	var f storesFact
+	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
+		return f.Params
+	}
+	return nil
+}
+
+// scanStores finds the package's stores into slots, after the callbacks'
+// pre-pass: the parameters its functions store (a fixpoint, since passing
+// a parameter on to one that is stored stores it), exported as
+// storesFact, then every store.
+func (r *runner) scanStores(files []*ast.File) {
+	info := r.pass.TypesInfo
+	r.storedParams = map[*types.Func][]resolve.ParamSlot{}
+	if r.thirdParty {
+		return
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, st := range r.slots.Stores(files, r.paramSlots) {
+			if st.In == nil {
+				continue
+			}
+			sig := st.In.Type().(*types.Signature)
+			params := map[*types.Var]int{}
+			for i := range sig.Params().Len() {
+				params[sig.Params().At(i)] = i
+			}
+			id, ok := ast.Unparen(st.Value).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v, _ := info.Uses[id].(*types.Var)
+			i, ok := params[v]
+			if !ok {
+				continue
+			}
+			ps := resolve.ParamSlot{Index: i, Slot: st.Slot}
+			dup := false
+			for _, x := range r.storedParams[st.In] {
+				dup = dup || x == ps
+			}
+			if !dup {
+				r.storedParams[st.In] = append(r.storedParams[st.In], ps)
+				changed = true
+			}
+		}
+	}
+	for fn, ps := range r.storedParams {
+		r.pass.ExportObjectFact(fn, &storesFact{Params: ps})
+	}
+	r.stores = r.slots.Stores(files, r.paramSlots)
+}
+
+// laterLits returns summaries for the func literals the package stores
+// into slots or calls through a value (throughValue), that are no
+// request roots of their own, so that their callers and the join can say
+// what they do.
+func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fnSummary {
+	var lits []*ast.FuncLit
+	for _, st := range r.stores {
+		// Stored as written, or returned by a function of the package
+		// (Func: middleware()), or kept in a local first.
+		ts, _ := r.handlers.Resolve(st.Value)
+		for _, t := range ts {
+			if t.Lit != nil {
+				lits = append(lits, t.Lit)
+			}
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && r.throughValue(call) {
+				ts, _ := r.handlers.Resolve(call.Fun)
+				for _, t := range ts {
+					if t.Lit != nil {
+						lits = append(lits, t.Lit)
+					}
+				}
+			}
+			return true
+		})
+	}
+	var out []*fnSummary
+	r.litSummaries = map[*ast.FuncLit]*fnSummary{}
+	for _, lit := range lits {
+		if roots[lit] || r.litSummaries[lit] != nil {
+			continue
+		}
+		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		s := &fnSummary{root: notRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		s.items = r.collect(sig, lit.Body)
+		r.litSummaries[lit] = s
+		out = append(out, s)
+	}
+	return out
+}
+
+// litName names a literal in a chain: func literal at file.go:12.
+func (r *runner) litName(lit *ast.FuncLit) string {
+	p := r.pass.Fset.Position(lit.Pos())
+	return "func literal at " + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// throughValue reports whether call calls a func value that is neither a
+// declared function, nor an interface's method, nor a literal called as
+// written: a local, a field, a package variable, an element, a result.
+func (r *runner) throughValue(call *ast.CallExpr) bool {
+	info := r.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit {
+		return false
+	}
+	return typeutil.StaticCallee(info, call) == nil && interfaceMethod(info, call) == nil
+}
+
+// maxValueTargets bounds the functions one call through a value is
+// followed to.
+const maxValueTargets = 8
+
+// valueItems are the items of a call through a value that this package's
+// assignments and returns lead to functions: a closure returned and
+// called (mk()(x), f := mk(); f(x)), a literal kept in a local or a
+// package variable of this package. resolve follows the value as it does
+// a handler given to a router.
+func (r *runner) valueItems(call *ast.CallExpr) []item {
+	ts, _ := r.handlers.Resolve(call.Fun)
+	var out []item
+	for _, t := range ts {
+		if len(out) >= maxValueTargets {
+			break
+		}
+		switch {
+		case t.Lit != nil:
+			out = append(out, item{pos: call.Pos(), end: call.End(), call: call, lit: t.Lit, name: r.litName(t.Lit)})
+		case t.Func != nil && !t.Call:
+			if it, ok := r.refItem(t.Func, call.Pos(), call.End(), call); ok {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// slotItems are the items of a call through a func value read from slots
+// (fun), or of such a value passed to a parameter its callee calls.
+func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []item {
+	if r.thirdParty || r.slots == nil {
+		return nil
+	}
+	name := types.ExprString(fun)
+	if len(name) > 60 {
+		name = "…" + name[len(name)-59:]
+	}
+	var out []item
+	for _, k := range r.slots.Called(fun) {
+		out = append(out, item{pos: pos, end: end, call: call,
+			dyn: &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}}})
+	}
+	return out
+}
+
+// recordStores turns the package's stores into convs for the join: each
+// function stored into a slot (a function, a method value, a literal)
+// with its fact. A function that is a request root is not followed, as
+// with a static call: it reports its own findings.
+//
+// Every store also records where it is (a conv with only Slot and Site,
+// whatever it stores, at most two places per slot): a call through a
+// field of one struct value (dynCall.One) is followed only when the
+// program stores into that field at one place, and never for a field of
+// the standard library's, whose places are not recorded.
+func (r *runner) recordStores() []conv {
+	seen := map[string]bool{}
+	count := map[string]int{}
+	places := map[string]map[string]bool{}
+	var out []conv
+	for _, st := range r.stores {
+		site := r.site(st.Pos)
+		// A parameter stored by its function is no place of its own:
+		// its callers' arguments are (scanStores).
+		// The standard library's fields record no place (a test main's
+		// testing.InternalTest.F would be one in every test package): a
+		// call through one of one value is not followed (dispatch).
+		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !stdlibPath(slotPkg(st.Slot)) {
+			if p == nil {
+				places[st.Slot] = map[string]bool{}
+			}
+			places[st.Slot][site] = true
+			out = append(out, conv{Iface: st.Slot, Site: site})
+		}
+		ts, _ := r.handlers.Resolve(st.Value)
+		for _, t := range ts {
+			var bf *blocksFact
+			var name string
+			switch {
+			case t.Lit != nil:
+				s := r.litSummaries[t.Lit]
+				if s == nil || (s.result == nil && len(s.dyn) == 0) {
+					continue
+				}
+				bf = &blocksFact{Dyn: s.dyn}
+				if s.result != nil {
+					bf = s.summary().fact()
+					bf.Dyn = s.dyn
+				}
+				name = s.name
+			case t.Func != nil && !t.Call:
+				bf = r.methodFact(t.Func)
+				name = displayName(t.Func)
+			}
+			if bf == nil || count[st.Slot] >= maxSlotTargets || seen[st.Slot+"|"+name] {
+				continue
+			}
+			seen[st.Slot+"|"+name] = true
+			count[st.Slot]++
+			where := r.pass.Pkg.Name()
+			if st.In != nil {
+				where = displayName(st.In)
+			}
+			out = append(out, conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{"", bf}}})
+		}
+	}
+	return out
+}
+
+// isParam reports whether st stores a parameter of the function it is in.
+func (r *runner) isParam(st resolve.Store) bool {
+	id, ok := ast.Unparen(st.Value).(*ast.Ident)
+	if !ok || st.In == nil {
+		return false
+	}
+	v, _ := r.pass.TypesInfo.Uses[id].(*types.Var)
+	params := st.In.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// slotPkg returns the import path of a slot's key: example.com/router
+// for example.com/router.Route.Action.
+func slotPkg(key string) string {
+	i := lastSlash(key) + 1
+	if j := strings.IndexByte(key[i:], '.'); j >= 0 {
+		return key[:i+j]
+	}
+	return key
+}
+
+// slotName shortens a slot's key for a chain: router.Route.Action.
+func slotName(key string) string {
+	if i := lastSlash(key); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
