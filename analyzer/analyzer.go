@@ -148,22 +148,29 @@ func (s *fnSummary) count(rule string) int {
 // in byRule, ops and least. It reports whether any changed.
 func (s *fnSummary) addPaths(fs []*finding) bool {
 	changed := false
-	per := map[string]int{}
-	for _, f := range fs {
+	for i, f := range fs {
 		if f.rule == "" {
 			continue
 		}
-		per[f.rule] += 1 + f.over
 		if s.addPath(f) {
 			changed = true
 		}
-	}
-	for rule, n := range per {
-		if n > s.least[rule] {
+		// The item's count for f's rule, once per rule (fs is short).
+		first, n := true, 0
+		for j, g := range fs {
+			if g.rule == f.rule {
+				if j < i {
+					first = false
+					break
+				}
+				n += 1 + g.over
+			}
+		}
+		if first && n > s.least[f.rule] {
 			if s.least == nil {
 				s.least = map[string]int{}
 			}
-			s.least[rule] = n
+			s.least[f.rule] = n
 			changed = true
 		}
 	}
