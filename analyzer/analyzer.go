@@ -179,9 +179,10 @@ func (s *fnSummary) addPaths(fs []*finding) bool {
 
 // addPath records a path of f's rule: its operation in ops, and the path
 // in byRule, kept in the order of finding.better (equals in the order
-// found) and cut at maxOps. A better path to an operation already there
-// replaces it, and so does a full path to one known only by name. It
-// reports whether anything changed.
+// found) and cut at maxOps; past maxTerminals only the operation is kept
+// (finding.asRef), as the fact will. A better path to an operation already
+// there replaces it, and so does a full path to one of the first
+// maxTerminals known only by name. It reports whether anything changed.
 func (s *fnSummary) addPath(f *finding) bool {
 	if s.byRule == nil {
 		s.byRule = map[string][]*finding{}
@@ -201,7 +202,11 @@ func (s *fnSummary) addPath(f *finding) bool {
 		if old.terminal() != k {
 			continue
 		}
-		if !f.better(old) && !(old.ref && !f.ref && !old.better(f)) {
+		if !f.better(old) {
+			if old.ref && !f.ref && i < maxTerminals && !old.better(f) {
+				list[i] = f
+				return true
+			}
 			return changed
 		}
 		list = append(list[:i:i], list[i+1:]...)
@@ -221,6 +226,9 @@ func (s *fnSummary) addPath(f *finding) bool {
 	list = append(list[:at:at], append([]*finding{f}, list[at:]...)...)
 	if len(list) > maxOps {
 		list = list[:maxOps]
+	}
+	for i := maxTerminals; i < len(list); i++ {
+		list[i] = list[i].asRef()
 	}
 	s.byRule[f.rule] = list
 	return true
