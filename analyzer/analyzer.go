@@ -647,8 +647,12 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 			}
 			others = append(others, o)
 		}
-		if m := more.String(); m != "" {
+		if m := more.String(); m != "" && len(others) > 0 {
 			others = append(others, m)
+		} else if m != "" {
+			// Only a count (past maxOps, nothing listed): "also reaches
+			// 3 more operations".
+			others = append(others, strings.TrimPrefix(m, "and ")+" operations")
 		}
 		msg += "; also reaches " + strings.Join(others, ", ")
 	}
