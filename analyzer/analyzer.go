@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -72,23 +73,31 @@ type fnSummary struct {
 	ignores        []*ignore // the doc comment's //syncio:ignore directives
 	result         *finding  // set when a non-root function blocks
 	// byRule are, for each rule the function leads to, the paths to its
-	// distinct blocking operations (at most maxTerminals, the
-	// highest-ranked first); result.more is filled from them once the
-	// fixpoint is reached.
+	// distinct blocking operations (at most maxOps, in the order of
+	// finding.better); result.more is filled from them once the fixpoint
+	// is reached.
 	byRule map[string][]*finding
+	// ops are, per rule, every distinct operation (terminal) seen, and
+	// least the most any one item said it leads to (its paths plus their
+	// Over): the rule's count is the larger of the two, so operations
+	// past maxOps are counted, not named.
+	ops   map[string]map[string]bool
+	least map[string]int
 	// dyn are the interface calls on the function's paths (dispatch.go).
 	dyn []dynCall
 }
 
 // summary returns the function's result with the other paths attached
-// (other rules', and other terminals of each rule, maxTerminals per rule
-// in all), or nil.
+// (other rules', and other operations of each rule: maxTerminals per rule
+// with their paths, up to maxOps named, and the count of the rest), or
+// nil.
 func (s *fnSummary) summary() *finding {
 	if s.result == nil {
 		return nil
 	}
 	f := *s.result
 	f.more = nil
+	f.over = 0
 	rules := make([]string, 0, len(s.byRule))
 	for rule := range s.byRule {
 		rules = append(rules, rule)
@@ -100,8 +109,9 @@ func (s *fnSummary) summary() *finding {
 		if rule == f.rule {
 			n = 1
 		}
+		var out []*finding
 		for _, p := range s.byRule[rule] {
-			if n >= maxTerminals {
+			if n >= maxOps {
 				break
 			}
 			if rule == f.rule && p.terminal() == main {
@@ -109,44 +119,116 @@ func (s *fnSummary) summary() *finding {
 			}
 			m := *p
 			m.more = nil
-			f.more = append(f.more, &m)
+			m.over = 0
+			if n >= maxTerminals {
+				m = *m.asRef()
+			}
+			out = append(out, &m)
 			n++
 		}
+		if over := s.count(rule) - n; over > 0 {
+			if len(out) > 0 {
+				out[len(out)-1].over = over
+			} else {
+				f.over = over
+			}
+		}
+		f.more = append(f.more, out...)
 	}
 	return &f
 }
 
-// addPath records a path of f's rule in byRule: a better-ranked path to a
-// terminal already there replaces it (and moves first when it now ranks
-// highest), a new terminal is added while there is room. It reports
-// whether byRule changed.
+// count is the number of distinct operations of rule the function leads
+// to: exact unless an item's own count was past its maxOps.
+func (s *fnSummary) count(rule string) int {
+	return max(len(s.ops[rule]), s.least[rule])
+}
+
+// addPaths records the paths of one item (fs, as resolveAt returns them)
+// in byRule, ops and least. It reports whether any changed.
+func (s *fnSummary) addPaths(fs []*finding) bool {
+	changed := false
+	for i, f := range fs {
+		if f.rule == "" {
+			continue
+		}
+		if s.addPath(f) {
+			changed = true
+		}
+		// The item's count for f's rule, once per rule (fs is short).
+		first, n := true, 0
+		for j, g := range fs {
+			if g.rule == f.rule {
+				if j < i {
+					first = false
+					break
+				}
+				n += 1 + g.over
+			}
+		}
+		if first && n > s.least[f.rule] {
+			if s.least == nil {
+				s.least = map[string]int{}
+			}
+			s.least[f.rule] = n
+			changed = true
+		}
+	}
+	return changed
+}
+
+// addPath records a path of f's rule: its operation in ops, and the path
+// in byRule, kept in the order of finding.better (equals in the order
+// found) and cut at maxOps; past maxTerminals only the operation is kept
+// (finding.asRef), as the fact will. A better path to an operation already
+// there replaces it, and so does a full path to one of the first
+// maxTerminals known only by name. It reports whether anything changed.
 func (s *fnSummary) addPath(f *finding) bool {
 	if s.byRule == nil {
 		s.byRule = map[string][]*finding{}
+		s.ops = map[string]map[string]bool{}
+	}
+	changed := false
+	k := f.terminal()
+	if s.ops[f.rule] == nil {
+		s.ops[f.rule] = map[string]bool{}
+	}
+	if !s.ops[f.rule][k] {
+		s.ops[f.rule][k] = true
+		changed = true
 	}
 	list := s.byRule[f.rule]
-	k := f.terminal()
 	for i, old := range list {
 		if old.terminal() != k {
 			continue
 		}
-		if f.rank() <= old.rank() {
-			return false
+		if !f.better(old) {
+			if old.ref && !f.ref && i < maxTerminals && !old.better(f) {
+				list[i] = f
+				return true
+			}
+			return changed
 		}
-		list[i] = f
-		if i > 0 && f.rank() > list[0].rank() {
-			copy(list[1:i+1], list[:i])
-			list[0] = f
+		list = append(list[:i:i], list[i+1:]...)
+		break
+	}
+	if len(list) >= maxOps && !f.better(list[len(list)-1]) {
+		s.byRule[f.rule] = list
+		return changed
+	}
+	at := len(list)
+	for i, old := range list {
+		if f.better(old) {
+			at = i
+			break
 		}
-		return true
 	}
-	if len(list) >= maxTerminals {
-		return false
+	list = append(list[:at:at], append([]*finding{f}, list[at:]...)...)
+	if len(list) > maxOps {
+		list = list[:maxOps]
 	}
-	if len(list) > 0 && f.rank() > list[0].rank() {
-		list = append([]*finding{f}, list...)
-	} else {
-		list = append(list, f)
+	for i := maxTerminals; i < len(list); i++ {
+		list[i] = list[i].asRef()
 	}
 	s.byRule[f.rule] = list
 	return true
@@ -179,6 +261,9 @@ type item struct {
 	// of a call given a framework value as its context (SIO002 there does
 	// not hide what the callee blocks on).
 	also *item
+	// merged marks an item whose paths come from several callees (the
+	// bindings dispatch joins): their counts past maxOps may overlap.
+	merged bool
 }
 
 type runner struct {
@@ -357,14 +442,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				if len(fs) == 0 {
 					continue
 				}
-				if f := fs[0]; s.result == nil || f.rank() > s.result.rank() {
+				if f := fs[0]; s.result == nil || f.betterMain(s.result) {
 					s.result = f
 					changed = true
 				}
-				for _, f := range fs {
-					if f.rule != "" && s.addPath(f) {
-						changed = true
-					}
+				if s.addPaths(fs) {
+					changed = true
 				}
 			}
 		}
@@ -464,20 +547,21 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 		main *finding
 		also []*finding
 		seen map[string]bool
+		over int // the most operations past those listed that one path counts (blocksFact.Over)
 	}
 	groups := map[string]*group{}
 	var order []string
 	add := func(rule string, f *finding) {
 		g := groups[rule]
 		if g == nil {
-			groups[rule] = &group{main: f, seen: map[string]bool{f.terminal(): true}}
+			g = &group{main: f, seen: map[string]bool{f.terminal(): true}}
+			groups[rule] = g
 			order = append(order, rule)
-			return
-		}
-		if k := f.terminal(); !g.seen[k] {
+		} else if k := f.terminal(); !g.seen[k] {
 			g.seen[k] = true
 			g.also = append(g.also, f)
 		}
+		g.over = max(g.over, f.over)
 	}
 	for _, f := range fs {
 		if f.rule != "" {
@@ -496,8 +580,16 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 		for _, f := range append([]*finding{g.main}, g.also...) {
 			r.emitted[site+"|"+rule+"|"+f.terminal()] = true
 		}
+		// The count of what the message does not name: exact for one
+		// callee's paths of one rule; a lower bound where a count past
+		// maxOps meets other paths (dispatch over several bindings, a lock
+		// or transaction across several rules' operations).
+		more := moreOps{n: max(0, len(g.also)-(maxTerminals-1)), atLeast: g.over > 0}
+		if g.over > 0 && !it.merged && rule != "SIO003" && rule != "SIO007" {
+			more.n += g.over
+		}
 		if rule == "SIO003" {
-			r.reportLock(s, it, g.main, g.also)
+			r.reportLock(s, it, g.main, g.also, more)
 			continue
 		}
 		if rule == "SIO007" {
@@ -505,16 +597,35 @@ func (r *runner) report(s *fnSummary, it item, fs []*finding) {
 			if detail == "" {
 				detail = "does I/O"
 			}
-			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.tx+" is open", txHint, g.also)
+			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.tx+" is open", txHint, g.also, more)
 			continue
 		}
-		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also)
+		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also, more)
 	}
+}
+
+// moreOps is what a message says of the operations it does not name:
+// "and N more", or "and at least N more" when N is a lower bound.
+type moreOps struct {
+	n       int
+	atLeast bool
+}
+
+func (m moreOps) String() string {
+	switch {
+	case m.atLeast && m.n == 0:
+		return "and possibly more"
+	case m.atLeast:
+		return fmt.Sprintf("and at least %d more", m.n)
+	case m.n > 0:
+		return fmt.Sprintf("and %d more", m.n)
+	}
+	return ""
 }
 
 // reportLock emits the SIO003 diagnostic for a lock held across f (and
 // across the operations of also).
-func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding) {
+func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding, more moreOps) {
 	detail := f.detail
 	if detail == "" {
 		detail = "does I/O"
@@ -526,13 +637,15 @@ func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding) 
 		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
 			"release the lock before the call (copy what you need under it)"
 	}
-	r.emit(s, it, f, "SIO003", detail, hint, also)
+	r.emit(s, it, f, "SIO003", detail, hint, also, more)
 }
 
 // emit reports f under rule at the root's item; also are the paths to the
-// rule's other blocking operations, listed after the hint and attached as
-// related information at each operation.
-func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding) {
+// rule's other blocking operations: the message names the first
+// maxTerminals-1 after the hint and says how many more there are (more),
+// and every one is attached as related information at its operation, so
+// that -json and SARIF carry them all.
+func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding, more moreOps) {
 	var msg string
 	last := f.chain[len(f.chain)-1]
 	if len(f.chain) == 1 {
@@ -541,14 +654,24 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + detail
 	}
 	msg += "; " + hint
-	if len(also) > 0 {
+	if len(also) > 0 || more.String() != "" {
 		var others []string
-		for _, a := range also {
+		for i, a := range also {
+			if i >= maxTerminals-1 {
+				break
+			}
 			o := strings.Join(a.chain, " → ")
 			if n := len(a.sites); n > 0 {
 				o += " at " + shortSite(a.sites[n-1])
 			}
 			others = append(others, o)
+		}
+		if m := more.String(); m != "" && len(others) > 0 {
+			others = append(others, m)
+		} else if m != "" {
+			// Only a count (past maxOps, nothing listed): "also reaches
+			// 3 more operations".
+			others = append(others, strings.TrimPrefix(m, "and ")+" operations")
 		}
 		msg += "; also reaches " + strings.Join(others, ", ")
 	}
@@ -595,7 +718,10 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 			if detail == "" {
 				detail = "does I/O"
 			}
-			msg := "also reaches " + a.chain[n-1] + ", which " + detail
+			msg := "also reaches " + a.chain[n-1]
+			if !a.ref {
+				msg += ", which " + detail
+			}
 			if rule == "SIO003" && a.lock != "" {
 				msg += " while " + a.lock + " is held"
 			}

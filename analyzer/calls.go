@@ -121,7 +121,8 @@ func (r *runner) resolve(it item) *finding {
 
 // fromFact is the finding of one path of another package's fact.
 func (r *runner) fromFact(bf *blocksFact) *finding {
-	f := &finding{rule: bf.Rule, lock: bf.Lock, tx: bf.Tx, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint}
+	f := &finding{rule: bf.Rule, lock: bf.Lock, tx: bf.Tx, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint,
+		kind: bf.Kind, ref: bf.Ref, over: bf.Over}
 	for _, s := range bf.Sites {
 		f.poses = append(f.poses, r.sitePos(s))
 	}

@@ -34,7 +34,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	term := func(rule string, pos, end token.Pos, name, detail, hint string) item {
 		return item{pos: pos, end: end, term: &finding{
 			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			detail: detail, hint: hint,
+			detail: detail, hint: hint, kind: knowledge.OpKindOf(name),
 		}}
 	}
 	// Every blocking operation is recorded whether or not its rule is on:
@@ -321,10 +321,17 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}
 	}
 	pos, end := call.Pos(), call.End()
+	// The kind is the callee's, by import path (a chain names a
+	// dependency's callee by package name only).
+	kindKey := key
 	mk := func(rule, name, detail, hint string) item {
+		k := kindKey
+		if k == "" {
+			k = name
+		}
 		return item{pos: pos, end: end, call: call, term: &finding{
 			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			detail: detail, hint: hint,
+			detail: detail, hint: hint, kind: knowledge.OpKindOf(k),
 		}}
 	}
 	if !skipCtx && sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
@@ -440,6 +447,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		// With a context (or one we cannot see) the query is still I/O.
 		return item{pos: pos, end: end, call: call, term: &finding{
 			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			kind: knowledge.OpKindOf(key),
 		}}, true
 	}
 	if what := clientCtor(r.cfg.Clients, fn, key); what != "" {
@@ -455,6 +463,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		// I/O that honours its context: a finding only under a lock.
 		return item{pos: pos, end: end, call: call, term: &finding{
 			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			kind: knowledge.OpKindOf(key),
 		}}, true
 	}
 	return item{}, false

@@ -633,7 +633,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		// The highest-ranked path of a rule leads its diagnostic; the
 		// rule's other blocking operations are listed after it (report).
-		sort.SliceStable(fs, func(i, j int) bool { return fs[i].rank() > fs[j].rank() })
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].better(fs[j]) })
 		// A (call, rule, blocking operation) is reported once: a package
 		// that sees more bindings than the one below it adds only the
 		// operations that were not shown yet.
@@ -673,7 +673,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		if !end.IsValid() || end < pos {
 			end = token.NoPos
 		}
-		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end}, fresh)
+		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
 	}
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
@@ -737,6 +737,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
 		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
 		wrap := func(f *finding) *finding {
+			if f.ref {
+				return f // names its operation only
+			}
 			g := *f
 			g.chain = append(append([]string(nil), prefix...), f.chain...)
 			g.sites = append(append([]string(nil), sites...), f.sites...)

@@ -153,15 +153,22 @@
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O; an
-// open transaction breaks ties) and,
-// for each rule, the paths to up to maxTerminals (4) distinct blocking
-// operations (terminals: name and site), the highest-ranked first, so the
-// fact is bounded by 4 paths per rule. A root's call is reported once per
-// rule it leads to (and once each for SIO003 and SIO007): the diagnostic is about the
-// rule's first path, and lists the rule's other terminals after the hint
-// ("; also reaches dep.Load → net/http.Get at dep.go:21:12"), each also
-// attached as related information at its position, so every distinct
-// operation is visible without fixing the first. Bodies of
+// open transaction breaks ties; for the same rule, the better kind) and,
+// for each rule, its distinct blocking operations (terminals: name and
+// site) in the order of finding.better: rank, then kind
+// (internal/knowledge/kinds.txt: remote calls and waits on other
+// goroutines, then databases and caches, then unclassified, then local
+// work), then the order found. The first maxTerminals (4) keep their
+// paths, up to maxOps (16) are named by operation and site only (Ref),
+// and the rest are counted (Over), so the fact is bounded per rule. A
+// root's call is reported once per rule it leads to (and once each for
+// SIO003 and SIO007): the diagnostic is about the rule's first path, names
+// up to three other operations after the hint and counts the rest ("; also
+// reaches dep.Load → database/sql.(*DB).Query at dep.go:20:15, …, and 2
+// more"; "and at least N more" where counts past maxOps meet), and
+// attaches every one as related information at its position, so every
+// distinct operation is visible without fixing the first, and -json and
+// SARIF carry them all. Bodies of
 // go statements, and func literals neither called on the spot nor passed
 // to a parameter that the callee calls, are off the request path. The
 // standard library is not analysed: its blocking APIs are

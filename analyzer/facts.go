@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 )
 
 // blocksFact is exported for every function outside a request root that
@@ -25,13 +27,26 @@ type blocksFact struct {
 	// remote call or a wait, not a query (SIO007). Like Lock, Rule is ""
 	// when the operation is only I/O.
 	Tx string
+	// Kind says what the operation at the end waits on (kinds.txt); it
+	// orders a finding's operations (finding.better).
+	Kind knowledge.OpKind
+	// Ref marks a More entry that names its operation only: Chain and
+	// Sites hold the operation and its site, not the path to it, and
+	// Detail and Hint are empty. Operations past the first maxTerminals
+	// of a rule are kept so (issue 20: facts stay small).
+	Ref bool
+	// Over, on the last entry of a rule, counts the rule's distinct
+	// operations beyond the maxOps the fact names, as the function that
+	// dropped them counted them.
+	Over int
 	// More are the other paths: to operations of other rules (the
 	// highest-ranked first), so that a helper that both builds a client
 	// and calls http.Get reports both at the root, and to other distinct
 	// blocking operations (terminals) of the same rule, so that a helper
-	// with db.Query and http.Get shows both. At most maxTerminals
-	// terminals per rule, the main path counting for its rule. They have
-	// no More of their own.
+	// with db.Query and http.Get shows both. Per rule, in the order of
+	// finding.better, the main path counting for its rule: the first
+	// maxTerminals with their paths, up to maxOps in all (the rest as
+	// Ref), and Over for the others. They have no More of their own.
 	More []blocksFact
 	// Dyn are the calls through interface methods on the function's
 	// paths, resolved where the binding is seen (dispatch.go). A fact may
@@ -59,6 +74,17 @@ func (f *blocksFact) String() string {
 }
 
 func (f *blocksFact) path() string {
+	s := f.path1()
+	if f.Over > 0 {
+		s += fmt.Sprintf(" +%d", f.Over)
+	}
+	return s
+}
+
+func (f *blocksFact) path1() string {
+	if f.Ref {
+		return fmt.Sprintf("op(%s: %s)", f.Rule, strings.Join(f.Chain, " → "))
+	}
 	if f.Rule == "" && f.Lock == "" && f.Tx == "" {
 		return fmt.Sprintf("io(%s)", strings.Join(f.Chain, " → "))
 	}
@@ -82,11 +108,15 @@ type finding struct {
 	poses  []token.Pos // token.NoPos where the site is in a file this pass cannot see
 	detail string
 	hint   string
-	more   []*finding // other rules' paths from the same function, see blocksFact.More
+	kind   knowledge.OpKind // see blocksFact.Kind
+	ref    bool             // see blocksFact.Ref
+	over   int              // see blocksFact.Over
+	more   []*finding       // other rules' paths from the same function, see blocksFact.More
 }
 
 func (f *finding) fact() *blocksFact {
-	bf := &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock, Tx: f.tx}
+	bf := &blocksFact{Rule: f.rule, Chain: f.chain, Sites: f.sites, Detail: f.detail, Hint: f.hint, Lock: f.lock, Tx: f.tx,
+		Kind: f.kind, Ref: f.ref, Over: f.over}
 	for _, m := range f.more {
 		bf.More = append(bf.More, *m.fact())
 	}
@@ -96,6 +126,9 @@ func (f *finding) fact() *blocksFact {
 // prepend returns the finding seen from a caller whose call to name at pos
 // leads to f.
 func (f *finding) prepend(name, site string, pos token.Pos) *finding {
+	if f.ref {
+		return f // names its operation only, wherever it is seen from
+	}
 	var more []*finding
 	for _, m := range f.more {
 		more = append(more, m.prepend(name, site, pos))
@@ -110,6 +143,8 @@ func (f *finding) prepend(name, site string, pos token.Pos) *finding {
 		poses:  append([]token.Pos{pos}, f.poses...),
 		detail: f.detail,
 		hint:   f.hint,
+		kind:   f.kind,
+		over:   f.over,
 	}
 }
 
@@ -123,9 +158,52 @@ func (f *finding) all() []*finding {
 	return append([]*finding{&g}, f.more...)
 }
 
-// maxTerminals bounds the distinct blocking operations a function's
-// summary (and its fact) keeps per rule.
+// maxTerminals bounds the distinct blocking operations per rule that a
+// finding's message names, and that a fact keeps with their paths.
 const maxTerminals = 4
+
+// maxOps bounds the distinct blocking operations per rule that a
+// function's summary and its fact name (maxTerminals with their paths,
+// the rest by name and site); the others are only counted (Over).
+const maxOps = 16
+
+// asRef returns f reduced to its operation and site (blocksFact.Ref).
+func (f *finding) asRef() *finding {
+	if f.ref || len(f.chain) == 0 {
+		return f
+	}
+	n := len(f.chain) - 1
+	g := &finding{rule: f.rule, lock: f.lock, tx: f.tx, kind: f.kind, over: f.over, ref: true, chain: f.chain[n:]}
+	if n < len(f.sites) {
+		g.sites = f.sites[n:]
+	}
+	if n < len(f.poses) {
+		g.poses = f.poses[n:]
+	}
+	return g
+}
+
+// betterMain says whether f should replace g as a function's main path
+// (fnSummary.result): a higher rank, or, for the same rule, a better
+// kind. Between rules of equal rank the first found stays, as each rule
+// has its own diagnostic.
+func (f *finding) betterMain(g *finding) bool {
+	if a, b := f.rank(), g.rank(); a != b {
+		return a > b
+	}
+	return f.rule == g.rule && f.kind.Order() < g.kind.Order()
+}
+
+// better orders the operations of one rule: the higher rank first, then
+// by kind (remote calls and waits, then databases and caches, then
+// unclassified, then local work: knowledge.OpKind.Order). Equals keep the
+// order they were found in, source order, which is deterministic.
+func (f *finding) better(g *finding) bool {
+	if a, b := f.rank(), g.rank(); a != b {
+		return a > b
+	}
+	return f.kind.Order() < g.kind.Order()
+}
 
 // terminal identifies the blocking operation a path ends at: its name and
 // its site.

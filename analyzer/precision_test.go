@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,32 +41,62 @@ func TestDoneEscapeOrigin(t *testing.T) {
 
 // TestDistinctTerminals: class 6, every distinct blocking operation a
 // root's call reaches is in its rule's diagnostic, across packages, with
-// the fact bounded to maxTerminals per rule; each other operation is also
-// attached as related information at its own position.
+// the fact bounded to maxTerminals paths and maxOps operations per rule;
+// each other operation is also attached as related information at its own
+// position, the ones the message does not name included (issue 21 item 5).
 func TestDistinctTerminals(t *testing.T) {
 	t.Parallel()
-	results := cases.Run(t, Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store")
-	found := false
+	results := cases.Run(t, Analyzer, "prec/terminals", "prec/terminals/dep", "prec/terminals/store", "prec/terminals/wide")
+	want := map[string][]string{
+		"Load calls dep.Load": {"dep.go:20 also reaches database/sql.(*DB).Query, which blocks without the request context"},
+		// Six operations: three named in the message, two counted there,
+		// all five related; the two past maxTerminals by name only.
+		"Many calls dep.Many → dep.Load → net/http.Get": {
+			"store.go:14 also reaches net.Dial, which blocks without the request context",
+			"dep.go:42 also reaches net.LookupHost, which blocks without the request context",
+			"dep.go:20 also reaches database/sql.(*DB).Query, which blocks without the request context",
+			"store.go:13 also reaches database/sql.(*DB).Query",
+			"dep.go:43 also reaches database/sql.(*DB).Ping",
+		},
+	}
+	found := map[string]bool{}
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
-			if !strings.HasPrefix(d.Message, "Load calls dep.Load") {
-				continue
-			}
-			found = true
-			var also []string
-			for _, rel := range d.Related {
-				if strings.HasPrefix(rel.Message, "also reaches ") {
-					p := res.Fset.Position(rel.Pos)
-					also = append(also, filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)+" "+rel.Message)
+			for prefix, w := range want {
+				if !strings.HasPrefix(d.Message, prefix) || d.Category != "SIO001" {
+					continue
+				}
+				found[prefix] = true
+				var also []string
+				for _, rel := range d.Related {
+					if strings.HasPrefix(rel.Message, "also reaches ") {
+						p := res.Fset.Position(rel.Pos)
+						also = append(also, filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)+" "+rel.Message)
+					}
+				}
+				if !slices.Equal(also, w) {
+					t.Errorf("%s: related\n%q\nwant\n%q", prefix, also, w)
 				}
 			}
-			want := "dep.go:21 also reaches net/http.Get, which blocks without the request context"
-			if len(also) != 1 || also[0] != want {
-				t.Errorf("related %q, want [%q]", also, want)
+			// Wide: the fact names 16 of its 18 operations; the
+			// related information has the 15 besides the first.
+			if strings.HasPrefix(d.Message, "Wide calls") {
+				found["Wide"] = true
+				n := 0
+				for _, rel := range d.Related {
+					if strings.HasPrefix(rel.Message, "also reaches ") {
+						n++
+					}
+				}
+				if n != maxOps-1 {
+					t.Errorf("Wide: %d related operations, want %d", n, maxOps-1)
+				}
 			}
 		}
 	}
-	if !found {
-		t.Error("no diagnostic for Load")
+	for _, prefix := range []string{"Load calls dep.Load", "Many calls dep.Many → dep.Load → net/http.Get", "Wide"} {
+		if !found[prefix] {
+			t.Errorf("no diagnostic %q", prefix)
+		}
 	}
 }

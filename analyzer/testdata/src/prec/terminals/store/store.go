@@ -9,7 +9,7 @@ import (
 var db *sql.DB
 
 // Both queries the database and dials, neither with a context.
-func Both() { // want Both:`^blocks\(SIO001: database/sql.\(\*DB\).Query\) \+ blocks\(SIO001: net.Dial\)$`
+func Both() { // want Both:`^blocks\(SIO001: net.Dial\) \+ blocks\(SIO001: database/sql.\(\*DB\).Query\)$`
 	_, _ = db.Query("SELECT 1")
 	_, _ = net.Dial("tcp", "x:1")
 }

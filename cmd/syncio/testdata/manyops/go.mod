@@ -1,0 +1,3 @@
+module example.com/manyops
+
+go 1.22
