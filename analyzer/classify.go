@@ -375,6 +375,18 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}
 	}
 	if fn == nil {
+		// db.WithContext(ctx).Migrator().HasTable(&T{}): the migrator runs
+		// its queries on the chain it was built from, whatever its
+		// implementation (a query on its stored DB) says, so it is judged
+		// here like a finisher and not dispatched into gorm's source.
+		if im := interfaceMethod(info, call); im != nil {
+			if method, query := knowledge.GormMigratorMethod(im); method {
+				if !query {
+					return item{}, false // FullDataTypeOf, GetTypeAliases: no query
+				}
+				return r.gormQuery(call, im, knowledge.PathGorm, gorm, mk), true
+			}
+		}
 		if d := r.dynItem(call); d != nil {
 			return item{pos: pos, end: end, call: call, dyn: d}, true
 		}
@@ -407,31 +419,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		finisher = path != "" && gormAssocFinishers[fn.Name()]
 	}
 	if finisher {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
-		}
-		if path == knowledge.PathGormV1 {
-			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
-				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
-		}
-		if gorm.state(sel.X, 0) == gormNoCtx {
-			const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
-			root := gormChainRoot(info, sel.X)
-			if !isGormDB(info.TypeOf(root)) {
-				// An association variable: the chain is where it was built.
-				return mk("SIO001", displayName(fn), detail,
-					"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)"), true
-			}
-			it := mk("SIO001", displayName(fn), detail,
-				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
-			it.gormRoot = root
-			return it, true
-		}
-		// With a context (or one we cannot see) the query is still I/O.
-		return item{pos: pos, end: end, call: call, term: &finding{
-			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-		}}, true
+		return r.gormQuery(call, fn, path, gorm, mk), true
 	}
 	if what := clientCtor(fn, key); what != "" {
 		return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
@@ -449,6 +437,40 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}}, true
 	}
 	return item{}, false
+}
+
+// gormQuery is the item of a call that runs a query on a gorm chain (a
+// finisher of *gorm.DB or *gorm.Association, a query method of
+// gorm.Migrator), judged by the chain before it: SIO001 when it never
+// calls WithContext and starts from a stored DB, else context-aware I/O.
+func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *gormFlow, mk func(rule, name, detail, hint string) item) item {
+	info := r.pass.TypesInfo
+	pos, end := call.Pos(), call.End()
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
+	}
+	if path == knowledge.PathGormV1 {
+		return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
+			"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout")
+	}
+	if gorm.state(sel.X, 0) == gormNoCtx {
+		const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
+		root := gormChainRoot(info, sel.X)
+		if !isGormDB(info.TypeOf(root)) {
+			// An association or migrator variable: the chain is where it was built.
+			return mk("SIO001", displayName(fn), detail,
+				"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)")
+		}
+		it := mk("SIO001", displayName(fn), detail,
+			"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
+		it.gormRoot = root
+		return it
+	}
+	// With a context (or one we cannot see) the query is still I/O.
+	return item{pos: pos, end: end, call: call, term: &finding{
+		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+	}}
 }
 
 // interfaceMethod returns the method of a named interface type that call

@@ -115,7 +115,10 @@
 // field, a global, or an index expression on one (dbs[name]), with no
 // WithContext, is SIO001, and so is a finisher of an Association
 // (db.Model(&u).Association("Roles").Find(&rs)) judged by the chain it was
-// built from, not by gorm's own source. Locals are followed through their
+// built from, not by gorm's own source; so is a query method of a
+// Migrator (db.WithContext(ctx).Migrator().HasTable(&T{}) is silent, and
+// not dispatched into gorm's migrator, whose queries run on the DB it
+// stores). Locals are followed through their
 // assignments: one reassigned from its own chain (db = db.Where(…), the
 // list-query idiom) keeps the state of its origin, and a parameter's origin
 // is unknown, so never flagged. sqlx's context-less methods are table

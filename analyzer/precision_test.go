@@ -71,3 +71,10 @@ func TestDistinctTerminals(t *testing.T) {
 		t.Error("no diagnostic for Load")
 	}
 }
+
+// TestGormMigrator: issue 21's precision class, gorm's Migrator judged by
+// the chain it was built from, not dispatched into gorm's migrator source.
+func TestGormMigrator(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormmigrator")
+}
