@@ -74,7 +74,8 @@ type fnSummary struct {
 	// byRule are, for each rule the function leads to, the paths to its
 	// distinct blocking operations (at most maxTerminals, the
 	// highest-ranked first); result.more is filled from them once the
-	// fixpoint is reached.
+	// fixpoint is reached. byRule[""] is the best-ranked path to I/O that
+	// is no finding by itself (see keepIO).
 	byRule map[string][]*finding
 	// dyn are the interface calls on the function's paths (dispatch.go).
 	dyn []dynCall
@@ -94,6 +95,10 @@ func (s *fnSummary) summary() *finding {
 		rules = append(rules, rule)
 	}
 	sort.Strings(rules)
+	if len(rules) > 0 && rules[0] == "" {
+		// I/O last: keepIO looks at every rule's paths.
+		rules = append(rules[1:], "")
+	}
 	main := f.terminal()
 	for _, rule := range rules {
 		n := 0
@@ -107,6 +112,9 @@ func (s *fnSummary) summary() *finding {
 			if rule == f.rule && p.terminal() == main {
 				continue
 			}
+			if rule == "" && !keepIO(append([]*finding{&f}, f.more...), p) {
+				continue
+			}
 			m := *p
 			m.more = nil
 			f.more = append(f.more, &m)
@@ -114,6 +122,21 @@ func (s *fnSummary) summary() *finding {
 		}
 	}
 	return &f
+}
+
+// keepIO reports whether the I/O path p (rule "") adds to paths what a
+// caller needs: a lock or a transaction that no path has (a helper that
+// holds a mutex across a query and also reads a file: with SIO006 on,
+// the file read is the main path and the lock would be lost), or I/O that
+// a caller's lock makes SIO003 when no path is lockable.
+func keepIO(paths []*finding, p *finding) bool {
+	lock, tx, lockablePath := false, false, false
+	for _, q := range paths {
+		lock = lock || q.lock != ""
+		tx = tx || q.tx != ""
+		lockablePath = lockablePath || lockable[q.rule]
+	}
+	return p.lock != "" && !lock || p.tx != "" && !tx || !lockablePath
 }
 
 // addPath records a path of f's rule in byRule: a better-ranked path to a
@@ -125,6 +148,16 @@ func (s *fnSummary) addPath(f *finding) bool {
 		s.byRule = map[string][]*finding{}
 	}
 	list := s.byRule[f.rule]
+	if f.rule == "" {
+		// I/O that is no finding by itself: only the best-ranked path
+		// (under a lock, across a transaction) is kept, for summary's
+		// keepIO.
+		if len(list) > 0 && f.rank() <= list[0].rank() {
+			return false
+		}
+		s.byRule[""] = []*finding{f}
+		return true
+	}
 	k := f.terminal()
 	for i, old := range list {
 		if old.terminal() != k {
@@ -343,7 +376,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					changed = true
 				}
 				for _, f := range fs {
-					if f.rule != "" && s.addPath(f) {
+					if s.addPath(f) {
 						changed = true
 					}
 				}

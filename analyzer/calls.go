@@ -32,8 +32,10 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 		return nil
 	}
 	var out []*finding
-	for i, p := range f.all() {
-		if g := r.applyConfig(s, it, p); g != nil && (i == 0 || g.rule != "") {
+	for _, p := range f.all() {
+		// A path whose rule is off is still I/O: under a lock it is
+		// SIO003, and a caller may hold one (summary's keepIO).
+		if g := r.applyConfig(s, it, p); g != nil {
 			out = append(out, g)
 		}
 	}

@@ -146,7 +146,11 @@
 // open transaction breaks ties) and,
 // for each rule, the paths to up to maxTerminals (4) distinct blocking
 // operations (terminals: name and site), the highest-ranked first, so the
-// fact is bounded by 4 paths per rule. A root's call is reported once per
+// fact is bounded by 4 paths per rule; plus, when no other path carries
+// what it does, its best path to I/O that is no finding by itself (under
+// a lock, across a transaction, or lockable when no other path is), so a
+// file read that ranks higher (SIO006 on) does not hide a SIO003 there
+// (keepIO). A root's call is reported once per
 // rule it leads to (and once each for SIO003 and SIO007): the diagnostic is about the
 // rule's first path, and lists the rule's other terminals after the hint
 // ("; also reaches dep.Load → net/http.Get at dep.go:21:12"), each also

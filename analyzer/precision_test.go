@@ -78,3 +78,15 @@ func TestGormMigrator(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/gormmigrator")
 }
+
+// TestFileIOKeepsLock: issue 21's precision class, enabling SIO006 does
+// not hide a SIO003 on the same path (the file I/O ranks above the lock
+// held across a query, which was dropped from the helper's summary).
+func TestFileIOKeepsLock(t *testing.T) {
+	t.Parallel()
+	cfg, err := Settings{Rules: map[string]bool{"sio006": true}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), New(cfg), "prec/lockfile")
+}
