@@ -100,8 +100,10 @@
 // ctxflow.go classifies it) is no escape, one of unknown origin is. A
 // WaitGroup or errgroup join in the module's own code is reported only when
 // a goroutine it joins does not stop with the request's context (a SIO001,
-// SIO002 or SIO005 operation, or an interface call given no context): the
-// idiomatic errgroup.WithContext(r.Context()) fan-out is silent (joins.go).
+// SIO002 or SIO005 operation other than a bare channel operation, which is
+// the goroutines' own hand-over, or an interface call given no context):
+// the idiomatic errgroup.WithContext(r.Context()) fan-out and a CPU worker
+// pool ranging over its jobs channel are silent (joins.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (regions.Locks, ioCalls). SIO004 (client-per-request)
@@ -176,7 +178,9 @@
 // function given to Do, with no SIO001, SIO002, SIO004 or SIO006
 // operation, no context-aware I/O and no interface call on their paths. A
 // Wait in a function that starts no goroutine, or starts a function value
-// of unknown origin, joins unknown work and stays. main and init are never
+// of unknown origin, joins unknown work and stays; a local variable
+// assigned once from a func literal (argon2's go processSegment(…)) runs
+// that literal. main and init are never
 // request paths; _test.go files are only with Config.Tests.
 //
 // # Call resolution
