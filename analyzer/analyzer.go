@@ -79,6 +79,9 @@ type fnSummary struct {
 	byRule map[string][]*finding
 	// dyn are the interface calls on the function's paths (dispatch.go).
 	dyn []dynCall
+	// opaque: the function passes a context to a call the analysis cannot
+	// follow, directly or through callees (see item.opaque).
+	opaque bool
 }
 
 // summary returns the function's result with the other paths attached
@@ -204,6 +207,11 @@ type item struct {
 	// blocks only when the work in join does.
 	joined bool
 	join   []item
+	// opaque marks a call given a context that the analysis cannot follow
+	// (an interface method that is not dispatched, a func value): it may
+	// do I/O with that context, so a function that makes it is no idle
+	// callee for SIO002 (factlessIdle, idleCallee). It leads to nothing.
+	opaque bool
 	// also is what the same call leads to besides this item: the callee
 	// of a call given a framework value as its context (SIO002 there does
 	// not hide what the callee blocks on).
@@ -367,6 +375,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				if s.addDyn(r.dynOf(s, it)) {
 					changed = true
 				}
+				if !s.opaque && r.opaqueItem(it) {
+					s.opaque = true
+					changed = true
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -384,13 +396,14 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0) && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque) && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
 				bf = s.summary().fact()
 			}
 			bf.Dyn = s.dyn
+			bf.Opaque = s.opaque
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}

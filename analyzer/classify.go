@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -170,6 +171,8 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				if it.also != nil {
 					items = append(items, *it.also)
 				}
+			} else if r.opaqueCall(n) {
+				items = append(items, item{pos: n.Pos(), end: n.End(), call: n, opaque: true})
 			}
 		case *ast.CompositeLit:
 			if named.Is(info.TypeOf(n), false, pathHTTP, "Transport") {
@@ -322,7 +325,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
 		(!r.thirdParty || fn != nil) {
-		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
+		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) {
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
 				name = terminalName(fn)
@@ -437,6 +440,82 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}}, true
 	}
 	return item{}, false
+}
+
+// opaqueCall reports whether call, which classifyCall found nothing in,
+// passes a context to a function the analysis cannot follow: an interface
+// method that is not dispatched (gRPC's ClientConnInterface.Invoke in a
+// generated client, any interface inside a dependency) or a func value.
+// Loggers' and tracers' interfaces take a context to read values from it.
+func (r *runner) opaqueCall(call *ast.CallExpr) bool {
+	info := r.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit || typeutil.StaticCallee(info, call) != nil {
+		return false // a literal called on the spot is walked with the body
+	}
+	ctxArg := false
+	for _, a := range call.Args {
+		if isContextType(info.TypeOf(a)) {
+			ctxArg = true
+			break
+		}
+	}
+	if !ctxArg {
+		return false
+	}
+	if im := interfaceMethod(info, call); im != nil {
+		for _, skip := range []string{"log", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metric"} {
+			if strings.Contains(im.Pkg().Path(), skip) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// factlessIdle reports whether fn, given a dropped context, is a function
+// of another analysed package that exports no blocksFact: nothing on its
+// paths does I/O or waits (an in-memory validator's VarCtx), so the
+// context it is given reaches no blocking operation and is no SIO002.
+// The standard library exports no facts (its I/O is judged by the
+// tables), so its functions keep the signature rule, as do interface
+// methods and func values; the same package's callees are judged in
+// resolve (idleCallee), once their summaries are known. A callee that
+// returns anything but basic values and errors may return the context
+// inside it (plainResults), and is never idle.
+func (r *runner) factlessIdle(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || stdlibPath(fn.Pkg().Path()) || !plainResults(fn) {
+		return false
+	}
+	if _, ok := r.cfg.Blocking[qualified(fn, fn.Pkg().Path())]; ok {
+		return false
+	}
+	// A request root exports no fact whatever it does (a gRPC method
+	// called with context.Background()).
+	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
+		return false
+	}
+	return !r.pass.ImportObjectFact(fn, new(blocksFact))
+}
+
+// plainResults reports whether fn returns only basic values and errors:
+// nothing that could carry the context it is given to I/O done later (a
+// builder such as gorm's db.WithContext(ctx) returns the *gorm.DB that
+// its finisher runs with ctx).
+func plainResults(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil {
+		return false
+	}
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		if _, basic := t.Underlying().(*types.Basic); !basic && !isErrorType(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // gormQuery is the item of a call that runs a query on a gorm chain (a

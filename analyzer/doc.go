@@ -91,9 +91,17 @@
 // which exec.CommandContext would kill when the request ends. SIO002
 // (dropped-context) flags a call whose first parameter is context.Context
 // when it is given context.Background(), context.TODO(), or a local
-// variable derived only from those; contexts of unknown origin (fields,
-// function results) are never flagged, and context.WithoutCancel is a
-// deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
+// variable derived only from those, and the callee can reach blocking I/O
+// with it: a callee of an analysed package that returns only basic values
+// and errors (a builder may return the context inside its result) and has
+// no fact (another package, factlessIdle) or whose summary shows nothing
+// (the same package, idleCallee) is silent, while the standard library, interface methods,
+// func values and request roots, which have no facts, keep the signature
+// rule. A function that hands a context to a call the analysis cannot
+// follow (an interface method not dispatched, a func value) is opaque
+// (blocksFact.Opaque, which its callers inherit), never idle; contexts
+// of unknown origin (fields, function results) are never flagged, and
+// context.WithoutCancel is a deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as

@@ -300,7 +300,22 @@ func (r *runner) idleCallee(it item) bool {
 		return false
 	}
 	s := r.byFunc[fn.Origin()]
-	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0
+	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0 && !s.opaque
+}
+
+// opaqueItem reports whether an item passes a context to a call the
+// analysis cannot follow, itself or through its callee.
+func (r *runner) opaqueItem(it item) bool {
+	switch {
+	case it.opaque:
+		return true
+	case it.ext != nil:
+		return it.ext.Opaque
+	case it.local != nil:
+		callee := r.byFunc[it.local]
+		return callee != nil && callee.root == notRoot && callee.opaque
+	}
+	return false
 }
 
 // uncancellable returns the first operation of joined first-party work

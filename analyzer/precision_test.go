@@ -90,3 +90,10 @@ func TestFileIOKeepsLock(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), New(cfg), "prec/lockfile")
 }
+
+// TestIdleCallee: issue 21's precision class, SIO002 only when the callee
+// given the dropped context can reach blocking I/O with it.
+func TestIdleCallee(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, analysistest.TestData(), Analyzer, "prec/idlectx")
+}
