@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"net/http"
 
+	"github.com/uptrace/sqlq"
 	"prec/idlectx/valid"
 )
 
@@ -22,6 +23,7 @@ type Handlers struct {
 	db *sql.DB
 	c  Checker
 	cl *valid.Client
+	q  *sqlq.Query
 
 	hook func(context.Context) error
 }
@@ -57,5 +59,6 @@ func (h *Handlers) Create(w http.ResponseWriter, r *http.Request) {
 	_ = valid.Hooked(context.Background(), nil)                // want `^prec/idlectx/valid.Hooked is given context.Background\(\)`
 	_ = h.notify(context.Background())                         // want `^prec/idlectx.\(\*Handlers\).notify is given context.Background\(\)`
 	_ = valid.WithScope(context.Background())                  // want `^prec/idlectx/valid.WithScope is given context.Background\(\)`
+	_ = h.q.Scan(context.Background())                         // want `^sqlq.\(\*Query\).Scan is given context.Background\(\)`
 	_ = h.c.Check(context.Background(), "x")                   // want `^h.c.Check is given context.Background\(\)`
 }
