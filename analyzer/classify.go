@@ -445,7 +445,8 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 // opaqueCall reports whether call, which classifyCall found nothing in,
 // passes a context to a function the analysis cannot follow: an interface
 // method that is not dispatched (gRPC's ClientConnInterface.Invoke in a
-// generated client, any interface inside a dependency) or a func value.
+// generated client, any interface inside a dependency) or a func value,
+// or reads the Done channel of a context (a wait that only it bounds).
 // Loggers' and tracers' interfaces take a context to read values from it.
 func (r *runner) opaqueCall(call *ast.CallExpr) bool {
 	info := r.pass.TypesInfo
@@ -454,6 +455,12 @@ func (r *runner) opaqueCall(call *ast.CallExpr) bool {
 	}
 	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit || typeutil.StaticCallee(info, call) != nil {
 		return false // a literal called on the spot is walked with the body
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" && len(call.Args) == 0 &&
+		isContextType(info.TypeOf(sel.X)) {
+		// ctx.Done(): a wait bounded by the context (x/sync/semaphore's
+		// Acquire selects on it), which context.Background() never ends.
+		return true
 	}
 	ctxArg := false
 	for _, a := range call.Args {

@@ -24,6 +24,7 @@ type Handlers struct {
 	c  Checker
 	cl *valid.Client
 	q  *sqlq.Query
+	w  *valid.Weighted
 
 	hook func(context.Context) error
 }
@@ -60,5 +61,6 @@ func (h *Handlers) Create(w http.ResponseWriter, r *http.Request) {
 	_ = h.notify(context.Background())                         // want `^prec/idlectx.\(\*Handlers\).notify is given context.Background\(\)`
 	_ = valid.WithScope(context.Background())                  // want `^prec/idlectx/valid.WithScope is given context.Background\(\)`
 	_ = h.q.Scan(context.Background())                         // want `^sqlq.\(\*Query\).Scan is given context.Background\(\)`
+	_ = h.w.Acquire(context.Background())                      // want `^prec/idlectx/valid.\(\*Weighted\).Acquire is given context.Background\(\)`
 	_ = h.c.Check(context.Background(), "x")                   // want `^h.c.Check is given context.Background\(\)`
 }

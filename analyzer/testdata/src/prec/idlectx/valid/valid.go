@@ -65,3 +65,16 @@ func Outer(ctx context.Context, c *Client) error { // want Outer:`opaque`
 type Scope struct{ ctx context.Context }
 
 func WithScope(ctx context.Context) *Scope { return &Scope{ctx: ctx} }
+
+// Weighted reduces x/sync/semaphore: Acquire waits for a slot, bounded
+// only by the context it is given.
+type Weighted struct{ slots chan struct{} }
+
+func (w *Weighted) Acquire(ctx context.Context) error { // want Acquire:`opaque`
+	select {
+	case w.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
