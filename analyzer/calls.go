@@ -80,10 +80,14 @@ func (r *runner) applyRules(f *finding, lock, tx string, suppressed func(rule st
 func (r *runner) resolve(it item) *finding {
 	switch {
 	case it.term != nil:
-		if it.term.rule == "SIO002" && r.idleCallee(it) && plainResults(typeutil.StaticCallee(r.pass.TypesInfo, it.call)) {
+		if it.term.rule == "SIO002" && r.idleCallee(it) && !r.byFunc[typeutil.StaticCallee(r.pass.TypesInfo, it.call).Origin()].opaque &&
+			plainResults(typeutil.StaticCallee(r.pass.TypesInfo, it.call)) {
 			// A callee of this package given a dropped context whose
-			// summary shows no I/O: the context reaches nothing that
-			// blocks (factlessIdle is the same for other packages).
+			// summary shows no I/O and that hands the context to nothing
+			// unseen: the context reaches nothing that blocks
+			// (factlessIdle is the same for other packages). A join's
+			// worker that only selects on its ctx.Done() (opaque) is
+			// still idle work for joinBlocks.
 			return nil
 		}
 		if !it.joined {

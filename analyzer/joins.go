@@ -300,7 +300,7 @@ func (r *runner) idleCallee(it item) bool {
 		return false
 	}
 	s := r.byFunc[fn.Origin()]
-	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0 && !s.opaque
+	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0
 }
 
 // opaqueItem reports whether an item passes a context to a call the
