@@ -75,7 +75,8 @@ type fnSummary struct {
 	// byRule are, for each rule the function leads to, the paths to its
 	// distinct blocking operations (at most maxOps, in the order of
 	// finding.better); result.more is filled from them once the fixpoint
-	// is reached.
+	// is reached. byRule[""] is the best-ranked path to I/O that is no
+	// finding by itself (see keepIO).
 	byRule map[string][]*finding
 	// ops are, per rule, every distinct operation (terminal) seen, and
 	// least the most any one item said it leads to (its paths plus their
@@ -85,6 +86,9 @@ type fnSummary struct {
 	least map[string]int
 	// dyn are the interface calls on the function's paths (dispatch.go).
 	dyn []dynCall
+	// opaque: the function passes a context to a call the analysis cannot
+	// follow, directly or through callees (see item.opaque).
+	opaque bool
 }
 
 // summary returns the function's result with the other paths attached
@@ -103,6 +107,10 @@ func (s *fnSummary) summary() *finding {
 		rules = append(rules, rule)
 	}
 	sort.Strings(rules)
+	if len(rules) > 0 && rules[0] == "" {
+		// I/O last: keepIO looks at every rule's paths.
+		rules = append(rules[1:], "")
+	}
 	main := f.terminal()
 	for _, rule := range rules {
 		n := 0
@@ -115,6 +123,9 @@ func (s *fnSummary) summary() *finding {
 				break
 			}
 			if rule == f.rule && p.terminal() == main {
+				continue
+			}
+			if rule == "" && !keepIO(append([]*finding{&f}, f.more...), p) {
 				continue
 			}
 			m := *p
@@ -150,6 +161,11 @@ func (s *fnSummary) addPaths(fs []*finding) bool {
 	changed := false
 	for i, f := range fs {
 		if f.rule == "" {
+			// I/O that is no finding by itself: kept for keepIO, not
+			// counted.
+			if s.addPath(f) {
+				changed = true
+			}
 			continue
 		}
 		if s.addPath(f) {
@@ -177,6 +193,21 @@ func (s *fnSummary) addPaths(fs []*finding) bool {
 	return changed
 }
 
+// keepIO reports whether the I/O path p (rule "") adds to paths what a
+// caller needs: a lock or a transaction that no path has (a helper that
+// holds a mutex across a query and also reads a file: with SIO006 on,
+// the file read is the main path and the lock would be lost), or I/O that
+// a caller's lock makes SIO003 when no path is lockable.
+func keepIO(paths []*finding, p *finding) bool {
+	lock, tx, lockablePath := false, false, false
+	for _, q := range paths {
+		lock = lock || q.lock != ""
+		tx = tx || q.tx != ""
+		lockablePath = lockablePath || lockable[q.rule]
+	}
+	return p.lock != "" && !lock || p.tx != "" && !tx || !lockablePath
+}
+
 // addPath records a path of f's rule: its operation in ops, and the path
 // in byRule, kept in the order of finding.better (equals in the order
 // found) and cut at maxOps; past maxTerminals only the operation is kept
@@ -188,6 +219,17 @@ func (s *fnSummary) addPath(f *finding) bool {
 		s.byRule = map[string][]*finding{}
 		s.ops = map[string]map[string]bool{}
 	}
+	list := s.byRule[f.rule]
+	if f.rule == "" {
+		// I/O that is no finding by itself: only the best-ranked path
+		// (under a lock, across a transaction) is kept, for summary's
+		// keepIO; it is no operation of a rule, so not in ops.
+		if len(list) > 0 && f.rank() <= list[0].rank() {
+			return false
+		}
+		s.byRule[""] = []*finding{f}
+		return true
+	}
 	changed := false
 	k := f.terminal()
 	if s.ops[f.rule] == nil {
@@ -197,7 +239,6 @@ func (s *fnSummary) addPath(f *finding) bool {
 		s.ops[f.rule][k] = true
 		changed = true
 	}
-	list := s.byRule[f.rule]
 	for i, old := range list {
 		if old.terminal() != k {
 			continue
@@ -257,6 +298,11 @@ type item struct {
 	// local, a function's result, a package variable): its summary is in
 	// runner.litSummaries.
 	lit *ast.FuncLit
+	// opaque marks a call given a context that the analysis cannot follow
+	// (an interface method that is not dispatched, a func value): it may
+	// do I/O with that context, so a function that makes it is no idle
+	// callee for SIO002 (factlessIdle, idleCallee). It leads to nothing.
+	opaque bool
 	// also is what the same call leads to besides this item: the callee
 	// of a call given a framework value as its context (SIO002 there does
 	// not hide what the callee blocks on).
@@ -438,6 +484,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				if s.addDyn(r.dynOf(s, it)) {
 					changed = true
 				}
+				if !s.opaque && r.opaqueItem(it) {
+					s.opaque = true
+					changed = true
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -453,13 +503,14 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0) && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque) && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
 				bf = s.summary().fact()
 			}
 			bf.Dyn = s.dyn
+			bf.Opaque = s.opaque
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}

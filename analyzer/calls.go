@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
@@ -32,8 +34,10 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 		return nil
 	}
 	var out []*finding
-	for i, p := range f.all() {
-		if g := r.applyConfig(s, it, p); g != nil && (i == 0 || g.rule != "") {
+	for _, p := range f.all() {
+		// A path whose rule is off is still I/O: under a lock it is
+		// SIO003, and a caller may hold one (summary's keepIO).
+		if g := r.applyConfig(s, it, p); g != nil {
 			out = append(out, g)
 		}
 	}
@@ -76,6 +80,16 @@ func (r *runner) applyRules(f *finding, lock, tx string, suppressed func(rule st
 func (r *runner) resolve(it item) *finding {
 	switch {
 	case it.term != nil:
+		if it.term.rule == "SIO002" && r.idleCallee(it) && !r.byFunc[typeutil.StaticCallee(r.pass.TypesInfo, it.call).Origin()].opaque &&
+			plainResults(typeutil.StaticCallee(r.pass.TypesInfo, it.call)) {
+			// A callee of this package given a dropped context whose
+			// summary shows no I/O and that hands the context to nothing
+			// unseen: the context reaches nothing that blocks
+			// (factlessIdle is the same for other packages). A join's
+			// worker that only selects on its ctx.Done() (opaque) is
+			// still idle work for joinBlocks.
+			return nil
+		}
 		if !it.joined {
 			return it.term
 		}

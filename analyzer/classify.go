@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -179,6 +180,8 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				if it.also != nil {
 					items = append(items, *it.also)
 				}
+			} else if r.opaqueCall(n) {
+				items = append(items, item{pos: n.Pos(), end: n.End(), call: n, opaque: true})
 			}
 		case *ast.CompositeLit:
 			if named.Is(info.TypeOf(n), false, pathHTTP, "Transport") {
@@ -338,7 +341,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
 		(!r.thirdParty || fn != nil) {
-		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped {
+		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) {
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
 				name = terminalName(fn)
@@ -391,6 +394,18 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}
 	}
 	if fn == nil {
+		// db.WithContext(ctx).Migrator().HasTable(&T{}): the migrator runs
+		// its queries on the chain it was built from, whatever its
+		// implementation (a query on its stored DB) says, so it is judged
+		// here like a finisher and not dispatched into gorm's source.
+		if im := interfaceMethod(info, call); im != nil {
+			if method, query := knowledge.GormMigratorMethod(im); method {
+				if !query {
+					return item{}, false // FullDataTypeOf, GetTypeAliases: no query
+				}
+				return r.gormQuery(call, im, knowledge.PathGorm, gorm, mk), true
+			}
+		}
 		if d := r.dynItem(call); d != nil {
 			return item{pos: pos, end: end, call: call, dyn: d}, true
 		}
@@ -423,32 +438,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		finisher = path != "" && gormAssocFinishers[fn.Name()]
 	}
 	if finisher {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
-		}
-		if path == knowledge.PathGormV1 {
-			return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
-				"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout"), true
-		}
-		if gorm.state(sel.X, 0) == gormNoCtx {
-			const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
-			root := gormChainRoot(info, sel.X)
-			if !isGormDB(info.TypeOf(root)) {
-				// An association variable: the chain is where it was built.
-				return mk("SIO001", displayName(fn), detail,
-					"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)"), true
-			}
-			it := mk("SIO001", displayName(fn), detail,
-				"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
-			it.gormRoot = root
-			return it, true
-		}
-		// With a context (or one we cannot see) the query is still I/O.
-		return item{pos: pos, end: end, call: call, term: &finding{
-			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			kind: knowledge.OpKindOf(key),
-		}}, true
+		return r.gormQuery(call, fn, path, gorm, mk), true
 	}
 	if what := clientCtor(r.cfg.Clients, fn, key); what != "" {
 		return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
@@ -467,6 +457,136 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		}}, true
 	}
 	return item{}, false
+}
+
+// opaqueCall reports whether call, which classifyCall found nothing in,
+// passes a context to a function the analysis cannot follow: an interface
+// method that is not dispatched (gRPC's ClientConnInterface.Invoke in a
+// generated client, any interface inside a dependency) or a func value,
+// or reads the Done channel of a context (a wait that only it bounds).
+// Loggers' and tracers' interfaces take a context to read values from it.
+func (r *runner) opaqueCall(call *ast.CallExpr) bool {
+	info := r.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit || typeutil.StaticCallee(info, call) != nil {
+		return false // a literal called on the spot is walked with the body
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" && len(call.Args) == 0 &&
+		isContextType(info.TypeOf(sel.X)) {
+		// ctx.Done(): a wait bounded by the context (x/sync/semaphore's
+		// Acquire selects on it), which context.Background() never ends.
+		return true
+	}
+	ctxArg := false
+	for _, a := range call.Args {
+		if isContextType(info.TypeOf(a)) {
+			ctxArg = true
+			break
+		}
+	}
+	if !ctxArg {
+		return false
+	}
+	if im := interfaceMethod(info, call); im != nil && observability(im.Pkg().Path()) {
+		return false
+	}
+	return true
+}
+
+// observability reports whether an import path is a logging, tracing or
+// metrics package: an element of it starts with log, zap, zerolog, otel,
+// opentelemetry, trace or metric (log/slog, gorm.io/gorm/logger,
+// go.opentelemetry.io/otel/trace), by element so that
+// github.com/uptrace/bun, a database library, is none.
+func observability(path string) bool {
+	for _, el := range strings.Split(path, "/") {
+		for _, w := range []string{"log", "zap", "zerolog", "otel", "opentelemetry", "trace", "metric"} {
+			if strings.HasPrefix(el, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// factlessIdle reports whether fn, given a dropped context, is a function
+// of another analysed package that exports no blocksFact: nothing on its
+// paths does I/O or waits (an in-memory validator's VarCtx), so the
+// context it is given reaches no blocking operation and is no SIO002.
+// The standard library exports no facts (its I/O is judged by the
+// tables), so its functions keep the signature rule, as do interface
+// methods and func values; the same package's callees are judged in
+// resolve (idleCallee), once their summaries are known. A callee that
+// returns anything but basic values and errors may return the context
+// inside it (plainResults), and is never idle.
+func (r *runner) factlessIdle(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || stdlibPath(fn.Pkg().Path()) || !plainResults(fn) {
+		return false
+	}
+	if _, ok := r.cfg.Blocking[qualified(fn, fn.Pkg().Path())]; ok {
+		return false
+	}
+	// A request root exports no fact whatever it does (a gRPC method
+	// called with context.Background()).
+	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
+		return false
+	}
+	return !r.pass.ImportObjectFact(fn, new(blocksFact))
+}
+
+// plainResults reports whether fn returns only basic values and errors:
+// nothing that could carry the context it is given to I/O done later (a
+// builder such as gorm's db.WithContext(ctx) returns the *gorm.DB that
+// its finisher runs with ctx).
+func plainResults(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil {
+		return false
+	}
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		if _, basic := t.Underlying().(*types.Basic); !basic && !isErrorType(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// gormQuery is the item of a call that runs a query on a gorm chain (a
+// finisher of *gorm.DB or *gorm.Association, a query method of
+// gorm.Migrator), judged by the chain before it: SIO001 when it never
+// calls WithContext and starts from a stored DB, else context-aware I/O.
+func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *gormFlow, mk func(rule, name, detail, hint string) item) item {
+	info := r.pass.TypesInfo
+	pos, end := call.Pos(), call.End()
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
+	}
+	if path == knowledge.PathGormV1 {
+		return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
+			"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout")
+	}
+	if gorm.state(sel.X, 0) == gormNoCtx {
+		const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
+		root := gormChainRoot(info, sel.X)
+		if !isGormDB(info.TypeOf(root)) {
+			// An association or migrator variable: the chain is where it was built.
+			return mk("SIO001", displayName(fn), detail,
+				"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)")
+		}
+		it := mk("SIO001", displayName(fn), detail,
+			"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
+		it.gormRoot = root
+		return it
+	}
+	// With a context (or one we cannot see) the query is still I/O.
+	return item{pos: pos, end: end, call: call, term: &finding{
+		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		kind: knowledge.OpKindOf(qualified(fn, fn.Pkg().Path())),
+	}}
 }
 
 // interfaceMethod returns the method of a named interface type that call

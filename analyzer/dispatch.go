@@ -334,6 +334,9 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 	}
 	var f blocksFact
 	if r.pass.ImportObjectFact(m, &f) {
+		if len(f.Chain) == 0 && len(f.Dyn) == 0 {
+			return nil // only Opaque: nothing to dispatch to
+		}
 		return &f
 	}
 	if !stdlibPath(m.Pkg().Path()) {

@@ -102,17 +102,27 @@
 // which exec.CommandContext would kill when the request ends. SIO002
 // (dropped-context) flags a call whose first parameter is context.Context
 // when it is given context.Background(), context.TODO(), or a local
-// variable derived only from those; contexts of unknown origin (fields,
-// function results) are never flagged, and context.WithoutCancel is a
-// deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
+// variable derived only from those, and the callee can reach blocking I/O
+// with it: a callee of an analysed package that returns only basic values
+// and errors (a builder may return the context inside its result) and has
+// no fact (another package, factlessIdle) or whose summary shows nothing
+// (the same package, idleCallee) is silent, while the standard library, interface methods,
+// func values and request roots, which have no facts, keep the signature
+// rule. A function that hands a context to a call the analysis cannot
+// follow (an interface method not dispatched, a func value) is opaque
+// (blocksFact.Opaque, which its callers inherit), never idle; contexts
+// of unknown origin (fields, function results) are never flagged, and
+// context.WithoutCancel is a deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as
 // ctxflow.go classifies it) is no escape, one of unknown origin is. A
 // WaitGroup or errgroup join in the module's own code is reported only when
 // a goroutine it joins does not stop with the request's context (a SIO001,
-// SIO002 or SIO005 operation, or an interface call given no context): the
-// idiomatic errgroup.WithContext(r.Context()) fan-out is silent (joins.go).
+// SIO002 or SIO005 operation other than a bare channel operation, which is
+// the goroutines' own hand-over, or an interface call given no context):
+// the idiomatic errgroup.WithContext(r.Context()) fan-out and a CPU worker
+// pool ranging over its jobs channel are silent (joins.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (regions.Locks, the io rows of Config.IO). SIO004
@@ -127,7 +137,10 @@
 // field, a global, or an index expression on one (dbs[name]), with no
 // WithContext, is SIO001, and so is a finisher of an Association
 // (db.Model(&u).Association("Roles").Find(&rs)) judged by the chain it was
-// built from, not by gorm's own source. Locals are followed through their
+// built from, not by gorm's own source; so is a query method of a
+// Migrator (db.WithContext(ctx).Migrator().HasTable(&T{}) is silent, and
+// not dispatched into gorm's migrator, whose queries run on the DB it
+// stores). Locals are followed through their
 // assignments: one reassigned from its own chain (db = db.Where(…), the
 // list-query idiom) keeps the state of its origin, and a parameter's origin
 // is unknown, so never flagged. sqlx's context-less methods are table
@@ -160,7 +173,11 @@
 // goroutines, then databases and caches, then unclassified, then local
 // work), then the order found. The first maxTerminals (4) keep their
 // paths, up to maxOps (16) are named by operation and site only (Ref),
-// and the rest are counted (Over), so the fact is bounded per rule. A
+// and the rest are counted (Over), so the fact is bounded per rule; plus,
+// when no other path carries what it does, its best path to I/O that is
+// no finding by itself (under a lock, across a transaction, or lockable
+// when no other path is), so a file read that ranks higher (SIO006 on)
+// does not hide a SIO003 there (keepIO). A
 // root's call is reported once per rule it leads to (and once each for
 // SIO003 and SIO007): the diagnostic is about the rule's first path, names
 // up to three other operations after the hint and counts the rest ("; also
@@ -189,7 +206,9 @@
 // function given to Do, with no SIO001, SIO002, SIO004 or SIO006
 // operation, no context-aware I/O and no interface call on their paths. A
 // Wait in a function that starts no goroutine, or starts a function value
-// of unknown origin, joins unknown work and stays. main and init are never
+// of unknown origin, joins unknown work and stays; a local variable
+// assigned once from a func literal (argon2's go processSegment(…)) runs
+// that literal. main and init are never
 // request paths; _test.go files are only with Config.Tests.
 //
 // # Call resolution

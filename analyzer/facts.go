@@ -52,6 +52,11 @@ type blocksFact struct {
 	// paths, resolved where the binding is seen (dispatch.go). A fact may
 	// carry only Dyn: then Chain is empty.
 	Dyn []dynCall
+	// Opaque: the function passes a context to a call the analysis cannot
+	// follow (an interface method that is not dispatched, a func value),
+	// here or in a callee, so it may do I/O with a context it is given
+	// (SIO002's factlessIdle). A fact may carry only Opaque.
+	Opaque bool
 }
 
 func (*blocksFact) AFact() {}
@@ -69,6 +74,12 @@ func (f *blocksFact) String() string {
 	}
 	for i := range f.More {
 		s += " + " + f.More[i].path()
+	}
+	if f.Opaque {
+		if s != "" {
+			s += " + "
+		}
+		s += "opaque"
 	}
 	return s
 }

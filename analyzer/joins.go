@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -13,13 +14,15 @@ import (
 // for concurrent callers, a copy helper's concurrent branch), the wait is
 // as short as the computation and is no SIO005. When the work is unknown
 // (the function starts no goroutine, or starts a function value of
-// unknown origin), the wait stays, unless it waits on a struct field
+// unknown origin, not a local assigned once from a literal), the wait
+// stays, unless it waits on a struct field
 // (u.wg.Wait()) whose Add calls sit in functions of the package that start
 // known work: then that work is what it joins. In first-party code a
 // WaitGroup or errgroup join is judged by whether its work stops with the
 // request (uncancellable): silent when every goroutine's I/O takes a
-// context, reported naming the operation that does not; a singleflight
-// waiter is always reported.
+// context (bare channel operations are their hand-over, no wait),
+// reported naming the operation that does not; a singleflight waiter is
+// always reported.
 
 // joinWaits are the SIO005 waits judged by the work they join, by table
 // key: true when the work is the goroutines the function starts (go
@@ -55,6 +58,11 @@ func (r *runner) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, 
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
+			if lit := localLit(r.pass.TypesInfo, body, n.Call.Fun); lit != nil {
+				// work := func(…) {…}; go work(…): argon2's processSegment.
+				add(r.funcWork(lit, flow, gorm, later, nil))
+				break
+			}
 			add(r.funcWork(n.Call.Fun, flow, gorm, later, n.Call))
 		case *ast.CallExpr:
 			if fn := typeutil.StaticCallee(r.pass.TypesInfo, n); fn != nil && fn.Pkg() != nil &&
@@ -67,6 +75,59 @@ func (r *runner) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, 
 		return true
 	})
 	return out, known && started
+}
+
+// localLit returns the func literal a local variable named by e holds,
+// when the body assigns it exactly once, from that literal (work :=
+// func(…) {…}); else nil.
+func localLit(info *types.Info, body *ast.BlockStmt, e ast.Expr) *ast.FuncLit {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
+		return nil
+	}
+	var lit *ast.FuncLit
+	n := 0
+	assign := func(lhs, rhs ast.Expr) {
+		if l, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(l) == v {
+			n++
+			lit, _ = ast.Unparen(rhs).(*ast.FuncLit)
+		}
+	}
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range x.Lhs {
+				if len(x.Lhs) == len(x.Rhs) {
+					assign(lhs, x.Rhs[i])
+				} else {
+					assign(lhs, nil)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range x.Names {
+				if len(x.Names) == len(x.Values) {
+					assign(name, x.Values[i])
+				} else if info.ObjectOf(name) == v {
+					n++ // declared without a value, or from a multi-value call
+				}
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				if l, ok := ast.Unparen(x.X).(*ast.Ident); ok && info.ObjectOf(l) == v {
+					n++ // its address escapes: anything may be stored there
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return lit
 }
 
 // funcWork returns the items of running the function e: a literal's body,
@@ -242,6 +303,21 @@ func (r *runner) idleCallee(it item) bool {
 	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0
 }
 
+// opaqueItem reports whether an item passes a context to a call the
+// analysis cannot follow, itself or through its callee.
+func (r *runner) opaqueItem(it item) bool {
+	switch {
+	case it.opaque:
+		return true
+	case it.ext != nil:
+		return it.ext.Opaque
+	case it.local != nil:
+		callee := r.byFunc[it.local]
+		return callee != nil && callee.root == notRoot && callee.opaque
+	}
+	return false
+}
+
 // uncancellable returns the first operation of joined first-party work
 // that does not stop with the request's context: a SIO001, SIO002 or
 // SIO005 operation, or a call through an interface given no context. Work
@@ -262,10 +338,24 @@ func (r *runner) uncancellable(items []item) *finding {
 		}
 		for _, p := range f.all() {
 			switch p.rule {
-			case "SIO001", "SIO002", "SIO005":
+			case "SIO005":
+				if coordination[p.chain[len(p.chain)-1]] {
+					continue
+				}
+				return p
+			case "SIO001", "SIO002":
 				return p
 			}
 		}
 	}
 	return nil
+}
+
+// coordination are the SIO005 operations on bare channels. In the work a
+// first-party join waits for, they are how the goroutines hand work and
+// results to each other and to the function that joins them (a CPU
+// worker pool ranging over its jobs channel until the function closes
+// it), not a wait on the outside world, as in a dependency's code.
+var coordination = map[string]bool{
+	"channel send": true, "channel receive": true, "range over channel": true, "select": true,
 }

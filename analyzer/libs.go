@@ -18,6 +18,9 @@ var gormFinishers = map[string]bool{
 	"Updates": true, "Update": true, "UpdateColumn": true, "UpdateColumns": true, "Delete": true,
 	"Count": true, "Pluck": true, "Scan": true, "Exec": true, "Row": true, "Rows": true,
 	"Transaction": true, "FirstOrCreate": true, "FirstOrInit": true, "FindInBatches": true,
+	// db.Migrator().AutoMigrate(dst...): judged by the chain, like the
+	// Migrator's own query methods (knowledge.GormMigratorMethod).
+	"AutoMigrate": true,
 }
 
 // gormAssocFinishers are the *gorm.Association methods that run a query
@@ -150,7 +153,7 @@ const (
 	gormSelf
 )
 
-// gormFlow answers, for *gorm.DB (and *gorm.Association) expressions in
+// gormFlow answers, for *gorm.DB (and *gorm.Association, gorm.Migrator) expressions in
 // one body, whether the chain carries a context. Local variables are
 // followed through their assignments; a variable reassigned from its own
 // chain (db = db.Where(…)) keeps the state of its other assignments, and
@@ -174,7 +177,7 @@ func newGormFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *g
 		if !ok {
 			return
 		}
-		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type())) {
+		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type()) || knowledge.IsGormMigrator(v.Type())) {
 			g.assign[v] = append(g.assign[v], rhs)
 		}
 	}

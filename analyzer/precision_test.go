@@ -100,3 +100,29 @@ func TestDistinctTerminals(t *testing.T) {
 		}
 	}
 }
+
+// TestGormMigrator: issue 21's precision class, gorm's Migrator judged by
+// the chain it was built from, not dispatched into gorm's migrator source.
+func TestGormMigrator(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/gormmigrator")
+}
+
+// TestFileIOKeepsLock: issue 21's precision class, enabling SIO006 does
+// not hide a SIO003 on the same path (the file I/O ranks above the lock
+// held across a query, which was dropped from the helper's summary).
+func TestFileIOKeepsLock(t *testing.T) {
+	t.Parallel()
+	cfg, err := Settings{Rules: map[string]bool{"sio006": true}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases.Run(t, New(cfg), "prec/lockfile")
+}
+
+// TestIdleCallee: issue 21's precision class, SIO002 only when the callee
+// given the dropped context can reach blocking I/O with it.
+func TestIdleCallee(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/idlectx")
+}

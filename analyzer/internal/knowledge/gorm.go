@@ -41,3 +41,27 @@ func GormAssocReceiver(fn *types.Func) string {
 	}
 	return ""
 }
+
+// gormMigratorPure are the methods of gorm.Migrator that run no query:
+// they describe types from the schema.
+var gormMigratorPure = map[string]bool{"FullDataTypeOf": true, "GetTypeAliases": true}
+
+// GormMigratorMethod reports whether fn is a method of gorm.io/gorm's
+// Migrator interface, and whether it runs a query. The Migrator of
+// db.Migrator() is built on a Session of db's statement, whose Context is
+// db's (gorm v1.25.11, migrator.go: (*DB).Migrator calls getInstance,
+// which keeps Statement.Context, then Session(&Session{}), which keeps
+// the Statement), so its queries carry whatever context the chain before
+// Migrator() was given; gorm v1 has no Migrator.
+func GormMigratorMethod(fn *types.Func) (method, query bool) {
+	recv := named.Recv(fn)
+	if recv == nil || !IsGormMigrator(recv.Type()) {
+		return false, false
+	}
+	return true, !gormMigratorPure[fn.Name()]
+}
+
+// IsGormMigrator reports whether t is gorm.io/gorm's Migrator interface.
+func IsGormMigrator(t types.Type) bool {
+	return named.Is(t, false, PathGorm, "Migrator")
+}

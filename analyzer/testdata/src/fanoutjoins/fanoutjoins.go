@@ -92,3 +92,68 @@ var pending sync.WaitGroup
 func Elsewhere(w http.ResponseWriter, r *http.Request) {
 	pending.Wait() // want `^sync.\(\*WaitGroup\).Wait waits with no way to cancel it`
 }
+
+// Pool is a CPU worker pool (issue 21): a feeder goroutine hands the jobs
+// over a channel it closes, the workers range over it and only compute.
+// Its channel operations are the pool's own hand-over, not a wait on the
+// outside world: the join is as short as the work.
+func Pool(w http.ResponseWriter, r *http.Request) {
+	jobs := make(chan int)
+	go func() {
+		defer close(jobs)
+		for i := range 64 {
+			jobs <- i
+		}
+	}()
+	sums := make([]int, 4)
+	var wg sync.WaitGroup
+	for k := range sums {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				sums[k] += j * j
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// Lanes runs a closure kept in a local variable, as argon2 does: the work
+// is that literal, which only computes.
+func Lanes(w http.ResponseWriter, r *http.Request) {
+	lanes := [][]byte{{1}, {2}}
+	mix := func(lane []byte, wg *sync.WaitGroup) {
+		defer wg.Done()
+		for i := range lane {
+			lane[i] ^= byte(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, lane := range lanes {
+		wg.Add(1)
+		go mix(lane, &wg)
+	}
+	wg.Wait()
+}
+
+// FetchPool is the same pool whose workers fetch with no context: the
+// join waits for I/O the request cannot stop.
+func FetchPool(w http.ResponseWriter, r *http.Request) {
+	urls := make(chan string)
+	go func() {
+		defer close(urls)
+		urls <- "http://upstream/a"
+	}()
+	fetch := func(wg *sync.WaitGroup) {
+		defer wg.Done()
+		for u := range urls {
+			_, _ = http.Get(u)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go fetch(&wg)
+	go fetch(&wg)
+	wg.Wait() // want `^sync.\(\*WaitGroup\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at fanoutjoins.go:\d+:\d+\)`
+}

@@ -67,6 +67,7 @@ func Fetch(w http.ResponseWriter, r *http.Request) {
 func Joins(w http.ResponseWriter, r *http.Request) {
 	_ = resize.Resize(&resize.Image{W: 4, H: 4, Pix: make([]byte, 16)}, 2, 2)
 	resize.Copy(make([]byte, 4), []byte("abcd"), false)
+	resize.Hash([][]byte{{1}, {2}})
 	_ = tokens.Signed("sub=1")
 	_ = fanout.Sums([][]int{{1}, {2}})
 	_ = tokens.Refresh(r)                   // want `Joins calls token.\(\*Source\).Refresh → golang.org/x/sync/singleflight.\(\*Group\).Do, which waits with no way to cancel it`

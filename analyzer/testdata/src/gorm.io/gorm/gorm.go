@@ -41,3 +41,26 @@ func (a *Association) Find(out any, conds ...any) error {
 func (a *Association) Append(values ...any) error { return a.DB.Model(nil).Create(values).Error() }
 func (a *Association) Clear() error               { return a.DB.Model(nil).Create(nil).Error() }
 func (a *Association) Count() (n int64)           { a.DB.Model(nil).Count(&n); return n }
+
+// Migrator reduces gorm's: the driver's Dialector builds it on a session
+// of the chain (db.Migrator()), and its implementation queries through
+// the DB it stores (gorm.io/gorm/migrator).
+type Migrator interface {
+	AutoMigrate(dst ...any) error
+	HasTable(dst any) bool
+	ColumnTypes(dst any) ([]string, error)
+	GetTypeAliases(databaseTypeName string) []string
+}
+
+// Dialector reduces gorm's: the driver that builds the Migrator.
+type Dialector interface {
+	Migrator(db *DB) Migrator
+}
+
+// NewMigrator is the driver's Migrator (gorm calls the Dialector it keeps
+// in the DB's Config; a func value keeps the stand-in short).
+var NewMigrator func(db *DB) Migrator
+
+func (db *DB) Migrator() Migrator           { return NewMigrator(db) }
+func (db *DB) AutoMigrate(dst ...any) error { return db.Migrator().AutoMigrate(dst...) }
+func (db *DB) Row() *DB                     { return db }

@@ -73,7 +73,7 @@ func (wk *worker) Unknown(w http.ResponseWriter, r *http.Request) {
 	wait(wk.ctx)
 }
 
-func wait(ctx context.Context) {
+func wait(ctx context.Context) { // want wait:`^opaque$`
 	select {
 	case <-ch:
 	case <-ctx.Done():

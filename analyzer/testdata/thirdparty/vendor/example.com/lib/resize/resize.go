@@ -48,3 +48,20 @@ func Copy(dst, src []byte, parallel bool) {
 	go func() { defer wg.Done(); copy(dst[half:], src[half:]) }()
 	wg.Wait()
 }
+
+// Hash mixes lanes in parallel the way argon2's processBlocks does: the
+// goroutines run a closure kept in a local variable, and only compute.
+func Hash(lanes [][]byte) {
+	mix := func(lane []byte, wg *sync.WaitGroup) {
+		for i := range lane {
+			lane[i] ^= byte(i)
+		}
+		wg.Done()
+	}
+	var wg sync.WaitGroup
+	for _, lane := range lanes {
+		wg.Add(1)
+		go mix(lane, &wg)
+	}
+	wg.Wait()
+}
