@@ -45,7 +45,8 @@ func TestKindOf(t *testing.T) {
 			t.Errorf("OpKindOf(%q) = %v, want %v", key, got, want)
 		}
 	}
-	if OpRemote.Order() != OpWait.Order() || !(OpWait.Order() < OpStore.Order() && OpStore.Order() < OpUnknown.Order() && OpUnknown.Order() < OpLocal.Order()) {
+	ordered := OpWait.Order() < OpStore.Order() && OpStore.Order() < OpUnknown.Order() && OpUnknown.Order() < OpLocal.Order()
+	if OpRemote.Order() != OpWait.Order() || !ordered {
 		t.Error("order: want remote = wait < store < unknown < local")
 	}
 }
