@@ -55,7 +55,9 @@ type driverRun struct {
 // below the last one (go vet's export data of a file ends there), or in a
 // file with none. One handler is a registration root (no handler by its
 // type, registered through the service's own adapter): it is reported once,
-// at the function value, by every driver. The per-place counts are the table between the
+// at the function value, by every driver; another is registered through
+// the service's own registration helper (a registrar, by fact) and is
+// reported inside itself. The per-place counts are the table between the
 // "drivers-dispatch" markers in docs/ci.md, which this test checks (and
 // rewrites with SYNCIO_UPDATE_DOCS=1).
 func TestDriversAgreeOnDispatch(t *testing.T) {

@@ -18,6 +18,7 @@ func Routes(db *sql.DB) *http.ServeMux {
 	// A registration root: Report is no handler by its type; only the
 	// registration through adapt makes it one.
 	mux.HandleFunc("/report", adapt(h.Report)) // finding: SIO001
+	route(mux, "/audit", audit)
 	return mux
 }
 
@@ -33,4 +34,22 @@ func adapt(f apiFunc) http.HandlerFunc {
 		}
 		_, _ = w.Write([]byte(s))
 	}
+}
+
+// route is the service's own registration helper (a registrar): audit
+// serves requests only because route registers a closure that calls it.
+func route(mux *http.ServeMux, path string, f apiFunc) {
+	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+		if _, err := f(r); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+		}
+	})
+}
+
+func audit(r *http.Request) (string, error) {
+	resp, err := http.Get("http://audit.internal/") // finding: SIO001
+	if err != nil {
+		return "", err
+	}
+	return resp.Status, resp.Body.Close()
 }
