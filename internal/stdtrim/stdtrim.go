@@ -1,0 +1,158 @@
+package stdtrim
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Load is packages.Load with the standard library's bodies trimmed (cfg's
+// ParseFile is replaced). Should a package of the distribution then fail to
+// type-check (a construct a future Go needs a body for), it loads again in
+// full: slower, never wrong.
+func Load(cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
+	std := goroot(cfg.Dir, cfg.Env)
+	if std == "" {
+		return packages.Load(cfg, patterns...)
+	}
+	trimmed := *cfg
+	trimmed.ParseFile = Parser(std)
+	initial, err := packages.Load(&trimmed, patterns...)
+	if err != nil || !stdBroken(initial, std) {
+		return initial, err
+	}
+	return packages.Load(cfg, patterns...)
+}
+
+// stdBroken reports whether a package of the distribution in the graph has
+// a type error, which only the trimming can have caused.
+func stdBroken(initial []*packages.Package, std string) bool {
+	broken := false
+	packages.Visit(initial, nil, func(p *packages.Package) {
+		if broken || len(p.GoFiles) == 0 || !strings.HasPrefix(p.GoFiles[0], std) {
+			return
+		}
+		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError {
+				broken = true
+				return
+			}
+		}
+	})
+	return broken
+}
+
+// goroot returns the distribution's source directory, with a trailing
+// separator. It asks the go command that go/packages runs, with the same
+// directory and environment, so that a binary built with another toolchain
+// still recognises the distribution's files.
+func goroot(dir string, env []string) string {
+	cmd := exec.Command("go", "env", "GOROOT")
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	root := strings.TrimSpace(string(out))
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(root, "src") + string(filepath.Separator)
+}
+
+// Parser returns a go/packages ParseFile that trims the bodies of files
+// under stdSrc (a directory ending in a separator) and parses every other
+// file as go/packages would.
+func Parser(stdSrc string) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		if stdSrc == "" || !strings.HasPrefix(filename, stdSrc) {
+			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
+		}
+		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+		if err != nil {
+			return f, err
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && trimmable(fd) {
+				fd.Body = nil
+			}
+		}
+		blankUnused(f)
+		return f, nil
+	}
+}
+
+// trimmable reports whether go/types accepts fd without its body: not an
+// init function, and not generic (a function with type parameters, or a
+// method of a generic type), since both must have one.
+func trimmable(fd *ast.FuncDecl) bool {
+	if fd.Name.Name == "init" && fd.Recv == nil {
+		return false
+	}
+	if fd.Type.TypeParams != nil {
+		return false
+	}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		t := fd.Recv.List[0].Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		switch ast.Unparen(t).(type) {
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			return false
+		}
+	}
+	return true
+}
+
+// blankUnused renames to _ the imports that only the dropped bodies used,
+// which go/types would otherwise report as unused. A name used anywhere in
+// what remains as a qualifier keeps its import, so a wrong guess can only
+// keep one.
+func blankUnused(f *ast.File) {
+	used := map[string]bool{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			continue
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			// A package name can only be the left of a qualified identifier.
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, imp := range f.Imports {
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		} else if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+			name = importName(p)
+		}
+		if name == "_" || name == "." || name == "" || used[name] {
+			continue
+		}
+		imp.Name = &ast.Ident{NamePos: imp.Path.Pos(), Name: "_"}
+	}
+}
+
+// importName is the package name the standard library gives an import
+// path: its last element, without a major-version suffix (math/rand/v2).
+func importName(p string) string {
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(p))
+	}
+	return base
+}
