@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/syncio/syncio/internal/stdtrim"
 )
 
 // Tree is the set of packages under dir/src, loaded on first use.
@@ -79,7 +82,7 @@ func (tr *Tree) load() {
 		return
 	}
 	sort.Strings(paths)
-	paths = compact(paths)
+	paths = slices.Compact(paths)
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
@@ -88,17 +91,9 @@ func (tr *Tree) load() {
 		Tests: true,
 		Env:   append(os.Environ(), "GOPATH="+tr.dir, "GO111MODULE=off", "GOWORK=off"),
 	}
-	tr.pkgs, tr.err = packages.Load(cfg, paths...)
-}
-
-func compact(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
+	// The analyzer returns at once on the standard library, so its bodies
+	// are left out: most of the load's time and memory.
+	tr.pkgs, tr.err = stdtrim.Load(cfg, paths...)
 }
 
 // roots returns the loaded packages a pattern names: the package, its
