@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/syncio/syncio/analyzer/seen"
 )
 
 // TestRegistrars: handlers handed to the program's own registration
@@ -15,13 +13,7 @@ import (
 // not.
 func TestRegistrars(t *testing.T) {
 	t.Parallel()
-	results := cases.Run(t, Analyzer, "registrars", "registrars/routing")
-	var p *seen.Package
-	for _, r := range results {
-		if r.Pkg.Path() == "registrars" {
-			p, _ = r.Result.(*seen.Package)
-		}
-	}
+	p := seenPackages(t, cases.Run(t, Analyzer, "registrars", "registrars/routing"))["registrars"]
 	if p == nil {
 		t.Fatal("no result for package registrars")
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/syncio/syncio/analyzer/internal/casetest"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
@@ -19,15 +20,7 @@ import (
 // the registrations that could not be resolved, with the reason.
 func TestRegistrations(t *testing.T) {
 	t.Parallel()
-	results := cases.Run(t, Analyzer, "registrations", "grpcreg")
-	got := map[string]*seen.Package{}
-	for _, res := range results {
-		p, ok := res.Result.(*seen.Package)
-		if !ok || p == nil {
-			t.Fatalf("%s: result %T, want *seen.Package", res.Pkg.Path(), res.Result)
-		}
-		got[p.Path] = p
-	}
+	got := seenPackages(t, cases.Run(t, Analyzer, "registrations", "grpcreg"))
 
 	reg := got["registrations"]
 	if reg == nil {
@@ -115,6 +108,20 @@ func TestStrictRoots(t *testing.T) {
 			t.Errorf("result %+v: want a blind package", r.Result)
 		}
 	}
+}
+
+// seenPackages returns what each analysed package saw, by import path.
+func seenPackages(t testing.TB, results []*casetest.Result) map[string]*seen.Package {
+	t.Helper()
+	got := map[string]*seen.Package{}
+	for _, res := range results {
+		p, ok := res.Result.(*seen.Package)
+		if !ok || p == nil {
+			t.Fatalf("%s: result %T, want *seen.Package", res.Pkg.Path(), res.Result)
+		}
+		got[p.Path] = p
+	}
+	return got
 }
 
 // handlersAt joins the handlers of the registration at pos (file:line:col).
