@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -47,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(callsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -324,7 +325,8 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
-	cb         *callbacks        // synchronous callbacks and adapters (callbacks.go)
+	cb         *callbacks        // adapters and what is passed to them (callbacks.go)
+	sync       *resolve.Sync     // parameters called on the spot, by fact (resolve)
 	reg        *registered       // registration calls and their roots (registrations.go)
 	handlers   *resolve.Handlers // follows handler values to functions
 	// emitted are the (site, rule) pairs reported so far: dispatch does
@@ -504,7 +506,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	for _, s := range decls {
 		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque) && s.fn != nil && !entryPoint(s.fn) &&
-			!r.cfg.Allow[qualified(s.fn, s.fn.Pkg().Path())] {
+			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
 				bf = s.summary().fact()
@@ -868,27 +870,8 @@ func declName(fd *ast.FuncDecl, fn *types.Func) string {
 	if fn == nil {
 		return fd.Name.Name
 	}
-	q := qualified(fn, "")
+	q := knowledge.Qualified(fn, "")
 	return strings.TrimPrefix(q, ".")
-}
-
-// qualified names fn as prefix.F, prefix.T.M or prefix.(*T).M.
-func qualified(fn *types.Func, prefix string) string {
-	sig, _ := fn.Type().(*types.Signature)
-	if sig != nil && sig.Recv() != nil {
-		t := types.Unalias(sig.Recv().Type())
-		ptr := false
-		if p, ok := t.(*types.Pointer); ok {
-			t, ptr = types.Unalias(p.Elem()), true
-		}
-		if n, ok := t.(*types.Named); ok && n.Obj() != nil {
-			if ptr {
-				return prefix + ".(*" + n.Obj().Name() + ")." + fn.Name()
-			}
-			return prefix + "." + n.Obj().Name() + "." + fn.Name()
-		}
-	}
-	return prefix + "." + fn.Name()
 }
 
 // displayName names a callee in a chain: pkgname.F for project code.
@@ -896,7 +879,7 @@ func displayName(fn *types.Func) string {
 	if fn.Pkg() == nil {
 		return fn.Name()
 	}
-	return qualified(fn, fn.Pkg().Name())
+	return knowledge.Qualified(fn, fn.Pkg().Name())
 }
 
 // terminalName names the call that ends a chain: by import path for the
@@ -905,7 +888,7 @@ func displayName(fn *types.Func) string {
 func terminalName(fn *types.Func) string {
 	path := fn.Pkg().Path()
 	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") {
-		return qualified(fn, path)
+		return knowledge.Qualified(fn, path)
 	}
 	return displayName(fn)
 }

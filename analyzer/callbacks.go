@@ -6,24 +6,15 @@ import (
 	"go/types"
 	"iter"
 	"sort"
-	"strconv"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
-// Callbacks and handler adapters.
-//
-// A func literal or function value passed to a parameter that the callee
-// calls before it returns (gorm's Transaction, a cache loader, a retry
-// helper, withParam(c, "id", func(id uint){…})) runs on the caller's
-// path. callsFact records those parameters on the callee, so that it works
-// across packages and into dependency modules. A callee that only stores
-// the function, or starts it with go, has no fact.
+// Handler adapters. (Callbacks run on the spot, and their CallsFact, are
+// resolve's: internal/resolve/sync.go.)
 //
 // A handler adapter returns a request handler literal (http.HandlerFunc,
 // gin, echo or fiber) that calls one of its func-typed parameters:
@@ -34,32 +25,16 @@ import (
 // passed to an adapter become roots: a shape alone (func(Deps, *Ctx))
 // makes nothing a root.
 
-// callsFact lists the parameters (by index) that a function calls
-// synchronously.
-type callsFact struct{ Params []int }
-
-func (*callsFact) AFact()           {}
-func (f *callsFact) String() string { return "calls" + intsString(f.Params) }
-
 // adapterFact lists the parameters whose functions an adapter turns into
 // request handlers; -1 marks a func type whose ServeHTTP calls its value.
 type adapterFact struct{ Params []int }
 
 func (*adapterFact) AFact()           {}
-func (f *adapterFact) String() string { return "adapter" + intsString(f.Params) }
-
-func intsString(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
-	}
-	return "(" + strings.Join(parts, ",") + ")"
-}
+func (f *adapterFact) String() string { return "adapter" + resolve.IntsString(f.Params) }
 
 // callbacks is what the pre-pass learns about the package's functions
 // before their bodies are summarised.
 type callbacks struct {
-	calls        map[*types.Func][]int
 	adapters     map[*types.Func][]int
 	adapterTypes map[*types.TypeName]bool
 	adapted      map[*types.Func]bool  // local functions passed to an adapter
@@ -100,31 +75,6 @@ func (cb *callbacks) addExt(ref adaptedRef) {
 	cb.adaptedExt = append(cb.adaptedExt, ref)
 }
 
-type decl struct {
-	fd     *ast.FuncDecl
-	fn     *types.Func
-	params map[*types.Var]int
-}
-
-// calledParams returns the parameters fn calls synchronously.
-func (r *runner) calledParams(fn *types.Func) []int {
-	if fn == nil {
-		return nil
-	}
-	fn = fn.Origin()
-	if fn.Pkg() == r.pass.Pkg {
-		return r.cb.calls[fn]
-	}
-	var f callsFact
-	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	if fn.Pkg() != nil && stdlibPath(fn.Pkg().Path()) {
-		return knowledge.StdCallbacks[qualified(fn, fn.Pkg().Path())]
-	}
-	return nil
-}
-
 func (r *runner) adapterParams(fn *types.Func) []int {
 	if fn == nil {
 		return nil
@@ -152,143 +102,44 @@ func (r *runner) adapterType(t types.Type) bool {
 	return r.pass.ImportObjectFact(n.Obj(), &f)
 }
 
-// syncCalls returns the indexes (per params) of the parameters that body
-// calls synchronously: directly, in a literal called on the spot or passed
-// to another synchronous parameter, or by passing them on to one.
-func (r *runner) syncCalls(body ast.Node, params map[*types.Var]int) []int {
-	if body == nil || len(params) == 0 {
-		return nil
-	}
-	info := r.pass.TypesInfo
-	found := map[int]bool{}
-	invoked := resolve.HandedAndRun(info, body)
-	// paramOf finds the parameters a func value may be: the parameter, an
-	// element of it, or a local it was appended to (handlers =
-	// append(handlers, more...); handlers[i](e)).
-	paramOf := func(e ast.Expr) (int, bool) {
-		if r.slots != nil {
-			if is := r.slots.Params(e, params); len(is) > 0 {
-				for _, i := range is[1:] {
-					found[i] = true
-				}
-				return is[0], true
-			}
-		}
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return 0, false
-		}
-		v, _ := info.Uses[id].(*types.Var)
-		i, ok := params[v]
-		return i, ok
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.GoStmt:
-			return false
-		case *ast.FuncLit:
-			return invoked[n] || n == body
-		case *ast.CallExpr:
-			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
-				invoked[lit] = true
-			}
-			if i, ok := paramOf(n.Fun); ok {
-				found[i] = true
-			}
-			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
-				for _, a := range calledArgs(info, n, j) {
-					if i, ok := paramOf(a); ok {
-						found[i] = true
-					}
-					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-						invoked[lit] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-	out := make([]int, 0, len(found))
-	for i := range found {
-		out = append(out, i)
-	}
-	sort.Ints(out)
-	return out
-}
-
-// funcParams maps a signature's func-typed parameters to their indexes.
-func funcParams(sig *types.Signature) map[*types.Var]int {
-	var m map[*types.Var]int
-	for i := range sig.Params().Len() {
-		p := sig.Params().At(i)
-		t := p.Type()
-		if sl, ok := t.(*types.Slice); ok && sig.Variadic() && i == sig.Params().Len()-1 {
-			t = sl.Elem() // fns ...func(): the functions given one by one
-		}
-		if _, ok := t.Underlying().(*types.Signature); ok {
-			if m == nil {
-				m = map[*types.Var]int{}
-			}
-			m[p] = i
-		}
-	}
-	return m
-}
-
 // scanCallbacks runs before bodies are summarised: it finds the package's
 // synchronous callbacks and adapters, exports them as facts, and finds the
 // functions passed to adapters.
 func (r *runner) scanCallbacks(files []*ast.File) {
 	info := r.pass.TypesInfo
 	cb := &callbacks{
-		calls: map[*types.Func][]int{}, adapters: map[*types.Func][]int{}, adapterTypes: map[*types.TypeName]bool{},
+		adapters: map[*types.Func][]int{}, adapterTypes: map[*types.TypeName]bool{},
 		adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{},
 	}
 	r.cb = cb
 	r.reg = &registered{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}, registrars: map[*types.Func]*registrarFact{}}
 	r.handlers = resolve.New(info, r.pass.Pkg, files)
 	r.handlers.IsHandler = isHandlerType
-	var decls []decl
+	r.sync = resolve.NewSync(r.pass, r.slots)
+	var decls []resolve.Decl
 	for fd, fn := range funcDecls(info, files) {
 		sig := fn.Type().(*types.Signature)
-		decls = append(decls, decl{fd, fn, funcParams(sig)})
+		decls = append(decls, resolve.Decl{Fd: fd, Fn: fn, Params: resolve.FuncParams(sig)})
 		// The appHandler idiom: a func type whose ServeHTTP calls the
 		// value it is called on.
 		if recv := sig.Recv(); recv != nil && declRoot(fd, fn, r.dirs) != notRoot {
 			if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
 				if _, isFunc := n.Underlying().(*types.Signature); isFunc &&
-					len(r.syncCalls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
+					len(r.sync.Calls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
 					cb.adapterTypes[n.Obj()] = true
 					r.pass.ExportObjectFact(n.Obj(), &adapterFact{Params: []int{-1}})
 				}
 			}
 		}
 	}
-	// Synchronous parameters: a fixpoint, since passing a parameter on to
-	// a local function's synchronous parameter counts.
-	for changed := true; changed; {
-		changed = false
-		for _, d := range decls {
-			if d.params == nil {
-				continue
-			}
-			got := r.syncCalls(d.fd.Body, d.params)
-			if len(got) != len(cb.calls[d.fn]) {
-				cb.calls[d.fn] = got
-				changed = true
-			}
-		}
-	}
+	r.sync.Scan(decls)
 	for _, d := range decls {
-		if d.params == nil {
+		if d.Params == nil {
 			continue
 		}
-		if ps := cb.calls[d.fn]; len(ps) > 0 {
-			r.pass.ExportObjectFact(d.fn, &callsFact{Params: ps})
-		}
-		if ps := r.adapterOf(d.fd, d.params); len(ps) > 0 {
-			cb.adapters[d.fn] = ps
-			r.pass.ExportObjectFact(d.fn, &adapterFact{Params: ps})
+		if ps := r.adapterOf(d.Fd, d.Params); len(ps) > 0 {
+			cb.adapters[d.Fn] = ps
+			r.pass.ExportObjectFact(d.Fn, &adapterFact{Params: ps})
 		}
 	}
 	r.handlerTypes(decls)
@@ -401,7 +252,7 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 					if signatureRoot(sig) == notRoot {
 						continue
 					}
-					out = append(out, r.syncCalls(lit, params)...)
+					out = append(out, r.sync.Calls(lit, params)...)
 				}
 			}
 		}
@@ -418,19 +269,19 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 // request roots, as with an adapter; the type's adapterFact tells other
 // packages. Types of the standard library and the frameworks are not
 // handler types here: their handlers are roots by signature.
-func (r *runner) handlerTypes(decls []decl) {
+func (r *runner) handlerTypes(decls []resolve.Decl) {
 	info := r.pass.TypesInfo
 	calls := map[*types.Func]map[*types.TypeName]bool{}
 	callees := map[*types.Func][]*types.Func{}
 	for _, d := range decls {
-		ast.Inspect(d.fd.Body, func(n ast.Node) bool {
+		ast.Inspect(d.Fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.GoStmt:
 				return false
 			case *ast.CallExpr:
 				if fn := typeutil.StaticCallee(info, n); fn != nil {
 					if fn.Pkg() == r.pass.Pkg {
-						callees[d.fn] = append(callees[d.fn], fn.Origin())
+						callees[d.Fn] = append(callees[d.Fn], fn.Origin())
 					}
 					return true
 				}
@@ -443,10 +294,10 @@ func (r *runner) handlerTypes(decls []decl) {
 					return true
 				}
 				if _, isFunc := named.Underlying().(*types.Signature); isFunc {
-					if calls[d.fn] == nil {
-						calls[d.fn] = map[*types.TypeName]bool{}
+					if calls[d.Fn] == nil {
+						calls[d.Fn] = map[*types.TypeName]bool{}
 					}
-					calls[d.fn][named.Obj()] = true
+					calls[d.Fn][named.Obj()] = true
 				}
 			}
 			return true
@@ -469,10 +320,10 @@ func (r *runner) handlerTypes(decls []decl) {
 		}
 	}
 	for _, d := range decls {
-		if declRoot(d.fd, d.fn, r.dirs) == notRoot {
+		if declRoot(d.Fd, d.Fn, r.dirs) == notRoot {
 			continue
 		}
-		for t := range calls[d.fn] {
+		for t := range calls[d.Fn] {
 			if !r.cb.adapterTypes[t] {
 				r.cb.adapterTypes[t] = true
 				r.pass.ExportObjectFact(t, &adapterFact{Params: []int{-1}})

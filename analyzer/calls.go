@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -199,7 +200,7 @@ func cutLast(s string) (before, after string, ok bool) {
 // passed to a synchronous parameter, or handed to an adapter.
 func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
 	fn = fn.Origin()
-	if fn.Pkg() == nil || r.cfg.Allow[qualified(fn, fn.Pkg().Path())] {
+	if fn.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
 		return item{}, false
 	}
 	if fn.Pkg() == r.pass.Pkg {

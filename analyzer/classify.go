@@ -157,8 +157,8 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				invoked[lit] = true
 			}
 			// Callbacks the callee runs before it returns are on this path.
-			for _, j := range r.calledParams(typeutil.StaticCallee(info, n)) {
-				for _, a := range calledArgs(info, n, j) {
+			for _, j := range r.sync.Params(typeutil.StaticCallee(info, n)) {
+				for _, a := range resolve.CalledArgs(info, n, j) {
 					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 						invoked[lit] = true
 					} else if fn := funcRef(info, a); fn != nil {
@@ -318,7 +318,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 	}
 	var key string
 	if fn != nil && fn.Pkg() != nil {
-		key = qualified(fn, fn.Pkg().Path())
+		key = knowledge.Qualified(fn, fn.Pkg().Path())
 		if r.cfg.Allow[key] {
 			return item{}, false // declared safe: neither reported nor propagated
 		}
@@ -387,7 +387,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		// it is the library's own implementation (redigo's pooled Close
 		// flushing through Conn.Do("")), not a caller's round trip.
 		if im := interfaceMethod(info, call); im != nil && (!r.thirdParty || im.Pkg() != r.pass.Pkg) {
-			ikey := qualified(im, im.Pkg().Path())
+			ikey := knowledge.Qualified(im, im.Pkg().Path())
 			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
 				return blocking(ikey, rep), true
 			}
@@ -522,10 +522,10 @@ func observability(path string) bool {
 // returns anything but basic values and errors may return the context
 // inside it (plainResults), and is never idle.
 func (r *runner) factlessIdle(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || stdlibPath(fn.Pkg().Path()) || !plainResults(fn) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || knowledge.StdPath(fn.Pkg().Path()) || !plainResults(fn) {
 		return false
 	}
-	if _, ok := r.cfg.Blocking[qualified(fn, fn.Pkg().Path())]; ok {
+	if _, ok := r.cfg.Blocking[knowledge.Qualified(fn, fn.Pkg().Path())]; ok {
 		return false
 	}
 	// A request root exports no fact whatever it does (a gRPC method
@@ -585,7 +585,7 @@ func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm
 	// With a context (or one we cannot see) the query is still I/O.
 	return item{pos: pos, end: end, call: call, term: &finding{
 		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-		kind: knowledge.OpKindOf(qualified(fn, fn.Pkg().Path())),
+		kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
 	}}
 }
 
@@ -722,21 +722,4 @@ func chanObject(info *types.Info, ch ast.Expr) types.Object {
 		return nil
 	}
 	return v
-}
-
-// calledArgs returns the arguments of call given to parameter j: the one
-// at j, or every argument from j on when j is a variadic parameter given
-// its elements one by one.
-func calledArgs(info *types.Info, call *ast.CallExpr, j int) []ast.Expr {
-	if j >= len(call.Args) {
-		return nil
-	}
-	var sig *types.Signature
-	if t := info.TypeOf(call.Fun); t != nil {
-		sig, _ = t.Underlying().(*types.Signature)
-	}
-	if sig != nil && sig.Variadic() && j == sig.Params().Len()-1 && !call.Ellipsis.IsValid() {
-		return call.Args[j:]
-	}
-	return call.Args[j : j+1]
 }

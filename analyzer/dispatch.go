@@ -1,17 +1,14 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Interface dispatch.
@@ -175,7 +172,7 @@ func ifaceKey(t types.Type) (string, bool) {
 // their kin are plumbing), nor the frameworks' request objects (echo.Context,
 // fiber.Ctx) and loggers, which the tables already judge.
 func followedIface(path string) bool {
-	if stdlibPath(path) {
+	if knowledge.StdPath(path) {
 		return false
 	}
 	for _, p := range []string{pathGin, pathEcho, pathEchoV5, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
@@ -190,25 +187,6 @@ func followedIface(path string) bool {
 	}
 	return true
 }
-
-// stdlibPath reports whether path is a package of the Go distribution: a
-// first element without a dot, and a directory under GOROOT (testdata and
-// GOPATH-mode packages have dot-less paths too).
-func stdlibPath(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	if strings.Contains(first, ".") {
-		return false
-	}
-	if v, ok := stdDirs.Load(path); ok {
-		return v.(bool)
-	}
-	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
-	std := err == nil && fi.IsDir()
-	stdDirs.Store(path, std)
-	return std
-}
-
-var stdDirs sync.Map
 
 // dynItem returns the dynamic call of an interface method call, or nil when
 // dispatch does not follow it.
@@ -328,7 +306,7 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 		}
 		return bf
 	}
-	key := qualified(m, m.Pkg().Path())
+	key := knowledge.Qualified(m, m.Pkg().Path())
 	if r.cfg.Allow[key] {
 		return nil
 	}
@@ -339,7 +317,7 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 		}
 		return &f
 	}
-	if !stdlibPath(m.Pkg().Path()) {
+	if !knowledge.StdPath(m.Pkg().Path()) {
 		return nil
 	}
 	sig, _ := m.Type().(*types.Signature)

@@ -17,11 +17,13 @@
 //	internal/named      types and methods recognised by import path and name
 //	internal/knowledge  what is known of libraries: the call tables as data
 //	                    (blocking.txt, calls.txt), gorm's receivers, and
-//	                    the routers' registration calls (a table, routes.go)
+//	                    the routers' registration calls (a table, routes.go),
+//	                    which packages are the Go distribution's (std.go)
 //	internal/regions    locks and transactions held over a stretch of a body
 //	internal/resolve    a handler value followed to the functions that run;
 //	                    the slots func values are stored in and called
-//	                    through (slots.go)
+//	                    through (slots.go); the parameters a function calls
+//	                    on the spot (sync.go, CallsFact)
 //	analyzer            roots, operations, call resolution, rules, facts,
 //	                    the dispatch join, directives, diagnostics and fixes
 //	seen                the result of each pass: its roots and registration
@@ -41,8 +43,9 @@
 //     (SIO003) or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
 //     summaries (a fixpoint in run) or another package's blocksFact
-//     (facts.go); callbacks.go adds func values called on the spot, and
-//     stored.go calls through a struct field or package variable (slots).
+//     (facts.go); resolve's Sync adds func values called on the spot
+//     (CallsFact), and stored.go calls through a struct field or package
+//     variable (slots).
 //  4. A function that is no root exports its paths as a blocksFact; its
 //     interface calls travel up with it.
 //  5. At a root's call, report groups the paths by rule and emits one
@@ -214,13 +217,14 @@
 // # Call resolution
 //
 // The rules (classify.go) turn operations and calls into items; call
-// resolution (calls.go, callbacks.go, dispatch.go) says what a callee leads
+// resolution (calls.go, internal/resolve, dispatch.go) says what a callee leads
 // to, so no rule knows how a callee was found:
 //
 //   - static calls: the same package's summaries, other packages' blocksFact;
 //   - callbacks: a function that calls one of its func-typed parameters
 //     before it returns (directly, in a literal called on the spot, or by
-//     passing it on to such a parameter) exports a callsFact; a func literal
+//     passing it on to such a parameter) exports a CallsFact (resolve's
+//     Sync); a func literal
 //     passed there is walked as part of the caller's body, and a function
 //     value (f, pkg.F, x.Method) is an item calling that function. gorm's
 //     Transaction and cache loaders get the fact from their own source.
@@ -273,7 +277,7 @@
 //     then calls a method of (a hook chain: event.setNext(func…); …;
 //     event.Next()) runs before the function returns, and a func
 //     parameter appended to a local that is called there counts as
-//     called (callsFact). The standard library's callbacks
+//     called (CallsFact). The standard library's callbacks
 //     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
 //     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
 //     the caller's path. A join visits at most maxDispatchWork bindings

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -66,7 +67,7 @@ func (r *runner) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *gormFlow, 
 			add(r.funcWork(n.Call.Fun, flow, gorm, later, n.Call))
 		case *ast.CallExpr:
 			if fn := typeutil.StaticCallee(r.pass.TypesInfo, n); fn != nil && fn.Pkg() != nil &&
-				goStarters[qualified(fn.Origin(), fn.Pkg().Path())] {
+				goStarters[knowledge.Qualified(fn.Origin(), fn.Pkg().Path())] {
 				for _, a := range n.Args {
 					add(r.funcWork(a, flow, gorm, later, nil))
 				}

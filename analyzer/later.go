@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -161,7 +162,7 @@ func (l *laterFlow) call(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
-	switch key := qualified(fn, fn.Pkg().Path()); key {
+	switch key := knowledge.Qualified(fn, fn.Pkg().Path()); key {
 	case "os/exec.(*Cmd).Start", "os/exec.(*Cmd).Run", "os/exec.(*Cmd).Output", "os/exec.(*Cmd).CombinedOutput":
 		if v := l.localVar(sel.X); v != nil {
 			if key == "os/exec.(*Cmd).Start" {

@@ -53,7 +53,7 @@ type registrarFact struct {
 
 func (*registrarFact) AFact() {}
 func (f *registrarFact) String() string {
-	return "registrar" + intsString(f.Params) + " " + f.Framework
+	return "registrar" + resolve.IntsString(f.Params) + " " + f.Framework
 }
 
 // siteCall is a call to a function of this package, or of another with a
@@ -248,7 +248,7 @@ func (r *runner) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.T
 			}
 		default:
 			reg.Handlers = append(reg.Handlers, displayName(t.Func))
-			if t.Func.Pkg() != nil && !stdlibPath(t.Func.Pkg().Path()) {
+			if t.Func.Pkg() != nil && !knowledge.StdPath(t.Func.Pkg().Path()) {
 				r.cb.addExt(adaptedRef{fn: t.Func, pos: arg.Pos(), end: arg.End(), in: in, ignores: ignores,
 					how: seen.HowRegistration, framework: reg.Framework})
 			}

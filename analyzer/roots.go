@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -255,7 +256,7 @@ func (r *runner) configRoot(fn *types.Func, sig *types.Signature) bool {
 	if len(r.cfg.Roots) == 0 || fn.Pkg() == nil {
 		return false
 	}
-	key := qualified(fn, fn.Pkg().Path())
+	key := knowledge.Qualified(fn, fn.Pkg().Path())
 	for _, rt := range r.cfg.Roots {
 		if rt == key {
 			return true

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -248,7 +249,7 @@ func (r *runner) recordStores() []conv {
 		// The standard library's fields record no place (a test main's
 		// testing.InternalTest.F would be one in every test package): a
 		// call through one of one value is not followed (dispatch).
-		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !stdlibPath(slotPkg(st.Slot)) {
+		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !knowledge.StdPath(slotPkg(st.Slot)) {
 			if p == nil {
 				places[st.Slot] = map[string]bool{}
 			}

@@ -14,6 +14,11 @@
 // from and whether from one struct value or a container's element, and
 // find the func values a package stores into them.
 //
+// Sync (sync.go) says which func-typed parameters a function calls before
+// it returns, so that a literal or function value passed there runs on the
+// caller's path: the package's own functions by a fixpoint, other packages'
+// by CallsFact, the standard library's from knowledge's table.
+//
 // It knows no rule and no framework: the analyzer decides which of the
-// functions found are request roots. It imports only named.
+// functions found are request roots. It imports only named and knowledge.
 package resolve
