@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -489,26 +488,10 @@ func (r *runner) opaqueCall(call *ast.CallExpr) bool {
 	if !ctxArg {
 		return false
 	}
-	if im := interfaceMethod(info, call); im != nil && observability(im.Pkg().Path()) {
+	if im := interfaceMethod(info, call); im != nil && knowledge.Observability(im.Pkg().Path()) {
 		return false
 	}
 	return true
-}
-
-// observability reports whether an import path is a logging, tracing or
-// metrics package: an element of it starts with log, zap, zerolog, otel,
-// opentelemetry, trace or metric (log/slog, gorm.io/gorm/logger,
-// go.opentelemetry.io/otel/trace), by element so that
-// github.com/uptrace/bun, a database library, is none.
-func observability(path string) bool {
-	for _, el := range strings.Split(path, "/") {
-		for _, w := range []string{"log", "zap", "zerolog", "otel", "opentelemetry", "trace", "metric"} {
-			if strings.HasPrefix(el, w) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // factlessIdle reports whether fn, given a dropped context, is a function

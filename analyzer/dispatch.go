@@ -180,12 +180,7 @@ func followedIface(path string) bool {
 			return false
 		}
 	}
-	for _, skip := range []string{"log", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metric"} {
-		if strings.Contains(path, skip) {
-			return false
-		}
-	}
-	return true
+	return !knowledge.Observability(path)
 }
 
 // dynItem returns the dynamic call of an interface method call, or nil when

@@ -137,3 +137,10 @@ func TestFanOutJoins(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "fanoutjoins")
 }
+
+// TestDispatchInLogNamedModule: a service package whose path holds "log"
+// as part of a word (blog) still has its interfaces dispatched.
+func TestDispatchInLogNamedModule(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "blog")
+}

@@ -118,12 +118,7 @@ func isIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, fro
 	if path == blockwatchPath || strings.HasPrefix(path, blockwatchPath+"/") {
 		return false // labels the goroutine (Hold, Drop, Do): no I/O
 	}
-	for _, skip := range []string{"log", "slog", "zap", "zerolog", "logrus", "otel", "opentelemetry", "trace", "metadata"} {
-		if strings.Contains(path, skip) {
-			return false
-		}
-	}
-	return true
+	return !knowledge.Observability(path) && !knowledge.Metadata(path)
 }
 
 // blockwatchPath is this project's run-time watcher. A service outside
