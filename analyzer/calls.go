@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/types/typeutil"
-
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
@@ -17,11 +15,8 @@ import (
 // and operations (classify.go) into items; this file, dispatch.go and
 // callbacks.go resolve the callees behind them (same package, other
 // packages' facts, interface dispatch, callbacks and adapters), so the
-// rules never learn how a callee was found.
-
-// lockable are the rules whose operation blocks, so holding a lock across
-// it is SIO003; "" is I/O that is no finding by itself.
-var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005": true}
+// rules never learn how a callee was found. Each rule's own decisions are
+// in its rule_*.go file.
 
 // resolveAt returns what an item of s leads to, after configuration and
 // suppressions: rules that are off or ignored are dropped (an ignored
@@ -50,65 +45,17 @@ func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
 	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.suppressed(s, it, rule) })
 }
 
-// applyRules drops the rules of f that are off or suppressed (a lockable
-// operation still counts as I/O under a lock), and adds the lock and the
-// transaction held where f is reached; dispatch (applyPending) applies the
-// same to what it carried from the handler's call.
-func (r *runner) applyRules(f *finding, lock, tx string, suppressed func(rule string) bool) *finding {
-	g := *f
-	if g.rule != "" && (!r.cfg.enabled(g.rule) || suppressed(g.rule)) {
-		if !lockable[g.rule] {
-			return nil
-		}
-		g.rule = ""
-	}
-	if lock != "" && g.lock == "" && lockable[f.rule] {
-		g.lock = lock
-	}
-	if g.lock != "" && (!r.cfg.enabled("SIO003") || suppressed("SIO003")) {
-		g.lock = ""
-	}
-	if tx != "" && g.tx == "" && f.remote() {
-		g.tx = tx
-	}
-	if g.tx != "" && (!r.cfg.enabled("SIO007") || suppressed("SIO007")) {
-		g.tx = ""
-	}
-	return &g
-}
-
 // resolve returns the blocking path behind an item, or nil.
 func (r *runner) resolve(it item) *finding {
 	switch {
 	case it.term != nil:
-		if it.term.rule == "SIO002" && r.idleCallee(it) && !r.byFunc[typeutil.StaticCallee(r.pass.TypesInfo, it.call).Origin()].opaque &&
-			plainResults(typeutil.StaticCallee(r.pass.TypesInfo, it.call)) {
-			// A callee of this package given a dropped context whose
-			// summary shows no I/O and that hands the context to nothing
-			// unseen: the context reaches nothing that blocks
-			// (factlessIdle is the same for other packages). A join's
-			// worker that only selects on its ctx.Done() (opaque) is
-			// still idle work for joinBlocks.
+		if r.idleDropped(it) {
 			return nil
 		}
 		if !it.joined {
 			return it.term
 		}
-		if r.thirdParty {
-			if !r.joinBlocks(it.join) {
-				return nil // a dependency joining work that does no blocking I/O
-			}
-			return it.term
-		}
-		u := r.uncancellable(it.join)
-		if u == nil {
-			return nil // every goroutine joined stops with the request's context
-		}
-		g := *it.term
-		g.detail = "waits for goroutines that do not stop with the request's context (" +
-			u.chain[len(u.chain)-1] + " at " + shortSite(u.sites[len(u.sites)-1]) + ")"
-		g.hint = joinHint
-		return &g
+		return r.joinWait(it)
 	case it.ext != nil:
 		if len(it.ext.Chain) == 0 {
 			return nil // only interface calls, resolved by dispatch

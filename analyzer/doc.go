@@ -24,8 +24,13 @@
 //	                    the slots func values are stored in and called
 //	                    through (slots.go); the parameters a function calls
 //	                    on the spot (sync.go, CallsFact)
-//	analyzer            roots, operations, call resolution, rules, facts,
-//	                    the dispatch join, directives, diagnostics and fixes
+//	analyzer            roots, operations, call resolution, facts, the
+//	                    dispatch join, directives, diagnostics and fixes;
+//	                    each rule's decisions in a file of its own:
+//	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
+//	                    rule_held.go (SIO003, SIO007), rule_client.go
+//	                    (SIO004), rule_wait.go and joins.go (SIO005),
+//	                    rule_file.go (SIO006)
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line
 //
@@ -35,12 +40,12 @@
 //     callbacks.go and the registration calls of registrations.go (a
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.
-//  2. collect (classify.go) turns each body into items: an operation judged
-//     against the tables (the rows of internal/knowledge/blocking.txt and
-//     calls.txt, held by Config; libs.go for the shapes a row cannot state;
-//     ctxflow.go and later.go for
-//     SIO001/SIO002), a call, or an interface call; regions marks the lock
-//     (SIO003) or transaction (SIO007) held at each.
+//  2. collect (classify.go) turns each body into items: an operation that
+//     a rule's file judges (against the rows of internal/knowledge's
+//     blocking.txt and calls.txt, held by Config; libs.go for the shapes a
+//     row cannot state; ctxflow.go and later.go for where a context comes
+//     from), a call, or an interface call; regions marks the lock (SIO003)
+//     or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
 //     summaries (a fixpoint in run) or another package's blocksFact
 //     (facts.go); resolve's Sync adds func values called on the spot

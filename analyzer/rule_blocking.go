@@ -1,0 +1,80 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+)
+
+// SIO001 blocking-call: I/O with no request context that has a variant
+// taking one. The calls are the rows of knowledge's blocking table (and
+// the user's), matched in classifyCall by key or by an interface method's
+// declaration; a row silenced later (the request's context attached one
+// call down, a detached daemon) is later.go's; gorm's chains are judged
+// here by the chain before the finisher.
+
+// blockingItem is the SIO001 item of a call matched by a blocking row.
+func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint string) item) item {
+	verb := rep.Verb
+	if verb == "" {
+		verb = "blocks without the request context"
+	}
+	it := mk("SIO001", key, verb, "use "+rep.Use)
+	it.fixKey = key
+	return it
+}
+
+// gormFinisher is the item of a gorm finisher (Find, First, Save, …, and
+// an association's Find/Append/…), judged by its chain.
+func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *gormFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+	path := knowledge.GormReceiver(fn)
+	finisher := path != "" && gormFinishers[fn.Name()]
+	if path == "" {
+		// db.WithContext(ctx).Model(&u).Association("Roles").Find(&rs):
+		// the association runs its query on the chain before it, whatever
+		// gorm's own source (a query on the association's stored DB) says.
+		path = knowledge.GormAssocReceiver(fn)
+		finisher = path != "" && gormAssocFinishers[fn.Name()]
+	}
+	if !finisher {
+		return item{}, false
+	}
+	return r.gormQuery(call, fn, path, gorm, mk), true
+}
+
+// gormQuery is the item of a call that runs a query on a gorm chain (a
+// finisher of *gorm.DB or *gorm.Association, a query method of
+// gorm.Migrator), judged by the chain before it: SIO001 when it never
+// calls WithContext and starts from a stored DB, else context-aware I/O.
+func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *gormFlow, mk func(rule, name, detail, hint string) item) item {
+	info := r.pass.TypesInfo
+	pos, end := call.Pos(), call.End()
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		sel = &ast.SelectorExpr{X: call.Fun} // not a method call as written: unknown
+	}
+	if path == knowledge.PathGormV1 {
+		return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
+			"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout")
+	}
+	if gorm.state(sel.X, 0) == gormNoCtx {
+		const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
+		root := gormChainRoot(info, sel.X)
+		if !isGormDB(info.TypeOf(root)) {
+			// An association or migrator variable: the chain is where it was built.
+			return mk("SIO001", displayName(fn), detail,
+				"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)")
+		}
+		it := mk("SIO001", displayName(fn), detail,
+			"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
+		it.gormRoot = root
+		return it
+	}
+	// With a context (or one we cannot see) the query is still I/O.
+	return item{pos: pos, end: end, call: call, term: &finding{
+		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+		kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
+	}}
+}

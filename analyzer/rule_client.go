@@ -1,0 +1,32 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/syncio/syncio/analyzer/internal/named"
+)
+
+// SIO004 client-per-request: a transport, SDK client or connection pool
+// built on the request path. The constructors are the client rows of
+// knowledge's call table (clientCtor, libs.go); an http.Transport literal
+// is the one found by its type.
+
+// clientCall is the item of a call to a client constructor.
+func (r *runner) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
+	what := clientCtor(r.cfg.Clients, fn, key)
+	if what == "" {
+		return item{}, false
+	}
+	return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
+}
+
+// clientLiteral is the item of an http.Transport{} literal.
+func (r *runner) clientLiteral(n *ast.CompositeLit) (item, bool) {
+	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, pathHTTP, "Transport") {
+		return item{}, false
+	}
+	return r.term("SIO004", n.Pos(), n.End(), "http.Transport{}",
+		fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint), true
+}

@@ -1,0 +1,392 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// SIO005 uncancellable-wait: a wait the request cannot end. The waits of
+// the tables (time.Sleep, WaitGroup.Wait, …) are judged in classifyCall;
+// a join over goroutines that reach no blocking I/O is silent (joins.go).
+// This file decides the channel operations of one body.
+
+// waitFlow holds what the channel rules need to know of one body: which
+// Done channels are escapes, which sends came first (a semaphore's take),
+// which channels are unbuffered and which receives are dropped.
+type waitFlow struct {
+	r    *runner
+	info *types.Info
+	flow *ctxFlow
+	// on is false in third-party code: its channel operations are the
+	// library's own synchronisation (a buffer it just filled, a generator
+	// goroutine); its waits on the outside world are I/O, which the
+	// tables describe.
+	on bool
+	// inSelect marks the channel operations of select cases, and sends
+	// that a receive of the same select made room for (slotSends).
+	inSelect map[ast.Node]bool
+	// doneVars: x.Done() is the cancellation escape, and so are local
+	// variables holding it (done := ctx.Done()), unless x is a context
+	// that does not derive from the request's (context.Background(), a
+	// timeout derived from it): waiting on that is a wait the request
+	// cannot end. A Done of unknown origin (a field, a parameter, a type
+	// that is no context) is an escape.
+	doneVars map[types.Object]ctxInfo
+	// sent holds, per channel expression, the first send on it in body: a
+	// later receive on the same channel is the release of a semaphore slot
+	// the function took (sem <- struct{}{}; defer func() { <-sem }()), and
+	// finds the element the send put there. Sends in other goroutines (or
+	// closures that may run in one) put nothing there for this function,
+	// and an unbuffered channel made here keeps nothing at all.
+	sent       map[string]token.Pos
+	unbuffered map[types.Object]bool
+	// discardedRecv are receives whose value is dropped (<-ch as a
+	// statement): the shape of a semaphore release.
+	discardedRecv map[*ast.UnaryExpr]bool
+}
+
+func (r *runner) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
+	info := r.pass.TypesInfo
+	w := &waitFlow{
+		r: r, info: info, flow: flow, on: !r.thirdParty,
+		inSelect: map[ast.Node]bool{}, doneVars: map[types.Object]ctxInfo{}, sent: map[string]token.Pos{},
+		unbuffered: map[types.Object]bool{}, discardedRecv: map[*ast.UnaryExpr]bool{},
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			if k := types.ExprString(n.Chan); w.sent[k] == token.NoPos || n.Pos() < w.sent[k] {
+				w.sent[k] = n.Pos()
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, rhs := range n.Rhs {
+				id, isID := n.Lhs[i].(*ast.Ident)
+				if !isID {
+					continue
+				}
+				if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && len(call.Args) == 1 && isBuiltin(info, call.Fun, "make") {
+					w.unbuffered[info.ObjectOf(id)] = true
+				}
+				if isDoneCall(rhs) {
+					if obj := info.ObjectOf(id); obj != nil {
+						w.doneVars[obj] = meet(w.doneVars[obj], w.doneOf(rhs))
+					}
+				}
+			}
+		case *ast.ExprStmt:
+			if u, ok := ast.Unparen(n.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				w.discardedRecv[u] = true
+			}
+		}
+		return true
+	})
+	return w
+}
+
+// doneOf classifies x.Done(): ctxDropped when x is a context the request
+// cannot cancel, ctxRequest otherwise, and ctxUnset for no Done call.
+func (w *waitFlow) doneOf(e ast.Expr) ctxInfo {
+	if !isDoneCall(e) {
+		return ctxInfo{}
+	}
+	sel := ast.Unparen(ast.Unparen(e).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
+	if ci := w.flow.classify(sel.X); ci.class == ctxDropped {
+		return ci
+	}
+	return ctxInfo{class: ctxRequest}
+}
+
+// isDone says whether e is a Done channel: class ctxRequest for an
+// escape, ctxDropped for the Done of a context the request cannot
+// cancel, ctxUnset for any other channel.
+func (w *waitFlow) isDone(e ast.Expr) ctxInfo {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		ci := w.doneVars[w.info.ObjectOf(id)]
+		if ci.class == ctxUnknown {
+			ci.class = ctxRequest // assigned from both: no guessing
+		}
+		return ci
+	}
+	return w.doneOf(e)
+}
+
+// releases reports whether a receive on ch gives back a slot this body
+// took by an earlier send on a buffered channel.
+func (w *waitFlow) releases(ch ast.Expr) bool {
+	p, ok := w.sent[types.ExprString(ch)]
+	if id, isID := ast.Unparen(ch).(*ast.Ident); isID && w.unbuffered[w.info.ObjectOf(id)] {
+		return false
+	}
+	return ok && p < ch.Pos()
+}
+
+// selectStmt marks the select's channel operations (the walk visits them
+// next) and reports a select with no escape: no default, no Done case of
+// the request's context.
+func (w *waitFlow) selectStmt(n *ast.SelectStmt) (item, bool) {
+	escape := false
+	dropped := ""
+	for _, st := range n.Body.List {
+		cc, ok := st.(*ast.CommClause)
+		if !ok {
+			continue
+		}
+		if cc.Comm == nil {
+			escape = true
+			continue
+		}
+		if op := commOp(cc.Comm); op != nil {
+			w.inSelect[op] = true
+			if u, ok := op.(*ast.UnaryExpr); ok {
+				switch ci := w.isDone(u.X); ci.class {
+				case ctxRequest:
+					escape = true
+				case ctxDropped:
+					dropped = ci.desc
+				}
+			}
+		}
+	}
+	slotSends(n, w.inSelect)
+	if !w.on || escape {
+		return item{}, false
+	}
+	detail := "has no ctx.Done() case and no default, so it waits with no way to cancel"
+	hint := "add a case <-ctx.Done() that returns ctx.Err()"
+	if dropped != "" {
+		detail = "has no default, and its Done() case is on " + dropped +
+			", not on the request's context, so the request cannot cancel the wait"
+		hint = "derive that context from the request's (or add a case <-ctx.Done() on it) and return ctx.Err()"
+	}
+	return w.r.term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint), true
+}
+
+// send reports a send outside a select.
+func (w *waitFlow) send(n *ast.SendStmt) (item, bool) {
+	if !w.on || w.inSelect[n] {
+		return item{}, false
+	}
+	return w.r.term("SIO005", n.Pos(), n.End(), "channel send",
+		"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"), true
+}
+
+// receive reports a receive outside a select, unless it releases a slot
+// (taken above, or by a helper's semaphore) or is a Done escape.
+func (w *waitFlow) receive(n *ast.UnaryExpr) (item, bool) {
+	if !w.on || n.Op != token.ARROW || w.inSelect[n] {
+		return item{}, false
+	}
+	if w.releases(n.X) {
+		return item{}, false // the release of a slot taken above
+	}
+	if w.discardedRecv[n] && w.r.semaphoreChan(n.X) {
+		return item{}, false // a release helper: func (s *slots) release() { <-s.sem }
+	}
+	switch ci := w.isDone(n.X); ci.class {
+	case ctxUnset:
+		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
+			"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"), true
+	case ctxDropped:
+		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
+			"waits on the Done() of "+ci.desc+", which the request cannot cancel",
+			"derive that context from the request's"), true
+	}
+	return item{}, false
+}
+
+// tableWait is the item of a call matched by a wait row (time.Sleep,
+// WaitGroup.Wait, …); known says a row matched, whether or not it makes
+// an item.
+func (r *runner) tableWait(key string, mk func(rule, name, detail, hint string) item) (it item, ok, known bool) {
+	hint, found := r.cfg.Waits[key]
+	if !found {
+		return item{}, false, false
+	}
+	if r.thirdParty && key == "sync.(*Cond).Wait" {
+		// Like its channels, a dependency's condition variable is its
+		// own in-memory synchronisation (a concurrent map waiting out
+		// a resize), not a wait on the outside world.
+		return item{}, false, true
+	}
+	return mk("SIO005", key, "waits with no way to cancel it", hint), true, true
+}
+
+// rangeStmt reports a range over a channel.
+func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (item, bool) {
+	t := w.info.TypeOf(n.X)
+	if !w.on || t == nil {
+		return item{}, false
+	}
+	if _, ok := t.Underlying().(*types.Chan); !ok {
+		return item{}, false
+	}
+	return w.r.term("SIO005", n.For, n.X.End(), "range over channel",
+		"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"), true
+}
+
+// commOp returns the channel operation of a select case.
+func commOp(st ast.Stmt) ast.Node {
+	switch st := st.(type) {
+	case *ast.SendStmt:
+		return st
+	case *ast.ExprStmt:
+		if u, ok := ast.Unparen(st.X).(*ast.UnaryExpr); ok {
+			return u
+		}
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			if u, ok := ast.Unparen(st.Rhs[0]).(*ast.UnaryExpr); ok {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+// isDoneCall reports whether e is x.Done(): waiting on it is the
+// cancellation escape itself.
+func isDoneCall(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Done"
+}
+
+// slotSends marks, as not waiting, the sends of a select's clauses on a
+// channel that the same select receives from: the "take the slot, put it
+// back" idiom of a buffered channel used as a one-element store
+//
+//	select {
+//	case v := <-ch: ch <- append(v, e)
+//	default:        ch <- []T{e}
+//	}
+//
+// where the receive (or the default taken because the channel was empty)
+// leaves room for the send. Measured on a real service whose eviction
+// queue is built this way (docs/precision.md).
+func slotSends(sel *ast.SelectStmt, inSelect map[ast.Node]bool) {
+	received := map[string]bool{}
+	for _, st := range sel.Body.List {
+		cc, ok := st.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			continue
+		}
+		if u, ok := commOp(cc.Comm).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			received[types.ExprString(u.X)] = true
+		}
+	}
+	if len(received) == 0 {
+		return
+	}
+	for _, st := range sel.Body.List {
+		cc, ok := st.(*ast.CommClause)
+		if !ok {
+			continue
+		}
+		for _, b := range cc.Body {
+			if send, ok := b.(*ast.SendStmt); ok && received[types.ExprString(send.Chan)] {
+				inSelect[send] = true
+			}
+		}
+	}
+}
+
+// semaphoreChan reports whether ch (a struct field or a package-level
+// variable) is taken like a semaphore somewhere in the package: a send on
+// it that is not in a loop and not in a go statement's function, as in
+// func (s *slots) acquire() { s.sem <- struct{}{} }. A dropped receive on
+// such a channel gives a slot back and finds the element a take put there;
+// a token bucket's filler sends in a loop, and a hand-off sends from
+// another goroutine, so their receives stay waits.
+func (r *runner) semaphoreChan(ch ast.Expr) bool {
+	obj := chanObject(r.pass.TypesInfo, ch)
+	if obj == nil {
+		return false
+	}
+	if r.semChans == nil {
+		r.semChans = map[types.Object]bool{}
+		var walk func(n ast.Node, inLoop bool)
+		walk = func(n ast.Node, inLoop bool) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					return false
+				case *ast.ForStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.RangeStmt:
+					walk(n.Body, true)
+					return false
+				case *ast.FuncLit:
+					walk(n.Body, false)
+					return false
+				case *ast.SendStmt:
+					if o := chanObject(r.pass.TypesInfo, n.Chan); o != nil && !inLoop {
+						r.semChans[o] = true
+					}
+				}
+				return true
+			})
+		}
+		for _, f := range r.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					walk(fd.Body, false)
+				}
+			}
+		}
+	}
+	return r.semChans[obj]
+}
+
+// chanObject is the struct field or package-level variable ch names.
+func chanObject(info *types.Info, ch ast.Expr) types.Object {
+	var id *ast.Ident
+	switch e := ast.Unparen(ch).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.Pkg() == nil || !v.IsField() && v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
+// goroutines the body starts: nil when every one stops with the request's
+// context, or, in a dependency, when none does blocking I/O.
+func (r *runner) joinWait(it item) *finding {
+	if r.thirdParty {
+		if !r.joinBlocks(it.join) {
+			return nil // a dependency joining work that does no blocking I/O
+		}
+		return it.term
+	}
+	u := r.uncancellable(it.join)
+	if u == nil {
+		return nil // every goroutine joined stops with the request's context
+	}
+	g := *it.term
+	g.detail = "waits for goroutines that do not stop with the request's context (" +
+		u.chain[len(u.chain)-1] + " at " + shortSite(u.sites[len(u.sites)-1]) + ")"
+	g.hint = joinHint
+	return &g
+}
