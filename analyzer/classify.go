@@ -407,7 +407,10 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			}
 		}
 		if d := r.dynItem(call); d != nil {
-			return item{pos: pos, end: end, call: call, dyn: d}, true
+			// Inside a dependency the call stays opaque as well, as it
+			// was before such calls were kept: dispatch follows it only
+			// to the program's own types (dynItem).
+			return item{pos: pos, end: end, call: call, dyn: d, opaque: d.Dep && r.opaqueCall(call)}, true
 		}
 	}
 	if fn == nil || fn.Pkg() == nil {
@@ -533,7 +536,13 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
 		return false
 	}
-	return !r.pass.ImportObjectFact(fn, new(blocksFact))
+	var f blocksFact
+	if !r.pass.ImportObjectFact(fn, &f) {
+		return true
+	}
+	// A fact holding only interface calls made inside dependencies
+	// (dynCall.Dep) is no evidence of I/O, as when they were not kept.
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !ownDyn(f.Dyn)
 }
 
 // plainResults reports whether fn returns only basic values and errors:

@@ -137,3 +137,15 @@ func TestFanOutJoins(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "fanoutjoins")
 }
+
+// TestDependencyInterfaceDispatch: a session library (vendored, so a
+// dependency) calls its Store interface on every request. Bound by the
+// program to its own store that queries without the request's context,
+// the call is reported at the handler's call to the library, with the
+// chain through the library and the interface; bound to the program's
+// in-memory store, or only to the library's own store (converted inside
+// the library), it is silent.
+func TestDependencyInterfaceDispatch(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "depiface", "depiface/app", "depiface/memapp", "depiface/libonly")
+}
