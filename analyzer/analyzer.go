@@ -521,7 +521,11 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		for _, it := range s.items {
 			r.report(s, it, r.resolveAt(s, it))
 		}
-		pending = append(pending, r.pendingOf(s)...)
+		if !r.thirdParty {
+			// A dependency's own roots (a library's middleware) would be
+			// reported in the dependency's files: not followed.
+			pending = append(pending, r.pendingOf(s)...)
+		}
 	}
 	r.join(pending, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)

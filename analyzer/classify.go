@@ -194,7 +194,10 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 			}
 		}
 		if d := r.dynItem(call); d != nil {
-			return item{pos: pos, end: end, call: call, dyn: d}, true
+			// Inside a dependency the call stays opaque as well, as it
+			// was before such calls were kept: dispatch follows it only
+			// to the program's own types (dynItem).
+			return item{pos: pos, end: end, call: call, dyn: d, opaque: d.Dep && r.opaqueCall(call)}, true
 		}
 	}
 	if fn == nil || fn.Pkg() == nil {

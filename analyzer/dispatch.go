@@ -50,6 +50,10 @@ type dynCall struct {
 	// One marks a call through a field of one struct value (stored.go,
 	// resolve.Call.One).
 	One bool
+	// Dep marks a call made inside a dependency (a session library's
+	// store.Get): it is dispatched only to the concrete types the program
+	// itself converts, never to the dependency's own (see dispatch).
+	Dep bool
 }
 
 func (d *dynCall) key() string {
@@ -104,6 +108,10 @@ type conv struct {
 	// conv with a Site and no Methods only says that something is stored
 	// there.
 	Site string
+	// Dep marks a conversion made inside a dependency (a driver binding
+	// its own connection type): no interface call made inside a
+	// dependency (dynCall.Dep) is dispatched to it.
+	Dep bool
 }
 
 // convMethod is a slice entry, not a map: facts must encode
@@ -132,9 +140,11 @@ type joinedFact struct{ Keys []string }
 func (*joinedFact) AFact()           {}
 func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Keys)) + ")" }
 
-// maxDyn bounds the interface calls one function summary carries, and
-// maxDispatchDepth how many interface hops a join follows (handler →
-// service interface → repository interface → driver interface).
+// maxDyn bounds the interface calls one function summary carries;
+// maxDepDyn, apart, those made inside dependencies (dynCall.Dep), so that
+// a library's calls never crowd out the program's own. maxDispatchDepth
+// bounds how many interface hops a join follows (handler → service
+// interface → repository interface → driver interface).
 //
 // maxDispatchWork bounds the bindings one pending call visits in all, over
 // every hop: a call through a slot with hundreds of stored functions, each
@@ -142,6 +152,7 @@ func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Key
 // multiply at every hop.
 const (
 	maxDyn           = 24
+	maxDepDyn        = 8
 	maxDispatchDepth = 4
 	maxDispatchWork  = 1 << 15
 )
@@ -185,12 +196,14 @@ func followedIface(path string) bool {
 
 // dynItem returns the dynamic call of an interface method call, or nil when
 // dispatch does not follow it.
+//
+// Inside a dependency the call is kept with Dep set: a library's
+// interfaces are mostly its own plumbing (drivers, connection pools, whose
+// I/O the tables judge at the caller), which dispatch leaves alone by
+// binding Dep calls only to the program's conversions, but some are the
+// program's to implement (a session library's Store, bound to the
+// service's Postgres store in main).
 func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
-	if r.thirdParty {
-		// A dependency's interfaces are its own plumbing (drivers,
-		// connection pools); the tables judge its I/O at the caller.
-		return nil
-	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -210,7 +223,21 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
-	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}}
+	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+}
+
+// ownDyn reports whether ds holds an interface call made outside the
+// dependencies. Calls made inside one (dynCall.Dep) are no evidence of
+// I/O for SIO002's idle callees and joins: the dependency's own
+// implementations are not followed, and before they were kept a
+// dependency's interface calls counted for nothing.
+func ownDyn(ds []dynCall) bool {
+	for i := range ds {
+		if !ds[i].Dep {
+			return true
+		}
+	}
+	return false
 }
 
 // dynOf returns the interface calls an item of s leads to, seen from s.
@@ -262,9 +289,17 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 // call; it reports whether anything was added.
 func (s *fnSummary) addDyn(ds []dynCall) bool {
 	changed := false
+	own, dep := 0, 0
+	for i := range s.dyn {
+		if s.dyn[i].Dep {
+			dep++
+		} else {
+			own++
+		}
+	}
 	for _, d := range ds {
-		if len(s.dyn) >= maxDyn {
-			break
+		if (d.Dep && dep >= maxDepDyn) || (!d.Dep && own >= maxDyn) {
+			continue
 		}
 		k := d.key()
 		dup := false
@@ -277,6 +312,11 @@ func (s *fnSummary) addDyn(ds []dynCall) bool {
 		if !dup {
 			s.dyn = append(s.dyn, d)
 			changed = true
+			if d.Dep {
+				dep++
+			} else {
+				own++
+			}
 		}
 	}
 	return changed
@@ -385,7 +425,7 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			}
 		}
 		if len(methods) > 0 {
-			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods})
+			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
 		}
 	}
 	var walk func(n ast.Node, results *types.Tuple, where string)
@@ -687,7 +727,11 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	reach := b.reaching(d.Iface)
 	targets := 0
 	for _, c := range b.byMethod[d.Method] {
-		if !reach[c.Iface] {
+		if !reach[c.Iface] || (d.Dep && c.Dep) {
+			// A dependency's call bound to the dependency's own type
+			// (a pool's connection, a driver's statement) is its
+			// plumbing: the tables judge its I/O where the program
+			// calls it.
 			continue
 		}
 		if b.budget--; b.budget < 0 {

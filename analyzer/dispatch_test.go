@@ -144,3 +144,16 @@ func TestDispatchInLogNamedModule(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "blog")
 }
+
+// TestDependencyInterfaceDispatch: a session library (vendored, so a
+// dependency) calls its Store interface on every request. Bound by main to
+// the service's own store that queries without the request's context, or
+// by the program to a store module published for the library, the call is
+// reported at the handler's call to the library, with the chain through
+// the library and the interface; bound to the program's in-memory store,
+// or only to the library's own store (converted inside the library), it is
+// silent.
+func TestDependencyInterfaceDispatch(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "depiface", "depiface/app", "depiface/store", "depiface/cmd", "depiface/libstore", "depiface/memapp", "depiface/libonly")
+}

@@ -262,7 +262,15 @@
 //     … in …") and the order of reports are the same on every run.
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
-//     Config.Tests.
+//     Config.Tests. A call made inside a dependency (a session library's
+//     store.Get) travels up too, marked Dep (at most maxDepDyn per
+//     summary, apart from the program's own), and is joined only with
+//     conversions made in the module under analysis (conv.Dep unset):
+//     the program's Postgres store bound to the library's Store is
+//     followed, the library's own implementations (a driver's connection,
+//     a built-in store the library binds itself) are its plumbing and are
+//     not. A dependency's own roots (a library's middleware) export no
+//     pending calls.
 //   - stored func values (stored.go, resolve.Slots): a call through a func
 //     value kept in a slot (a struct field, a package variable, or a map,
 //     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or

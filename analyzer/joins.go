@@ -214,7 +214,7 @@ func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gor
 // block.
 func (r *runner) joinBlocks(items []item) bool {
 	for _, it := range items {
-		if it.dyn != nil {
+		if it.dyn != nil && !it.dyn.Dep {
 			return true
 		}
 		f := r.resolve(it)
@@ -301,7 +301,7 @@ func (r *runner) idleCallee(it item) bool {
 		return false
 	}
 	s := r.byFunc[fn.Origin()]
-	return s != nil && s.root == notRoot && s.result == nil && len(s.dyn) == 0
+	return s != nil && s.root == notRoot && s.result == nil && !ownDyn(s.dyn)
 }
 
 // opaqueItem reports whether an item passes a context to a call the

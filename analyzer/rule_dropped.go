@@ -78,7 +78,13 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
 		return false
 	}
-	return !r.pass.ImportObjectFact(fn, new(blocksFact))
+	var f blocksFact
+	if !r.pass.ImportObjectFact(fn, &f) {
+		return true
+	}
+	// A fact holding only interface calls made inside dependencies
+	// (dynCall.Dep) is no evidence of I/O, as when they were not kept.
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !ownDyn(f.Dyn)
 }
 
 // plainResults reports whether fn returns only basic values and errors:

@@ -1,10 +1,13 @@
-// want package:`pending\(1\)`
+// want package:`pending\(2\)`
 // Package app has handlers calling vendored libraries: library channels
 // and interface methods given Background() are not findings, while a
 // library's time.Sleep, a library's static call given Background() and the
 // module's own channel send still are. Issue 10: a library helper giving
 // its NewRequest the context later, and library joins over computation,
 // are silent; library joins over I/O and the module's own joins are not.
+// The libraries' interface calls travel up as pending calls too (two
+// pending: the module's own and a library's), dispatched only to types the
+// module converts, which it converts none to here.
 package app
 
 import (

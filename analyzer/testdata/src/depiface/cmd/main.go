@@ -1,0 +1,19 @@
+// Command cmd wires the service: the library's Store is the service's own
+// store.
+package main
+
+import (
+	"database/sql"
+	"net/http"
+
+	"depiface/app"
+	"depiface/store"
+	"example.com/sessions"
+)
+
+func main() {
+	db, _ := sql.Open("postgres", "")
+	app.Manager = sessions.NewManager(store.New(db))
+	http.HandleFunc("/profile", app.Profile)
+	_ = http.ListenAndServe(":8080", nil)
+}
