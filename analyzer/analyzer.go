@@ -90,6 +90,13 @@ type fnSummary struct {
 	// opaque: the function passes a context to a call the analysis cannot
 	// follow, directly or through callees (see item.opaque).
 	opaque bool
+	// unfollowed: the first unresolved call through a func value the
+	// function makes, directly or through callees (see item.unfollowed).
+	unfollowed string
+	// reported counts the diagnostics emitted at a root's calls.
+	reported int
+	// end is where the body ends, for the roots report.
+	end token.Pos
 }
 
 // summary returns the function's result with the other paths attached
@@ -311,6 +318,11 @@ type item struct {
 	// merged marks an item whose paths come from several callees (the
 	// bindings dispatch joins): their counts past maxOps may overlap.
 	merged bool
+	// unfollowed is the site of a call through a func value kept in a
+	// field, a map or a package variable that nothing resolves (a
+	// generic type's field, a closure chained through one): what runs
+	// there is unseen. It leads to nothing; the roots report says so.
+	unfollowed string
 }
 
 type runner struct {
@@ -408,7 +420,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			if k != notRoot {
 				rootLits[lit] = true
-				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), how: how, framework: framework,
+				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
 					wraps: r.handlers.Wraps(lit)}
 				s.items = r.collect(sig, lit.Body)
 				roots = append(roots, s)
@@ -427,7 +439,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos()}
+			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
 			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
 			if s.root == rootCustom {
 				s.how = seen.HowDirective
@@ -490,6 +502,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					s.opaque = true
 					changed = true
 				}
+				if s.unfollowed == "" {
+					if u := r.unfollowedItem(it); u != "" {
+						s.unfollowed = u
+						changed = true
+					}
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -505,7 +523,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque) && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
@@ -513,6 +531,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			bf.Dyn = s.dyn
 			bf.Opaque = s.opaque
+			bf.Unfollowed = s.unfollowed
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}
@@ -520,6 +539,15 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	for _, s := range roots {
 		for _, it := range s.items {
 			r.report(s, it, r.resolveAt(s, it))
+			if s.unfollowed == "" {
+				s.unfollowed = r.unfollowedItem(it)
+			}
+		}
+		if s.reported > 0 {
+			// It reaches an operation: not blind. A finding that dispatch
+			// reports in it later, from another package, clears it in the
+			// driver (seen.Report.ClearReached).
+			s.unfollowed = ""
 		}
 		if !r.thirdParty {
 			// A dependency's own roots (a library's middleware) would be
@@ -703,6 +731,7 @@ func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding, 
 // and every one is attached as related information at its operation, so
 // that -json and SARIF carry them all.
 func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding, more moreOps) {
+	s.reported++
 	var msg string
 	last := f.chain[len(f.chain)-1]
 	if len(f.chain) == 1 {

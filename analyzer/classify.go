@@ -68,8 +68,12 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				}
 			}
 			if r.throughValue(n) {
-				items = append(items, r.slotItems(n.Fun, n.Pos(), n.End(), n)...)
-				items = append(items, r.valueItems(n)...)
+				found := r.slotItems(n.Fun, n.Pos(), n.End(), n)
+				found = append(found, r.valueItems(n)...)
+				if len(found) == 0 && r.keptValue(n.Fun) {
+					found = append(found, item{pos: n.Pos(), end: n.End(), call: n, unfollowed: r.site(n.Pos())})
+				}
+				items = append(items, found...)
 			}
 			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)

@@ -57,6 +57,12 @@ type blocksFact struct {
 	// here or in a callee, so it may do I/O with a context it is given
 	// (SIO002's factlessIdle). A fact may carry only Opaque.
 	Opaque bool
+	// Unfollowed is the site of the first call through a func value kept
+	// in a field, map or package variable that nothing resolves, here or
+	// in a callee: a root that reaches only this is named in the roots
+	// report, since what runs behind it is unseen. A fact may carry only
+	// Unfollowed.
+	Unfollowed string `json:",omitempty"`
 }
 
 func (*blocksFact) AFact() {}
@@ -80,6 +86,12 @@ func (f *blocksFact) String() string {
 			s += " + "
 		}
 		s += "opaque"
+	}
+	if f.Unfollowed != "" {
+		if s != "" {
+			s += " + "
+		}
+		s += "unfollowed"
 	}
 	return s
 }

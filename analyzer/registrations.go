@@ -300,7 +300,8 @@ func (r *runner) seenResult(roots []*fnSummary) *seen.Package {
 		default:
 			name = s.name
 		}
-		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps})
+		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps,
+			Unfollowed: s.unfollowed, End: r.endSite(s.end)})
 	}
 	if res.Registrations == nil {
 		res.Registrations = []seen.Registration{}
@@ -321,4 +322,13 @@ func (r *runner) reportBlind(res *seen.Package) {
 	r.pass.Report(analysis.Diagnostic{Pos: r.reg.first, Category: "SIO000",
 		Message: "this package registers routes (" + strconv.Itoa(len(res.Registrations)) + " registration calls) but syncio found no request root in it, so none of their handlers was analysed" + why +
 			"; mark the handlers //syncio:handler or pass -roots (docs/frameworks.md) (SIO000)"})
+}
+
+// endSite is r.site of end, or "" when there is none (a root that is
+// another package's function).
+func (r *runner) endSite(end token.Pos) string {
+	if !end.IsValid() {
+		return ""
+	}
+	return r.site(end)
 }

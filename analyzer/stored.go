@@ -333,3 +333,45 @@ func lastSlash(s string) int {
 	}
 	return -1
 }
+
+// keptValue reports whether fun, called through a value, reads it from a
+// place a request path cannot see into when nothing resolves it: a field
+// (x.f()), an element (m[k](), fs[i]()) or a package variable, in the
+// module's own code. A parameter or a local is the caller's to resolve
+// (CallsFact), and a dependency's func values are its own plumbing.
+func (r *runner) keptValue(fun ast.Expr) bool {
+	if r.thirdParty {
+		return false
+	}
+	switch e := ast.Unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		sel := r.pass.TypesInfo.Selections[e]
+		return sel != nil && sel.Kind() == types.FieldVal
+	case *ast.IndexExpr:
+		return true
+	case *ast.Ident:
+		v, ok := r.pass.TypesInfo.Uses[e].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
+}
+
+// unfollowedItem is the site of the unresolved call through a kept func
+// value that it leads to, or "".
+func (r *runner) unfollowedItem(it item) string {
+	switch {
+	case it.unfollowed != "":
+		return it.unfollowed
+	case it.ext != nil:
+		return it.ext.Unfollowed
+	case it.local != nil:
+		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
+			return callee.unfollowed
+		}
+	case it.lit != nil:
+		if callee := r.litSummaries[it.lit]; callee != nil {
+			return callee.unfollowed
+		}
+	}
+	return ""
+}

@@ -32,6 +32,16 @@ type Root struct {
 	// handler it was given. It runs on the request path of every route it
 	// wraps, so it is a root, but a reader counting routes leaves it out.
 	Wraps bool `json:"wraps,omitempty"`
+	// Unfollowed is set on a root that reaches no operation but calls a
+	// func value kept in a field, map or package variable that syncio
+	// could not resolve (file:line:col of the first such call): the
+	// handlers behind it, as in a router of the program's own that keeps
+	// them in a generic type, are unseen.
+	Unfollowed string `json:"unfollowed,omitempty"`
+	// End is where the root's body ends (file:line:col): a finding that
+	// dispatch reports inside it, in another package, clears Unfollowed
+	// (ClearReached).
+	End string `json:"-"`
 }
 
 // Registration is one call that hands handlers to a router.
@@ -233,6 +243,16 @@ func (rep Report) Line(short func(string) string) string {
 		if wrappers > 0 {
 			wrap = fmt.Sprintf("; %d of them middleware or adapters that call a handler they are given", wrappers)
 		}
+		var blind []string
+		for _, r := range rep.Roots {
+			if r.Unfollowed != "" {
+				blind = append(blind, shortPos(short, r.Unfollowed))
+			}
+		}
+		if len(blind) > 0 {
+			wrap += fmt.Sprintf("; %d of them %s no operation but %s a func value kept in a field, map or package variable that syncio could not follow (first at %s), so what runs behind %s is unseen: mark those handlers //syncio:handler or pass -roots",
+				len(blind), verb(len(blind), "reaches", "reach"), verb(len(blind), "calls", "call"), blind[0], verb(len(blind), "it", "them"))
+		}
 		fmt.Fprintf(&b, "roots: %d request %s (%s; %s%s)", len(rep.Roots), plural(len(rep.Roots), "root"), counts(rep.Roots, func(r Root) string { return r.Framework }),
 			"by "+counts(rep.Roots, func(r Root) string { return r.How }), wrap)
 	}
@@ -305,4 +325,33 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// verb is one for a count of 1 and many otherwise.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ClearReached clears Unfollowed on every root that has a finding inside
+// it (inside reports whether a file:line:col position lies in [pos, end]):
+// dispatch may report a root's findings from another package, after the
+// root's own package said it reached nothing.
+func (rep *Report) ClearReached(found []string) {
+	for i, r := range rep.Roots {
+		if r.Unfollowed == "" || r.End == "" {
+			continue
+		}
+		f, l, c := splitPos(r.Pos)
+		ef, el, ec := splitPos(r.End)
+		for _, p := range found {
+			pf, pl, pc := splitPos(p)
+			if pf == f && pf == ef && (pl > l || pl == l && pc >= c) && (pl < el || pl == el && pc <= ec) {
+				rep.Roots[i].Unfollowed = ""
+				break
+			}
+		}
+	}
 }

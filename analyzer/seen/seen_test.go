@@ -69,3 +69,25 @@ func TestLineCountsWrappers(t *testing.T) {
 		t.Errorf("line %q does not count the 2 wrappers", got)
 	}
 }
+
+// TestClearReached: a finding inside a root's body (reported there by
+// dispatch from another package) clears the root's Unfollowed; one outside
+// it, or in another file, does not.
+func TestClearReached(t *testing.T) {
+	rep := Report{Roots: []Root{
+		{Name: "a", Pos: "x.go:10:6", End: "x.go:20:2", Unfollowed: "y.go:3:4"},
+		{Name: "b", Pos: "x.go:30:6", End: "x.go:40:2", Unfollowed: "y.go:5:4"},
+		{Name: "c", Pos: "z.go:1:6", End: "z.go:9:2", Unfollowed: "y.go:7:4"},
+	}}
+	rep.ClearReached([]string{"x.go:15:3", "x.go:41:1", "w.go:5:1"})
+	got := []string{rep.Roots[0].Unfollowed, rep.Roots[1].Unfollowed, rep.Roots[2].Unfollowed}
+	want := []string{"", "y.go:5:4", "y.go:7:4"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("root %s: unfollowed %q, want %q", rep.Roots[i].Name, got[i], want[i])
+		}
+	}
+	if line := rep.Line(nil); !strings.Contains(line, "2 of them reach no operation but call a func value") {
+		t.Errorf("line: %s", line)
+	}
+}

@@ -320,6 +320,11 @@ func analyze(cfg Config, o options, patterns []string) int {
 	roots, sawRoots := rootsSeen(graph, dir)
 
 	found := collect(graph)
+	var at []string
+	for _, f := range found {
+		at = append(at, shortPath(dir, f.pos.String()))
+	}
+	roots.ClearReached(at)
 	shown := found
 	var baselineNote string
 	if o.baseline != "" {

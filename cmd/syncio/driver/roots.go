@@ -44,6 +44,12 @@ func relativePackage(p *seen.Package, dir string) *seen.Package {
 	c.Roots = make([]seen.Root, len(p.Roots))
 	for i, r := range p.Roots {
 		r.Pos = shortPath(dir, r.Pos)
+		if r.End != "" {
+			r.End = shortPath(dir, r.End)
+		}
+		if r.Unfollowed != "" {
+			r.Unfollowed = shortPath(dir, r.Unfollowed)
+		}
 		c.Roots[i] = r
 	}
 	c.Registrations = make([]seen.Registration, len(p.Registrations))
