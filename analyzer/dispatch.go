@@ -212,11 +212,12 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
-	if _, ok := selection.Recv().Underlying().(*types.Interface); !ok {
+	it, ok := selection.Recv().Underlying().(*types.Interface)
+	if !ok {
 		return nil
 	}
 	key, ok := ifaceKey(selection.Recv())
-	if !ok {
+	if !ok || (r.thirdParty && !implementable(selection.Recv(), it)) {
 		return nil
 	}
 	name := types.ExprString(sel)
@@ -224,6 +225,26 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 		name = "…" + name[len(name)-59:]
 	}
 	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+}
+
+// implementable reports whether the program can bind its own types to a
+// dependency's interface: the interface is exported and none of its
+// methods is. An interface with an unexported method (goja's Value) is
+// implemented only by its own package's types, and the program cannot
+// name an unexported one (cast's float64Provider, asserted from any), so
+// it records no conversion to it; keeping a dependency's calls through
+// them cost a fact for most functions of such a library (pocketbase's
+// JavaScript VM: three facts where there was one).
+func implementable(t types.Type, it *types.Interface) bool {
+	if n, ok := types.Unalias(t).(*types.Named); !ok || !n.Obj().Exported() {
+		return false
+	}
+	for i := range it.NumMethods() {
+		if !it.Method(i).Exported() {
+			return false
+		}
+	}
+	return true
 }
 
 // ownDyn reports whether ds holds an interface call made outside the
@@ -622,7 +643,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, own: map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
@@ -637,6 +658,9 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		for _, m := range c.Methods {
 			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
+			if !c.Dep {
+				b.own[m.Name] = true
+			}
 		}
 	}
 	for _, pc := range allPending {
@@ -709,7 +733,7 @@ func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
 // dispatch returns the paths behind one interface call: one per bound
 // concrete type whose method blocks, following nested interface calls.
 func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string]bool) []*finding {
-	if depth >= maxDispatchDepth || visiting[d.key()] {
+	if depth >= maxDispatchDepth || (d.Dep && !b.own[d.Method]) || visiting[d.key()] {
 		return nil
 	}
 	if d.Method == "" && d.One && len(b.stored[d.Iface]) != 1 {
@@ -779,6 +803,13 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 			}
 		}
 		for _, nd := range bf.Dyn {
+			if depth+1 >= maxDispatchDepth || (nd.Dep && !b.own[nd.Method]) {
+				// Nothing the program converts has the method: a
+				// dependency's call here leads nowhere, and copying its
+				// chain for every binding cost more memory than all
+				// the rest of the join (pocketbase).
+				continue
+			}
 			nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
 			nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
 			if nd.Lock == "" {
@@ -801,6 +832,7 @@ type bindings struct {
 	byMethod map[string][]*conv         // concrete conversions by method name
 	into     map[string][]string        // interface → the interfaces converted to it
 	stored   map[string]map[string]bool // slot → the places a func is stored there
+	own      map[string]bool            // method names of the program's own conversions (conv.Dep unset)
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.
 	budget int

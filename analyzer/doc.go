@@ -264,7 +264,9 @@
 //     matching method set; conversions in _test.go count only with
 //     Config.Tests. A call made inside a dependency (a session library's
 //     store.Get) travels up too, marked Dep (at most maxDepDyn per
-//     summary, apart from the program's own), and is joined only with
+//     summary, apart from the program's own; only through an exported
+//     interface with no unexported method, which the program can
+//     implement), and is joined only with
 //     conversions made in the module under analysis (conv.Dep unset):
 //     the program's Postgres store bound to the library's Store is
 //     followed, the library's own implementations (a driver's connection,
