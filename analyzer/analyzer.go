@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -325,10 +325,14 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
-	cb         *callbacks        // adapters and what is passed to them (callbacks.go)
-	sync       *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	reg        *registered       // registration calls and their roots (registrations.go)
-	handlers   *resolve.Handlers // follows handler values to functions
+	// ctxCallbacks: the memory rows' packages the program, as far as
+	// this package sees, hands a function taking a context
+	// (rule_dropped.go).
+	ctxCallbacks map[string]bool
+	cb           *callbacks        // adapters and what is passed to them (callbacks.go)
+	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	reg          *registered       // registration calls and their roots (registrations.go)
+	handlers     *resolve.Handlers // follows handler values to functions
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -376,6 +380,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
 	r.scanStores(files)
+	r.scanCtxCallbacks(files)
 	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary

@@ -155,7 +155,11 @@ func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr)
 	}
 	var f blocksFact
 	if r.pass.ImportObjectFact(fn, &f) {
-		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+		ext := r.dropMemory(&f)
+		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 && !ext.Opaque {
+			return item{}, false
+		}
+		return item{pos: pos, end: end, call: call, ext: ext, name: displayName(fn)}, true
 	}
 	return item{}, false
 }

@@ -157,3 +157,13 @@ func TestDependencyInterfaceDispatch(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "depiface", "depiface/app", "depiface/store", "depiface/cmd", "depiface/libstore", "depiface/memapp", "depiface/libonly")
 }
+
+// TestValidatorCallbacks: go-playground/validator's StructCtx hands its
+// context only to the validation funcs registered with it (memory rows in
+// calls.txt). A program that registers none taking a context is silent at
+// Struct (memval/app); one that registers a func doing I/O with the
+// context is reported there (memval/appio).
+func TestValidatorCallbacks(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "memval/app", "memval/appio")
+}
