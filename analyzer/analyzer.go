@@ -90,6 +90,9 @@ type fnSummary struct {
 	// opaque: the function passes a context to a call the analysis cannot
 	// follow, directly or through callees (see item.opaque).
 	opaque bool
+	// memOpaque: it hands one only to memory rows' functions
+	// (blocksFact.OpaqueMemory).
+	memOpaque bool
 }
 
 // summary returns the function's result with the other paths attached
@@ -495,6 +498,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					s.opaque = true
 					changed = true
 				}
+				if !s.memOpaque && r.memOpaqueItem(it) {
+					s.memOpaque = true
+					changed = true
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -510,7 +517,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque) && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque) && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
@@ -518,6 +525,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			bf.Dyn = s.dyn
 			bf.Opaque = s.opaque
+			bf.OpaqueMemory = s.memOpaque && !s.opaque
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}

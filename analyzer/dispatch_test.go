@@ -165,7 +165,7 @@ func TestDependencyInterfaceDispatch(t *testing.T) {
 // context is reported there (memval/appio).
 func TestValidatorCallbacks(t *testing.T) {
 	t.Parallel()
-	cases.Run(t, Analyzer, "memval/app", "memval/appio")
+	cases.Run(t, Analyzer, "memval/app", "memval/appio", "memval/check")
 }
 
 // TestInterfaceOnlyDroppedContext pins issue 21 item 6's second class as

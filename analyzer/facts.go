@@ -57,6 +57,11 @@ type blocksFact struct {
 	// here or in a callee, so it may do I/O with a context it is given
 	// (SIO002's factlessIdle). A fact may carry only Opaque.
 	Opaque bool
+	// OpaqueMemory: the contexts it hands to calls the analysis cannot
+	// follow go only to memory rows' functions (rule_dropped.go), which
+	// count as opaque only where the program hands their library a
+	// function taking a context.
+	OpaqueMemory bool
 }
 
 func (*blocksFact) AFact() {}
@@ -80,6 +85,12 @@ func (f *blocksFact) String() string {
 			s += " + "
 		}
 		s += "opaque"
+	}
+	if f.OpaqueMemory {
+		if s != "" {
+			s += " + "
+		}
+		s += "opaque(memory)"
 	}
 	return s
 }

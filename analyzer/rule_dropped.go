@@ -97,7 +97,7 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	}
 	// A fact holding only interface calls made inside dependencies
 	// (dynCall.Dep) is no evidence of I/O, as when they were not kept.
-	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !ownDyn(f.Dyn)
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !(f.OpaqueMemory && !r.memoryIdle()) && !ownDyn(f.Dyn)
 }
 
 // plainResults reports whether fn returns only basic values and errors:

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-playground/validator/v10"
+
+	"memval/check"
 )
 
 var v = newValidator()
@@ -30,4 +32,10 @@ func Create(w http.ResponseWriter, r *http.Request) {
 // Update calls StructCtx itself with context.Background(): silent too.
 func Update(w http.ResponseWriter, r *http.Request) {
 	_ = v.StructCtx(context.Background(), r.FormValue("name"))
+}
+
+// Delete gives a helper context.Background(), which it hands to StructCtx:
+// silent as well.
+func Delete(w http.ResponseWriter, r *http.Request) {
+	_ = check.Check(context.Background(), r.FormValue("name"))
 }
