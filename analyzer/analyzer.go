@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -97,6 +97,9 @@ type fnSummary struct {
 	reported int
 	// end is where the body ends, for the roots report.
 	end token.Pos
+	// memOpaque: it hands one only to memory rows' functions
+	// (blocksFact.OpaqueMemory).
+	memOpaque bool
 }
 
 // summary returns the function's result with the other paths attached
@@ -337,10 +340,14 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
-	cb         *callbacks        // adapters and what is passed to them (callbacks.go)
-	sync       *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	reg        *registered       // registration calls and their roots (registrations.go)
-	handlers   *resolve.Handlers // follows handler values to functions
+	// ctxCallbacks: the memory rows' packages the program, as far as
+	// this package sees, hands a function taking a context
+	// (rule_dropped.go).
+	ctxCallbacks map[string]bool
+	cb           *callbacks        // adapters and what is passed to them (callbacks.go)
+	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	reg          *registered       // registration calls and their roots (registrations.go)
+	handlers     *resolve.Handlers // follows handler values to functions
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -388,6 +395,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
 	r.scanStores(files)
+	r.scanCtxCallbacks(files)
 	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary
@@ -508,6 +516,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 						changed = true
 					}
 				}
+				if !s.memOpaque && r.memOpaqueItem(it) {
+					s.memOpaque = true
+					changed = true
+				}
 				fs := r.resolveAt(s, it)
 				if len(fs) == 0 {
 					continue
@@ -523,7 +535,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
@@ -532,6 +544,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			bf.Dyn = s.dyn
 			bf.Opaque = s.opaque
 			bf.Unfollowed = s.unfollowed
+			bf.OpaqueMemory = s.memOpaque && !s.opaque
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}

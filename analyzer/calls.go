@@ -155,7 +155,18 @@ func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr)
 	}
 	var f blocksFact
 	if r.pass.ImportObjectFact(fn, &f) {
-		return item{pos: pos, end: end, call: call, ext: &f, name: displayName(fn)}, true
+		ext := r.dropMemory(&f)
+		if ext.Opaque && r.memoryRow(fn) {
+			// The row's func values are the program's callbacks: opaque
+			// only where it registers one taking a context.
+			cp := *ext
+			cp.Opaque, cp.OpaqueMemory = false, true
+			ext = &cp
+		}
+		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 && !ext.Opaque && !ext.OpaqueMemory {
+			return item{}, false
+		}
+		return item{pos: pos, end: end, call: call, ext: ext, name: displayName(fn)}, true
 	}
 	return item{}, false
 }

@@ -60,6 +60,11 @@ type Config struct {
 	// IO holds context-aware calls that do I/O: fine on their own, counted
 	// under a lock (SIO003) or an open transaction (SIO007).
 	IO map[string]bool
+	// Memory holds functions of in-memory libraries that take a context
+	// and do no I/O with it (memory rows): given a dropped context they
+	// are SIO002 only where the program hands their package a function
+	// taking a context (rule_dropped.go).
+	Memory map[string]bool
 	// Tests makes _test.go files part of the analysis (their handlers
 	// become roots). Off by default: tests are rarely request paths.
 	Tests bool
@@ -122,13 +127,14 @@ func DefaultConfig() Config {
 	cfg.Waits = maps.Clone(t.waits)
 	cfg.Files = maps.Clone(t.files)
 	cfg.IO = maps.Clone(t.io)
+	cfg.Memory = maps.Clone(t.memory)
 	return cfg
 }
 
 // clone deep-copies c so that flags can change the copy.
 func (c Config) clone() *Config {
 	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{},
-		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{},
+		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{}, Memory: map[string]bool{},
 		Tests: c.Tests, ReportIgnored: c.ReportIgnored,
 		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
 	maps.Copy(n.Rules, c.Rules)
@@ -138,6 +144,7 @@ func (c Config) clone() *Config {
 	maps.Copy(n.Waits, c.Waits)
 	maps.Copy(n.Files, c.Files)
 	maps.Copy(n.IO, c.IO)
+	maps.Copy(n.Memory, c.Memory)
 	n.Roots = append(n.Roots, c.Roots...)
 	return n
 }

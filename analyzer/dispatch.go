@@ -368,10 +368,11 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 	}
 	var f blocksFact
 	if r.pass.ImportObjectFact(m, &f) {
-		if len(f.Chain) == 0 && len(f.Dyn) == 0 {
+		ext := r.dropMemory(&f)
+		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 {
 			return nil // only Opaque: nothing to dispatch to
 		}
-		return &f
+		return ext
 	}
 	if !knowledge.StdPath(m.Pkg().Path()) {
 		return nil

@@ -120,7 +120,14 @@
 // follow (an interface method not dispatched, a func value) is opaque
 // (blocksFact.Opaque, which its callers inherit), never idle; contexts
 // of unknown origin (fields, function results) are never flagged, and
-// context.WithoutCancel is a deliberate detach. SIO005 (uncancellable-wait) flags time.Sleep,
+// context.WithoutCancel is a deliberate detach. A callee that is a memory
+// row (calls.txt: an in-memory library whose context reaches only the
+// func values the program registers, go-playground/validator's StructCtx)
+// is marked OpMemory in a dependency's facts and dropped in the program's
+// passes unless the program hands that library a function taking a
+// context (ctxCallbackFact, rule_dropped.go); a program's function that
+// hands it its own context is opaque on the same condition, judged by the
+// pass that calls it (blocksFact.OpaqueMemory). SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as

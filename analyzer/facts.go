@@ -63,6 +63,11 @@ type blocksFact struct {
 	// report, since what runs behind it is unseen. A fact may carry only
 	// Unfollowed.
 	Unfollowed string `json:",omitempty"`
+	// OpaqueMemory: the contexts it hands to calls the analysis cannot
+	// follow go only to memory rows' functions (rule_dropped.go), which
+	// count as opaque only where the program hands their library a
+	// function taking a context.
+	OpaqueMemory bool
 }
 
 func (*blocksFact) AFact() {}
@@ -92,6 +97,12 @@ func (f *blocksFact) String() string {
 			s += " + "
 		}
 		s += "unfollowed"
+	}
+	if f.OpaqueMemory {
+		if s != "" {
+			s += " + "
+		}
+		s += "opaque(memory)"
 	}
 	return s
 }

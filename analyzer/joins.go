@@ -311,10 +311,23 @@ func (r *runner) opaqueItem(it item) bool {
 	case it.opaque:
 		return true
 	case it.ext != nil:
-		return it.ext.Opaque
+		return it.ext.Opaque || (it.ext.OpaqueMemory && !r.memoryIdle())
 	case it.local != nil:
 		callee := r.byFunc[it.local]
-		return callee != nil && callee.root == notRoot && callee.opaque
+		return callee != nil && callee.root == notRoot && (callee.opaque || (callee.memOpaque && !r.memoryIdle()))
+	}
+	return false
+}
+
+// memOpaqueItem reports whether an item hands a context to a memory row's
+// function, itself or through its callee (blocksFact.OpaqueMemory).
+func (r *runner) memOpaqueItem(it item) bool {
+	switch {
+	case it.ext != nil:
+		return it.ext.OpaqueMemory
+	case it.local != nil:
+		callee := r.byFunc[it.local]
+		return callee != nil && callee.root == notRoot && callee.memOpaque
 	}
 	return false
 }

@@ -3,6 +3,9 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
+	"maps"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -25,6 +28,10 @@ func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *ty
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
 		(!r.thirdParty || fn != nil) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) {
+			memory := r.memoryRow(fn)
+			if memory && r.memoryIdle() {
+				return item{}, false // the context reaches only the library's own callbacks
+			}
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
 				name = terminalName(fn)
@@ -38,6 +45,9 @@ func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *ty
 			if use := frameworkCtxFix(arg, ci.desc); use != "" {
 				hint = "pass " + use
 				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
+				if memory {
+					it.term.kind = knowledge.OpMemory
+				}
 				it.fixArg = arg
 				// Passing c is everywhere in gin services, and the callee's own
 				// blocking (a ctx-less query, a sleep) is a problem of its own.
@@ -47,6 +57,9 @@ func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *ty
 				return it, true
 			}
 			it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
+			if memory {
+				it.term.kind = knowledge.OpMemory
+			}
 			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
 				it.fixArg = c
 			}
@@ -84,7 +97,7 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	}
 	// A fact holding only interface calls made inside dependencies
 	// (dynCall.Dep) is no evidence of I/O, as when they were not kept.
-	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !ownDyn(f.Dyn)
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !(f.OpaqueMemory && !r.memoryIdle()) && !ownDyn(f.Dyn)
 }
 
 // plainResults reports whether fn returns only basic values and errors:
@@ -117,4 +130,144 @@ func (r *runner) idleDropped(it item) bool {
 	}
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.call)
 	return !r.byFunc[fn.Origin()].opaque && plainResults(fn)
+}
+
+// Memory rows (knowledge.KindMemory): a function of an in-memory library
+// that takes a context and does no I/O with it, handing it only to the
+// func values kept by the library (go-playground/validator's StructCtx and
+// the validation funcs). The analysis cannot follow those func values, so
+// the function is opaque, and before the rows every Struct call (which
+// gives StructCtx context.Background()) was a SIO002 on every request
+// path. Whether the context can reach I/O depends on what the program
+// registers, which a dependency's pass cannot see: there the operation is
+// kept, marked OpMemory, and the program drops it (memoryIdle) unless it
+// hands one of the rows' packages a function that takes a context
+// (ctxCallbacks: RegisterValidationCtx(tag, fn) keeps the finding; a Func
+// given to RegisterValidation, which never sees the context, does not).
+
+// ctxCallbackFact lists the memory rows' packages that a package hands a
+// function taking a context (a callback the library may give the context
+// it was given).
+type ctxCallbackFact struct{ Pkgs []string }
+
+func (*ctxCallbackFact) AFact() {}
+
+func (f *ctxCallbackFact) String() string { return "ctxcallbacks(" + strings.Join(f.Pkgs, ",") + ")" }
+
+// importPath is path without a GOPATH vendor directory's prefix, the path
+// the rows name.
+func importPath(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		return path[i+len("/vendor/"):]
+	}
+	return path
+}
+
+// memoryRow reports whether fn is a memory row's function.
+func (r *runner) memoryRow(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || len(r.cfg.Memory) == 0 {
+		return false
+	}
+	return r.cfg.Memory[knowledge.Qualified(fn.Origin(), importPath(fn.Pkg().Path()))]
+}
+
+// memoryIdle reports whether a dropped context given to a memory row's
+// function reaches nothing here: the program's passes decide, once they
+// know the callbacks (a dependency's pass keeps the operation, marked).
+func (r *runner) memoryIdle() bool {
+	return !r.thirdParty && len(r.ctxCallbacks) == 0
+}
+
+// scanCtxCallbacks records the memory rows' packages that this package,
+// or one it imports, hands a function taking a context: an argument of a
+// func type with a context.Context parameter to a function of that
+// package.
+func (r *runner) scanCtxCallbacks(files []*ast.File) {
+	r.ctxCallbacks = map[string]bool{}
+	if r.thirdParty || len(r.cfg.Memory) == 0 {
+		return
+	}
+	for _, pf := range r.pass.AllPackageFacts() {
+		if f, ok := pf.Fact.(*ctxCallbackFact); ok {
+			for _, p := range f.Pkgs {
+				r.ctxCallbacks[p] = true
+			}
+		}
+	}
+	pkgs := map[string]bool{}
+	for k := range r.cfg.Memory {
+		pkgs[slotPkg(k)] = true
+	}
+	info := r.pass.TypesInfo
+	own := map[string]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(info, call).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || !pkgs[importPath(fn.Pkg().Path())] {
+				return true
+			}
+			for _, a := range call.Args {
+				if sig, ok := info.TypeOf(a).Underlying().(*types.Signature); ok && takesContext(sig) {
+					own[importPath(fn.Pkg().Path())] = true
+				}
+			}
+			return true
+		})
+	}
+	if len(own) > 0 {
+		ps := slices.Sorted(maps.Keys(own))
+		r.pass.ExportPackageFact(&ctxCallbackFact{Pkgs: ps})
+		for _, p := range ps {
+			r.ctxCallbacks[p] = true
+		}
+	}
+}
+
+// takesContext reports whether sig has a context.Context parameter.
+func takesContext(sig *types.Signature) bool {
+	for i := range sig.Params().Len() {
+		if isContextType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropMemory returns f without its SIO002 operations marked OpMemory (a
+// context handed to an in-memory library) when the program registers no
+// callback that could use it (memoryIdle); f itself otherwise. The
+// remaining paths keep their order, the first becoming the main one.
+func (r *runner) dropMemory(f *blocksFact) *blocksFact {
+	if !r.memoryIdle() {
+		return f
+	}
+	memory := func(e *blocksFact) bool { return e.Rule == "SIO002" && e.Kind == knowledge.OpMemory }
+	drop := memory(f)
+	for i := range f.More {
+		drop = drop || memory(&f.More[i])
+	}
+	if !drop {
+		return f
+	}
+	var keep []blocksFact
+	if main := *f; !memory(&main) {
+		main.More, main.Dyn, main.Opaque = nil, nil, false
+		keep = append(keep, main)
+	}
+	for _, m := range f.More {
+		if !memory(&m) {
+			keep = append(keep, m)
+		}
+	}
+	out := &blocksFact{}
+	if len(keep) > 0 {
+		*out = keep[0]
+		out.More = keep[1:]
+	}
+	out.Dyn, out.Opaque = f.Dyn, f.Opaque
+	return out
 }

@@ -18,6 +18,7 @@ type builtinTables struct {
 	waits    map[string]string
 	files    map[string]bool
 	io       map[string]bool
+	memory   map[string]bool
 }
 
 var defaultTables = sync.OnceValue(func() *builtinTables {
@@ -28,9 +29,9 @@ var defaultTables = sync.OnceValue(func() *builtinTables {
 		panic(fmt.Sprintf("syncio: the built-in call tables: %v", err))
 	}
 	t := &builtinTables{blocking: map[string]Replacement{}, clients: map[string]string{}, waits: map[string]string{},
-		files: map[string]bool{}, io: map[string]bool{}}
+		files: map[string]bool{}, io: map[string]bool{}, memory: map[string]bool{}}
 	for _, r := range rows {
-		cfg := Config{Blocking: t.blocking, Clients: t.clients, Waits: t.waits, Files: t.files, IO: t.io}
+		cfg := Config{Blocking: t.blocking, Clients: t.clients, Waits: t.waits, Files: t.files, IO: t.io, Memory: t.memory}
 		cfg.addRow(r)
 	}
 	return t
@@ -47,6 +48,11 @@ func (c *Config) addRow(r knowledge.Row) {
 		c.Files[r.Key] = true
 	case knowledge.KindIO:
 		c.IO[r.Key] = true
+	case knowledge.KindMemory:
+		if c.Memory == nil {
+			c.Memory = map[string]bool{}
+		}
+		c.Memory[r.Key] = true
 	default:
 		c.Blocking[r.Key] = replacementOf(r)
 	}

@@ -25,9 +25,14 @@ const (
 	OpWait
 	OpStore
 	OpLocal
+	// OpMemory is no wait: a context handed to an in-memory library
+	// (a memory row of calls.txt), which only the callbacks the program
+	// registers there could use. The analyzer marks SIO002 operations so,
+	// and drops them where the program registers none.
+	OpMemory
 )
 
-var opKindNames = map[string]OpKind{"remote": OpRemote, "wait": OpWait, "store": OpStore, "local": OpLocal}
+var opKindNames = map[string]OpKind{"remote": OpRemote, "wait": OpWait, "store": OpStore, "local": OpLocal, "memory": OpMemory}
 
 // String is the kind's name in kinds.txt, or "unknown".
 func (k OpKind) String() string {
@@ -53,6 +58,8 @@ func (k OpKind) Order() int {
 		return 1
 	case OpLocal:
 		return 3
+	case OpMemory:
+		return 4
 	}
 	return 2
 }

@@ -37,9 +37,16 @@ const (
 	// KindIO: I/O that honours its context: fine on its own, counted under
 	// a lock (SIO003) or an open transaction (SIO007).
 	KindIO Kind = "io"
+	// KindMemory: a function of an in-memory library that takes a context
+	// and does no I/O with it: the context reaches only the func values the
+	// program registers with the library (go-playground/validator's
+	// StructCtx and the validation funcs). Given a dropped context it is
+	// no SIO002 unless the program hands that library a func taking a
+	// context.
+	KindMemory Kind = "memory"
 )
 
-var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO}
+var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory}
 
 // Row is one row of a table: a call and what is known of it.
 type Row struct {
@@ -100,6 +107,7 @@ var kindFields = map[Kind][]string{
 	KindWait:     {FieldHint},
 	KindFile:     nil,
 	KindIO:       nil,
+	KindMemory:   nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's
