@@ -289,7 +289,7 @@ type item struct {
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see regions.Lock
 	tx       string      // a transaction open at the item (SIO007), see regions.Tx
-	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
+	gormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
 	// joined marks a join wait in a dependency module (joins.go): it
 	// blocks only when the work in join does.

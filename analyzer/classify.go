@@ -33,7 +33,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
 	//
-	gorm := newGormFlow(info, sig, body)
+	gorm := newChainFlow(info, sig, body)
 	later := newLaterFlow(info, flow, body, r.attachOf)
 	waits := r.newWaitFlow(body, flow)
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -129,7 +129,7 @@ func (r *runner) term(rule string, pos, end token.Pos, name, detail, hint string
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow, skipCtx bool) (item, bool) {
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -213,6 +213,9 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		return it, ok
 	}
 	if it, ok := r.gormFinisher(call, fn, gorm, mk); ok {
+		return it, true
+	}
+	if it, ok := r.dbxFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
 	if it, ok := r.clientCall(fn, key, mk); ok {

@@ -151,7 +151,12 @@
 // stores). Locals are followed through their
 // assignments: one reassigned from its own chain (db = db.Where(…), the
 // list-query idiom) keeps the state of its origin, and a parameter's origin
-// is unknown, so never flagged. sqlx's context-less methods are table
+// is unknown, so never flagged. pocketbase/dbx's finishers (Execute,
+// One, All, … of a Query, SelectQuery or ModelQuery; knowledge/dbx.go)
+// are judged the same way, by the chain before them (chainFlow), not by
+// dbx's source, which tests q.ctx == nil at run time: WithContext in the
+// chain is silent, none on a stored builder is SIO001, and a chain the
+// body cannot tell keeps dbx's fact. sqlx's context-less methods are table
 // entries. The table is data, internal/knowledge/blocking.txt, one row per
 // call with the evidence for it; the SDK rows (go-redis v6/v7, mongo-driver
 // v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) have their story

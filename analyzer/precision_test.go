@@ -126,3 +126,15 @@ func TestIdleCallee(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/idlectx")
 }
+
+// TestDbxChain: pocketbase/dbx's finishers are judged by the chain before
+// them, not by dbx's source, which holds both branches of q.ctx == nil.
+// navidrome gives every query .WithContext(r.ctx) (silent: 28 findings
+// in scope were this false positive); a query with no WithContext on a
+// stored builder is SIO001 at the finisher, one given
+// context.Background() the SIO002 of its WithContext call, and one built
+// elsewhere keeps dbx's fact (pocketbase's queries).
+func TestDbxChain(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "dbxcase")
+}
