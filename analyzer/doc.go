@@ -267,7 +267,10 @@
 //     … in …") and the order of reports are the same on every run.
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
-//     Config.Tests. A call made inside a dependency (a session library's
+//     Config.Tests, and so do test doubles in non-test files (testDouble:
+//     a conversion recorded in a test-support package, or of a type
+//     declared in one or named Mock…/Fake…/Stub…; knowledge's
+//     TestSupport and TestDouble). A call made inside a dependency (a session library's
 //     store.Get) travels up too, marked Dep (at most maxDepDyn per
 //     summary, apart from the program's own), and is joined only with
 //     conversions made in the module under analysis (conv.Dep unset):
