@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(memoFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -311,6 +311,10 @@ type item struct {
 	// merged marks an item whose paths come from several callees (the
 	// bindings dispatch joins): their counts past maxOps may overlap.
 	merged bool
+	// once marks an item that runs once per value or key, not per request
+	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
+	// in a memoiser's own body. onceRules do not count for it.
+	once bool
 }
 
 type runner struct {
@@ -325,10 +329,11 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
-	cb         *callbacks        // adapters and what is passed to them (callbacks.go)
-	sync       *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	reg        *registered       // registration calls and their roots (registrations.go)
-	handlers   *resolve.Handlers // follows handler values to functions
+	cb         *callbacks            // adapters and what is passed to them (callbacks.go)
+	sync       *resolve.Sync         // parameters called on the spot, by fact (resolve)
+	memos      map[*types.Func][]int // this package's memoisers (memo.go)
+	reg        *registered           // registration calls and their roots (registrations.go)
+	handlers   *resolve.Handlers     // follows handler values to functions
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -451,6 +456,13 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				r.byFunc[fn] = s
 			}
 			s.items = r.collect(s.sig, fd.Body)
+			if len(r.memos[fn]) > 0 {
+				// A memoiser's own waits are for another caller's
+				// construction, once per key.
+				for i := range s.items {
+					s.items[i].once = true
+				}
+			}
 			decls = append(decls, s)
 			if s.root != notRoot {
 				roots = append(roots, s)
@@ -591,6 +603,9 @@ func entryPoint(fn *types.Func) bool {
 }
 
 func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
+	if it.once && onceRules[rule] {
+		return true // once per process or key, not per request (memo.go)
+	}
 	return !r.cfg.ReportIgnored && (funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule))
 }
 

@@ -36,6 +36,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	gorm := newChainFlow(info, sig, body)
 	later := newLaterFlow(info, flow, body, r.attachOf)
 	waits := r.newWaitFlow(body, flow)
+	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -51,6 +52,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		case *ast.CallExpr:
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
+			}
+			for _, j := range r.onceParams(n) {
+				for _, a := range resolve.CalledArgs(info, n, j) {
+					onceSpans = append(onceSpans, [2]token.Pos{a.Pos(), a.End()})
+				}
 			}
 			// Callbacks the callee runs before it returns are on this path.
 			for _, j := range r.sync.Params(typeutil.StaticCallee(info, n)) {
@@ -102,6 +108,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {

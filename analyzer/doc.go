@@ -135,7 +135,9 @@
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (regions.Locks, the io rows of Config.IO). SIO004
 // (client-per-request) flags http.Transport literals and the constructors
-// of clients with their own connections (Config.Clients, client rows);
+// of clients with their own connections (Config.Clients, client rows),
+// except in a function that runs once per process (sync.Once.Do's, or a
+// memoiser's: memo.go, memoFact), where neither SIO004 nor SIO005 counts;
 // SIO006 (file-io, opt-in) flags os file I/O (Config.Files). SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:
