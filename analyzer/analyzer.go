@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -299,7 +299,7 @@ type item struct {
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see regions.Lock
 	tx       string      // a transaction open at the item (SIO007), see regions.Tx
-	gormRoot ast.Expr    // SIO001 gorm chain: where .WithContext(ctx) goes
+	gormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
 	// joined marks a join wait in a dependency module (joins.go): it
 	// blocks only when the work in join does.
@@ -326,6 +326,10 @@ type item struct {
 	// generic type's field, a closure chained through one): what runs
 	// there is unseen. It leads to nothing; the roots report says so.
 	unfollowed string
+	// once marks an item that runs once per value or key, not per request
+	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
+	// in a memoiser's own body. onceRules do not count for it.
+	once bool
 }
 
 type runner struct {
@@ -344,10 +348,11 @@ type runner struct {
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
 	ctxCallbacks map[string]bool
-	cb           *callbacks        // adapters and what is passed to them (callbacks.go)
-	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	reg          *registered       // registration calls and their roots (registrations.go)
-	handlers     *resolve.Handlers // follows handler values to functions
+	cb           *callbacks            // adapters and what is passed to them (callbacks.go)
+	sync         *resolve.Sync         // parameters called on the spot, by fact (resolve)
+	reg          *registered           // registration calls and their roots (registrations.go)
+	handlers     *resolve.Handlers     // follows handler values to functions
+	memos        map[*types.Func][]int // this package's memoisers (memo.go)
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -471,6 +476,13 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				r.byFunc[fn] = s
 			}
 			s.items = r.collect(s.sig, fd.Body)
+			if len(r.memos[fn]) > 0 {
+				// A memoiser's own waits are for another caller's
+				// construction, once per key.
+				for i := range s.items {
+					s.items[i].once = true
+				}
+			}
 			decls = append(decls, s)
 			if s.root != notRoot {
 				roots = append(roots, s)
@@ -632,6 +644,9 @@ func entryPoint(fn *types.Func) bool {
 }
 
 func (r *runner) suppressed(s *fnSummary, it item, rule string) bool {
+	if it.once && onceRules[rule] {
+		return true // once per process or key, not per request (memo.go)
+	}
 	return !r.cfg.ReportIgnored && (funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule))
 }
 

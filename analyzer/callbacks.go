@@ -133,6 +133,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		}
 	}
 	r.sync.Scan(decls)
+	r.scanMemos(decls)
 	for _, d := range decls {
 		if d.Params == nil {
 			continue

@@ -33,9 +33,10 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
 	//
-	gorm := newGormFlow(info, sig, body)
+	gorm := newChainFlow(info, sig, body)
 	later := newLaterFlow(info, flow, body, r.attachOf)
 	waits := r.newWaitFlow(body, flow)
+	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -51,6 +52,11 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		case *ast.CallExpr:
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
+			}
+			for _, j := range r.onceParams(n) {
+				for _, a := range resolve.CalledArgs(info, n, j) {
+					onceSpans = append(onceSpans, [2]token.Pos{a.Pos(), a.End()})
+				}
 			}
 			// Callbacks the callee runs before it returns are on this path.
 			for _, j := range r.sync.Params(typeutil.StaticCallee(info, n)) {
@@ -106,6 +112,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		}
 		return true
 	})
+	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {
@@ -133,7 +140,7 @@ func (r *runner) term(rule string, pos, end token.Pos, name, detail, hint string
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow, later *laterFlow, skipCtx bool) (item, bool) {
+func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -217,6 +224,9 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *gormFlow,
 		return it, ok
 	}
 	if it, ok := r.gormFinisher(call, fn, gorm, mk); ok {
+		return it, true
+	}
+	if it, ok := r.dbxFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
 	if it, ok := r.clientCall(fn, key, mk); ok {

@@ -429,6 +429,9 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			}
 			return
 		}
+		if !r.cfg.Tests && testDouble(r.pass.Pkg, t) {
+			return // a test double is no binding of the server's
+		}
 		name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
 		k := name + "→" + ikey
 		if seen[k] {
@@ -546,6 +549,28 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 		}
 	}
 	return out
+}
+
+// testDouble reports whether a conversion of t recorded in pkg binds a
+// test double: the conversion is made in a test-support package (a mock
+// handing itself to a callback, tests.(*MockDataStore).WithTx in
+// navidrome), or t is declared in one or named as a double (MockX,
+// FakeX, StubX). Such a package is compiled into the binary only because
+// the tests import it; its types are never bound in the server, and
+// following them put a mock's mutex among the locks held on a request
+// path. Config.Tests, which analyses tests, keeps them.
+func testDouble(pkg *types.Package, t types.Type) bool {
+	if knowledge.TestSupport(pkg.Path()) {
+		return true
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
 }
 
 // compositeConversions reports the conversions in a composite literal's

@@ -142,7 +142,9 @@
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (regions.Locks, the io rows of Config.IO). SIO004
 // (client-per-request) flags http.Transport literals and the constructors
-// of clients with their own connections (Config.Clients, client rows);
+// of clients with their own connections (Config.Clients, client rows),
+// except in a function that runs once per process (sync.Once.Do's, or a
+// memoiser's: memo.go, memoFact), where neither SIO004 nor SIO005 counts;
 // SIO006 (file-io, opt-in) flags os file I/O (Config.Files). SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:
@@ -158,7 +160,12 @@
 // stores). Locals are followed through their
 // assignments: one reassigned from its own chain (db = db.Where(…), the
 // list-query idiom) keeps the state of its origin, and a parameter's origin
-// is unknown, so never flagged. sqlx's context-less methods are table
+// is unknown, so never flagged. pocketbase/dbx's finishers (Execute,
+// One, All, … of a Query, SelectQuery or ModelQuery; knowledge/dbx.go)
+// are judged the same way, by the chain before them (chainFlow), not by
+// dbx's source, which tests q.ctx == nil at run time: WithContext in the
+// chain is silent, none on a stored builder is SIO001, and a chain the
+// body cannot tell keeps dbx's fact. sqlx's context-less methods are table
 // entries. The table is data, internal/knowledge/blocking.txt, one row per
 // call with the evidence for it; the SDK rows (go-redis v6/v7, mongo-driver
 // v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) have their story
@@ -269,7 +276,10 @@
 //     … in …") and the order of reports are the same on every run.
 //     Only types the program converts count, never every type with a
 //     matching method set; conversions in _test.go count only with
-//     Config.Tests. A call made inside a dependency (a session library's
+//     Config.Tests, and so do test doubles in non-test files (testDouble:
+//     a conversion recorded in a test-support package, or of a type
+//     declared in one or named Mock…/Fake…/Stub…; knowledge's
+//     TestSupport and TestDouble). A call made inside a dependency (a session library's
 //     store.Get) travels up too, marked Dep (at most maxDepDyn per
 //     summary, apart from the program's own; only through an exported
 //     interface with no unexported method, which the program can

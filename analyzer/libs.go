@@ -148,20 +148,23 @@ const (
 	gormSelf
 )
 
-// gormFlow answers, for *gorm.DB (and *gorm.Association, gorm.Migrator) expressions in
-// one body, whether the chain carries a context. Local variables are
+// chainFlow answers, for query-builder chains in one body (*gorm.DB,
+// *gorm.Association, gorm.Migrator; dbx's *DB, Builder, *Query,
+// *SelectQuery, *ModelQuery), whether the chain carries a context: both
+// libraries carry it in the chain, set by WithContext, and their
+// finishers are judged by the chain before them. Local variables are
 // followed through their assignments; a variable reassigned from its own
 // chain (db = db.Where(…)) keeps the state of its other assignments, and
 // a parameter's origin is unknown.
-type gormFlow struct {
+type chainFlow struct {
 	info     *types.Info
 	assign   map[*types.Var][]ast.Expr
 	params   map[*types.Var]bool
 	visiting map[*types.Var]bool
 }
 
-func newGormFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *gormFlow {
-	g := &gormFlow{info: info, assign: map[*types.Var][]ast.Expr{}, params: map[*types.Var]bool{}, visiting: map[*types.Var]bool{}}
+func newChainFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *chainFlow {
+	g := &chainFlow{info: info, assign: map[*types.Var][]ast.Expr{}, params: map[*types.Var]bool{}, visiting: map[*types.Var]bool{}}
 	if sig != nil {
 		for i := range sig.Params().Len() {
 			g.params[sig.Params().At(i)] = true
@@ -172,7 +175,7 @@ func newGormFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *g
 		if !ok {
 			return
 		}
-		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type()) || knowledge.IsGormMigrator(v.Type())) {
+		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type()) || knowledge.IsGormMigrator(v.Type()) || knowledge.IsDbxType(v.Type())) {
 			g.assign[v] = append(g.assign[v], rhs)
 		}
 	}
@@ -206,7 +209,7 @@ func isGormAssoc(t types.Type) bool {
 
 // state classifies a *gorm.DB expression; depth bounds the walk through
 // variables that are assigned from each other.
-func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
+func (g *chainFlow) state(e ast.Expr, depth int) gormCtx {
 	if depth > 8 {
 		return gormUnknown
 	}
@@ -217,6 +220,14 @@ func (g *gormFlow) state(e ast.Expr, depth int) gormCtx {
 			return gormUnknown
 		}
 		fn, _ := g.info.Uses[sel.Sel].(*types.Func)
+		if fn != nil && knowledge.DbxChainMethod(fn) {
+			// r.db.NewQuery(q).Bind(args).WithContext(ctx): dbx sets
+			// the context on the DB, the query or the select builder.
+			if fn.Name() == "WithContext" {
+				return gormWithCtx
+			}
+			return g.state(sel.X, depth+1)
+		}
 		if fn == nil || knowledge.GormReceiver(fn) == "" && knowledge.GormAssocReceiver(fn) == "" {
 			return gormUnknown
 		}

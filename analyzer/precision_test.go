@@ -126,3 +126,26 @@ func TestIdleCallee(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/idlectx")
 }
+
+// TestDbxChain: pocketbase/dbx's finishers are judged by the chain before
+// them, not by dbx's source, which holds both branches of q.ctx == nil.
+// navidrome gives every query .WithContext(r.ctx) (silent: 28 findings
+// in scope were this false positive); a query with no WithContext on a
+// stored builder is SIO001 at the finisher, one given
+// context.Background() the SIO002 of its WithContext call, and one built
+// elsewhere keeps dbx's fact (pocketbase's queries).
+func TestDbxChain(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "dbxcase")
+}
+
+// TestOnceOnly: issue 21 item 6, navidrome's db.Db built by
+// singleton.GetInstance read as a pool opened on every request (22
+// SIO004) and the memoiser's wait as a request's (22 SIO005). A client
+// built or a wait made in sync.Once.Do's function or a memoiser's is
+// once per process; the same through a helper that calls its function
+// every time is SIO004, and a ctx-less call in Once.Do stays SIO001.
+func TestOnceOnly(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/once")
+}

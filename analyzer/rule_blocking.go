@@ -28,7 +28,7 @@ func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint 
 
 // gormFinisher is the item of a gorm finisher (Find, First, Save, …, and
 // an association's Find/Append/…), judged by its chain.
-func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *gormFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	path := knowledge.GormReceiver(fn)
 	finisher := path != "" && gormFinishers[fn.Name()]
 	if path == "" {
@@ -48,7 +48,7 @@ func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *gormFlow
 // finisher of *gorm.DB or *gorm.Association, a query method of
 // gorm.Migrator), judged by the chain before it: SIO001 when it never
 // calls WithContext and starts from a stored DB, else context-aware I/O.
-func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *gormFlow, mk func(rule, name, detail, hint string) item) item {
+func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) item) item {
 	info := r.pass.TypesInfo
 	pos, end := call.Pos(), call.End()
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -77,4 +77,37 @@ func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm
 		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
 		kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
 	}}
+}
+
+// dbxFinisher is the item of a dbx query's finisher (Execute, One, All,
+// …; knowledge.DbxFinisher), judged by the chain before it, as gorm's
+// are: dbx's own source tests q.ctx == nil at run time and has both
+// branches, so its fact says SIO001 whatever the caller did. A chain that
+// calls WithContext is context-aware I/O (a dropped context there is the
+// SIO002 of the WithContext call itself); one rooted at a stored builder
+// with none is SIO001 here; one the chain cannot tell (a parameter, a
+// query returned by another function) is left to dbx's fact. Inside dbx
+// its own source decides.
+func (r *runner) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+	if !knowledge.DbxFinisher(fn) || r.pass.Pkg.Path() == knowledge.PathDbx {
+		return item{}, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return item{}, false
+	}
+	switch chain.state(sel.X, 0) {
+	case gormNoCtx:
+		it := mk("SIO001", displayName(fn), "runs a dbx query without WithContext, so dbx takes its branch with no context and the request context is not used",
+			"give the query the request's context: "+types.ExprString(sel.X)+".WithContext(ctx)."+fn.Name()+"(…)")
+		it.gormRoot = sel.X
+		return it, true
+	case gormWithCtx:
+		pos := call.Pos()
+		return item{pos: pos, end: call.End(), call: call, term: &finding{
+			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
+			kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
+		}}, true
+	}
+	return item{}, false
 }

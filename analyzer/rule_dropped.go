@@ -22,7 +22,7 @@ import (
 // droppedContext reports a call whose first argument is a context the
 // request cannot cancel. The rule's fixes need the argument (fixArg); a
 // framework value (gin's c) also yields what the call leads to otherwise.
-func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *gormFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		isContextType(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&

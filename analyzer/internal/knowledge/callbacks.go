@@ -35,3 +35,17 @@ var StdCallbacks = map[string][]int{
 	"path/filepath.WalkDir":                 {1},
 	"io/fs.WalkDir":                         {2},
 }
+
+// StdOnce are the standard library's callbacks that run their function
+// once per value, not once per call (a subset of StdCallbacks' shape):
+// sync.(*Once).Do "calls the function f if and only if Do is being called
+// for the first time for this instance of Once" (go.dev/pkg/sync#Once.Do).
+// A client built there is built once, not per request (SIO004), and a
+// wait there is the first caller's only (SIO005). sync.OnceFunc,
+// OnceValue and OnceValues return a function that calls f later, so f is
+// no callback here. singleflight's Do is not listed: it shares one call
+// among the callers that overlap it, and the next request runs the
+// function again.
+var StdOnce = map[string][]int{
+	"sync.(*Once).Do": {0},
+}
