@@ -212,10 +212,11 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
-	if _, ok := selection.Recv().Underlying().(*types.Interface); !ok {
+	recv := promotedIface(selection)
+	if recv == nil {
 		return nil
 	}
-	key, ok := ifaceKey(selection.Recv())
+	key, ok := ifaceKey(recv)
 	if !ok {
 		return nil
 	}
@@ -224,6 +225,34 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 		name = "…" + name[len(name)-59:]
 	}
 	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+}
+
+// promotedIface returns the interface type a method call goes through:
+// the receiver's type when it is an interface, or the embedded interface
+// field the method is promoted from (c.Call for a struct embedding the
+// interface caller is c.caller.Call), or nil for a concrete method.
+func promotedIface(sel *types.Selection) types.Type {
+	t := sel.Recv()
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return t
+	}
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		t = st.Field(i).Type()
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			// The rest of the path is inside the interface's own
+			// method set (an interface embedding another).
+			return t
+		}
+	}
+	return nil
 }
 
 // ownDyn reports whether ds holds an interface call made outside the

@@ -157,3 +157,12 @@ func TestDependencyInterfaceDispatch(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "depiface", "depiface/app", "depiface/store", "depiface/cmd", "depiface/libstore", "depiface/memapp", "depiface/libonly")
 }
+
+// TestPromotedInterfaceDispatch: a method promoted from an interface
+// embedded in a struct (c.Call for a client embedding its caller, aria2's
+// RPC client) is dispatched like the same call through a named field;
+// bound only to a type that does no I/O, it is silent.
+func TestPromotedInterfaceDispatch(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "promoted", "promoted/rpc", "promoted/cmd")
+}

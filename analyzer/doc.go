@@ -242,7 +242,9 @@
 //   - interface dispatch: analysis is bottom-up, so the handler's package
 //     usually cannot see the concrete type wired in main. Calls through a
 //     followed interface (not the standard library's, the frameworks',
-//     loggers' or generated gRPC streams') travel up as blocksFact.Dyn and,
+//     loggers' or generated gRPC streams'), a method promoted from an
+//     interface embedded in a struct included (c.Call for a client
+//     embedding its caller is c.caller.Call), travel up as blocksFact.Dyn and,
 //     at a root, as a pendingFact (the root's call, the chain, the lock held
 //     and the rules ignored on the way). Every package records its
 //     conversions of concrete types to followed interfaces (assignments,
