@@ -54,6 +54,11 @@ type dynCall struct {
 	// store.Get): it is dispatched only to the concrete types the program
 	// itself converts, never to the dependency's own (see dispatch).
 	Dep bool
+	// Args are the call's func arguments that do something (dyncallbacks.go):
+	// dispatch follows one into a binding that calls its parameter on the
+	// spot. refs are the same before the package's summaries are final.
+	Args []dynArg
+	refs []argRef
 }
 
 func (d *dynCall) key() string {
@@ -119,12 +124,16 @@ type conv struct {
 type convMethod struct {
 	Name string
 	Fact *blocksFact
+	// Calls are the parameters the method calls before it returns (its
+	// CallsFact): the func arguments an interface call gives them run on
+	// the caller's path (dynCall.Args).
+	Calls []int
 }
 
-func (c *conv) method(name string) *blocksFact {
-	for _, m := range c.Methods {
-		if m.Name == name {
-			return m.Fact
+func (c *conv) method(name string) *convMethod {
+	for i := range c.Methods {
+		if c.Methods[i].Name == name {
+			return &c.Methods[i]
 		}
 	}
 	return nil
@@ -224,7 +233,9 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
-	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
+		refs: r.funcArgs(call, sig)}
 }
 
 // promotedIface returns the interface type a method call goes through:
@@ -449,8 +460,12 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			if fn == nil {
 				continue
 			}
-			if bf := r.methodFact(fn); bf != nil {
-				methods = append(methods, convMethod{fn.Name(), bf})
+			bf, calls := r.methodFact(fn), r.sync.Params(fn)
+			if bf == nil && len(calls) > 0 {
+				bf = &blocksFact{}
+			}
+			if bf != nil {
+				methods = append(methods, convMethod{Name: fn.Name(), Fact: bf, Calls: calls})
 			}
 		}
 		if len(methods) > 0 {
@@ -766,7 +781,8 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		if b.budget--; b.budget < 0 {
 			break
 		}
-		bf := c.method(d.Method)
+		cm := c.method(d.Method)
+		bf := cm.Fact
 		ifaceName := d.Iface
 		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
 			ifaceName = ifaceName[i+1:]
@@ -785,41 +801,60 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
 		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
-		wrap := func(f *finding) *finding {
-			if f.ref {
-				return f // names its operation only
+		out = append(out, r.follow(d, bf, prefix, sites, b, depth, visiting)...)
+		// The func arguments the bound method calls on the spot run on
+		// the caller's path, after the method in the chain.
+		for _, a := range d.Args {
+			if !slices.Contains(cm.Calls, a.Param) {
+				continue
 			}
-			g := *f
-			g.chain = append(append([]string(nil), prefix...), f.chain...)
-			g.sites = append(append([]string(nil), sites...), f.sites...)
-			g.poses = nil
-			for _, s := range g.sites {
-				g.poses = append(g.poses, r.sitePos(s))
-			}
-			return &g
+			p := append(append([]string(nil), prefix...), a.Name)
+			s := append(append([]string(nil), sites...), a.Site)
+			out = append(out, r.follow(d, a.Fact, p, s, b, depth, visiting)...)
 		}
-		if len(bf.Chain) > 0 {
-			f := r.fromFact(bf)
-			for i := range bf.More {
-				f.more = append(f.more, r.fromFact(&bf.More[i]))
-			}
-			for _, p := range f.all() {
-				out = append(out, wrap(p))
-			}
+	}
+	return out
+}
+
+// follow returns the paths of bf (a bound method, or a func argument it
+// calls) after prefix, the chain to it from d's caller, following its
+// interface calls one hop deeper.
+func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool) []*finding {
+	var out []*finding
+	wrap := func(f *finding) *finding {
+		if f.ref {
+			return f // names its operation only
 		}
-		for _, nd := range bf.Dyn {
-			nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
-			nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
-			if nd.Lock == "" {
-				nd.Lock = d.Lock
+		g := *f
+		g.chain = append(append([]string(nil), prefix...), f.chain...)
+		g.sites = append(append([]string(nil), sites...), f.sites...)
+		g.poses = nil
+		for _, s := range g.sites {
+			g.poses = append(g.poses, r.sitePos(s))
+		}
+		return &g
+	}
+	if len(bf.Chain) > 0 {
+		f := r.fromFact(bf)
+		for i := range bf.More {
+			f.more = append(f.more, r.fromFact(&bf.More[i]))
+		}
+		for _, p := range f.all() {
+			out = append(out, wrap(p))
+		}
+	}
+	for _, nd := range bf.Dyn {
+		nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
+		nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
+		if nd.Lock == "" {
+			nd.Lock = d.Lock
+		}
+		nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
+		for _, f := range r.dispatch(nd, b, depth+1, visiting) {
+			if f.lock == "" && d.Lock != "" && lockable[f.rule] {
+				f.lock = d.Lock
 			}
-			nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
-			for _, f := range r.dispatch(nd, b, depth+1, visiting) {
-				if f.lock == "" && d.Lock != "" && lockable[f.rule] {
-					f.lock = d.Lock
-				}
-				out = append(out, f)
-			}
+			out = append(out, f)
 		}
 	}
 	return out
@@ -871,7 +906,7 @@ func methodName(typ, method string) string {
 func (r *runner) pendingOf(s *fnSummary) []pendingCall {
 	var out []pendingCall
 	for _, it := range s.items {
-		for _, d := range r.dynOf(s, it) {
+		for _, d := range r.sealArgs(r.dynOf(s, it), 0) {
 			out = append(out, pendingCall{Root: s.name, Site: r.site(it.pos), EndSite: r.site(it.end), Dyn: d})
 		}
 	}

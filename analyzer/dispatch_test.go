@@ -166,3 +166,14 @@ func TestPromotedInterfaceDispatch(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "promoted", "promoted/rpc", "promoted/cmd")
 }
+
+// TestInterfaceCallbacks: a func literal or method value passed to an
+// interface method runs on the request path when the implementation the
+// program binds calls that parameter before it returns (navidrome's
+// ds.WithTxImmediate(func…), run two literals deep through dbx's
+// Transactional); silent when the implementation only keeps the function
+// or starts it with go, or when the literal does nothing that blocks.
+func TestInterfaceCallbacks(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "ifacecb", "ifacecb/dbx", "ifacecb/model", "ifacecb/persistence", "ifacecb/api", "ifacecb/cmd")
+}

@@ -273,6 +273,18 @@
 //     a built-in store the library binds itself) are its plumbing and are
 //     not. A dependency's own roots (a library's middleware) export no
 //     pending calls.
+//   - callbacks through interfaces (dyncallbacks.go): a func literal or
+//     function value passed to an interface method
+//     (ds.WithTx(func(tx DataStore) error {…})) is summarised where it is
+//     written and travels with the interface call (dynCall.Args, sealed
+//     after the fixpoint); a conversion records, per concrete method, the
+//     parameters it calls on the spot (convMethod.Calls, its CallsFact),
+//     and the join follows an argument only into a binding that calls its
+//     parameter, with "→ store.(*SQL).WithTx → func literal at api.go:16"
+//     in the chain. A binding that keeps the function or starts it with
+//     go does not run it. Not followed: an implementation that hands the
+//     function on to another interface method, and a dependency's own
+//     interface calls' arguments.
 //   - stored func values (stored.go, resolve.Slots): a call through a func
 //     value kept in a slot (a struct field, a package variable, or a map,
 //     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or
