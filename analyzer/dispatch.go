@@ -164,6 +164,11 @@ const (
 	maxDepDyn        = 8
 	maxDispatchDepth = 4
 	maxDispatchWork  = 1 << 15
+	// maxArgWork bounds the bindings that the func arguments of one
+	// pending call's interface calls visit in all (dyncallbacks.go), and
+	// maxArgDynWork those of one interface call inside such an argument.
+	maxArgWork    = 1 << 12
+	maxArgDynWork = 1 << 9
 )
 
 // ifaceKey returns the key of a named interface type that dispatch
@@ -685,7 +690,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	}
 	for _, pc := range allPending {
 		var fs []*finding
-		b.budget = maxDispatchWork
+		b.budget, b.argBudget = maxDispatchWork, maxArgWork
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -801,16 +806,19 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
 		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
-		out = append(out, r.follow(d, bf, prefix, sites, b, depth, visiting)...)
+		out = append(out, r.follow(d, bf, prefix, sites, b, depth, visiting, 0)...)
 		// The func arguments the bound method calls on the spot run on
 		// the caller's path, after the method in the chain.
 		for _, a := range d.Args {
+			if b.argBudget <= 0 {
+				break
+			}
 			if !slices.Contains(cm.Calls, a.Param) {
 				continue
 			}
 			p := append(append([]string(nil), prefix...), a.Name)
 			s := append(append([]string(nil), sites...), a.Site)
-			out = append(out, r.follow(d, a.Fact, p, s, b, depth, visiting)...)
+			out = append(out, r.follow(d, a.Fact, p, s, b, depth, visiting, maxArgDynWork)...)
 		}
 	}
 	return out
@@ -818,8 +826,13 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 
 // follow returns the paths of bf (a bound method, or a func argument it
 // calls) after prefix, the chain to it from d's caller, following its
-// interface calls one hop deeper.
-func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool) []*finding {
+// interface calls one hop deeper. With sub > 0 (a func argument), each of
+// those interface calls may visit at most sub bindings, counted against
+// the call's argBudget too: a literal full of repository calls
+// (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
+// calls written after them still get their share.
+func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool, sub int) []*finding {
+
 	var out []*finding
 	wrap := func(f *finding) *finding {
 		if f.ref {
@@ -850,7 +863,21 @@ func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bi
 			nd.Lock = d.Lock
 		}
 		nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
-		for _, f := range r.dispatch(nd, b, depth+1, visiting) {
+		saved := b.budget
+		if sub > 0 {
+			if b.argBudget <= 0 {
+				break
+			}
+			b.budget = min(saved, sub, b.argBudget)
+		}
+		start := b.budget
+		fs := r.dispatch(nd, b, depth+1, visiting)
+		if sub > 0 {
+			used := start - max(b.budget, 0)
+			b.budget = saved - used
+			b.argBudget -= used
+		}
+		for _, f := range fs {
 			if f.lock == "" && d.Lock != "" && lockable[f.rule] {
 				f.lock = d.Lock
 			}
@@ -868,6 +895,8 @@ type bindings struct {
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.
 	budget int
+	// argBudget is what is left of maxArgWork for the same call.
+	argBudget int
 }
 
 // reaching returns iface and every interface whose values flow into it.

@@ -282,7 +282,10 @@
 //     and the join follows an argument only into a binding that calls its
 //     parameter, with "→ store.(*SQL).WithTx → func literal at api.go:16"
 //     in the chain. A binding that keeps the function or starts it with
-//     go does not run it. Not followed: an implementation that hands the
+//     go does not run it. The join spends at most maxArgWork (4096)
+//     bindings per pending call on func arguments, 512 per interface call
+//     inside one (a literal full of repository calls is followed as far
+//     as that goes). Not followed: an implementation that hands the
 //     function on to another interface method, and a dependency's own
 //     interface calls' arguments.
 //   - stored func values (stored.go, resolve.Slots): a call through a func
