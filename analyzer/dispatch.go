@@ -691,6 +691,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	for _, pc := range allPending {
 		var fs []*finding
 		b.budget, b.argBudget = maxDispatchWork, maxArgWork
+		b.explored = map[string]bool{}
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -769,6 +770,14 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// places are not recorded.
 		return nil
 	}
+	// The same interface call reached again on another path, at the same
+	// depth with the same lock and ignores, leads to the same operations:
+	// the join keeps the first path to each, so it is explored once.
+	done := d.key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
+	if b.explored[done] {
+		return nil
+	}
+	b.explored[done] = true
 	visiting[d.key()] = true
 	defer delete(visiting, d.key())
 	var out []*finding
@@ -897,6 +906,9 @@ type bindings struct {
 	budget int
 	// argBudget is what is left of maxArgWork for the same call.
 	argBudget int
+	// explored are the interface calls the pending call has been
+	// followed through (dispatch).
+	explored map[string]bool
 }
 
 // reaching returns iface and every interface whose values flow into it.
