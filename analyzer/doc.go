@@ -311,7 +311,10 @@
 //     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
 //     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
 //     the caller's path. A join visits at most maxDispatchWork bindings
-//     per pending call, over all hops. A call through a field of one
+//     per pending call, over all hops, and follows an interface call
+//     reached again on another path of the same pending call (same hop,
+//     lock and ignores) only once: the first path to each operation is
+//     the one reported anyway. A call through a field of one
 //     struct value (w.svc.Profile() for a parameter or receiver, not
 //     rt.Action for rt ranged over or read from a slice or map;
 //     resolve.Call.One) is followed only when the program stores into
