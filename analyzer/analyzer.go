@@ -369,6 +369,9 @@ type runner struct {
 	storedParams map[*types.Func][]resolve.ParamSlot
 	stores       []resolve.Store
 	litSummaries map[*ast.FuncLit]*fnSummary
+	// argLits are the literals passed to interface methods
+	// (dyncallbacks.go), summarised with litSummaries.
+	argLits []*ast.FuncLit
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -379,6 +382,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
 		src:     map[string][]byte{},
 		emitted: map[string]bool{},
+
+		litSummaries: map[*ast.FuncLit]*fnSummary{},
 	}
 	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	if inGOROOT(pass) {
@@ -503,6 +508,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// The literals the package stores into slots, or calls through a
 	// value, are summarised like its functions.
 	decls = append(decls, r.laterLits(files, rootLits)...)
+	// So are those passed to interface methods: a binding may call them.
+	decls = append(decls, r.argLitSummaries(rootLits)...)
 
 	// Fixpoint over the package's call graph: a function's summary is its
 	// highest-ranked item, plus the highest-ranked path of every other
@@ -545,6 +552,11 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				}
 			}
 		}
+	}
+	// The func arguments of interface calls are summarised now that every
+	// summary is final.
+	for _, s := range decls {
+		s.dyn = r.sealArgs(s.dyn, 0)
 	}
 	for _, s := range decls {
 		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&

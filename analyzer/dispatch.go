@@ -54,6 +54,11 @@ type dynCall struct {
 	// store.Get): it is dispatched only to the concrete types the program
 	// itself converts, never to the dependency's own (see dispatch).
 	Dep bool
+	// Args are the call's func arguments that do something (dyncallbacks.go):
+	// dispatch follows one into a binding that calls its parameter on the
+	// spot. refs are the same before the package's summaries are final.
+	Args []dynArg
+	refs []argRef
 }
 
 func (d *dynCall) key() string {
@@ -119,12 +124,16 @@ type conv struct {
 type convMethod struct {
 	Name string
 	Fact *blocksFact
+	// Calls are the parameters the method calls before it returns (its
+	// CallsFact): the func arguments an interface call gives them run on
+	// the caller's path (dynCall.Args).
+	Calls []int
 }
 
-func (c *conv) method(name string) *blocksFact {
-	for _, m := range c.Methods {
-		if m.Name == name {
-			return m.Fact
+func (c *conv) method(name string) *convMethod {
+	for i := range c.Methods {
+		if c.Methods[i].Name == name {
+			return &c.Methods[i]
 		}
 	}
 	return nil
@@ -155,6 +164,11 @@ const (
 	maxDepDyn        = 8
 	maxDispatchDepth = 4
 	maxDispatchWork  = 1 << 15
+	// maxArgWork bounds the bindings that the func arguments of one
+	// pending call's interface calls visit in all (dyncallbacks.go), and
+	// maxArgDynWork those of one interface call inside such an argument.
+	maxArgWork    = 1 << 12
+	maxArgDynWork = 1 << 9
 )
 
 // ifaceKey returns the key of a named interface type that dispatch
@@ -212,19 +226,50 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
-	it, ok := selection.Recv().Underlying().(*types.Interface)
-	if !ok {
+	recv := promotedIface(selection)
+	if recv == nil {
 		return nil
 	}
-	key, ok := ifaceKey(selection.Recv())
-	if !ok || (r.thirdParty && !implementable(selection.Recv(), it)) {
+	it, _ := recv.Underlying().(*types.Interface)
+	key, ok := ifaceKey(recv)
+	if !ok || (r.thirdParty && !implementable(recv, it)) {
 		return nil
 	}
 	name := types.ExprString(sel)
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
-	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
+		refs: r.funcArgs(call, sig)}
+}
+
+// promotedIface returns the interface type a method call goes through:
+// the receiver's type when it is an interface, or the embedded interface
+// field the method is promoted from (c.Call for a struct embedding the
+// interface caller is c.caller.Call), or nil for a concrete method.
+func promotedIface(sel *types.Selection) types.Type {
+	t := sel.Recv()
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return t
+	}
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		t = st.Field(i).Type()
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			// The rest of the path is inside the interface's own
+			// method set (an interface embedding another).
+			return t
+		}
+	}
+	return nil
 }
 
 // implementable reports whether the program can bind its own types to a
@@ -445,8 +490,12 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			if fn == nil {
 				continue
 			}
-			if bf := r.methodFact(fn); bf != nil {
-				methods = append(methods, convMethod{fn.Name(), bf})
+			bf, calls := r.methodFact(fn), r.sync.Params(fn)
+			if bf == nil && len(calls) > 0 {
+				bf = &blocksFact{}
+			}
+			if bf != nil {
+				methods = append(methods, convMethod{Name: fn.Name(), Fact: bf, Calls: calls})
 			}
 		}
 		if len(methods) > 0 {
@@ -691,7 +740,8 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 	}
 	for _, pc := range allPending {
 		var fs []*finding
-		b.budget = maxDispatchWork
+		b.budget, b.argBudget = maxDispatchWork, maxArgWork
+		b.explored = map[string]bool{}
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -770,6 +820,14 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// places are not recorded.
 		return nil
 	}
+	// The same interface call reached again on another path, at the same
+	// depth with the same lock and ignores, leads to the same operations:
+	// the join keeps the first path to each, so it is explored once.
+	done := d.key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
+	if b.explored[done] {
+		return nil
+	}
+	b.explored[done] = true
 	visiting[d.key()] = true
 	defer delete(visiting, d.key())
 	var out []*finding
@@ -787,7 +845,8 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		if b.budget--; b.budget < 0 {
 			break
 		}
-		bf := c.method(d.Method)
+		cm := c.method(d.Method)
+		bf := cm.Fact
 		ifaceName := d.Iface
 		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
 			ifaceName = ifaceName[i+1:]
@@ -806,48 +865,89 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
 		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
-		wrap := func(f *finding) *finding {
-			if f.ref {
-				return f // names its operation only
+		out = append(out, r.follow(d, bf, prefix, sites, b, depth, visiting, 0)...)
+		// The func arguments the bound method calls on the spot run on
+		// the caller's path, after the method in the chain.
+		for _, a := range d.Args {
+			if b.argBudget <= 0 {
+				break
 			}
-			g := *f
-			g.chain = append(append([]string(nil), prefix...), f.chain...)
-			g.sites = append(append([]string(nil), sites...), f.sites...)
-			g.poses = nil
-			for _, s := range g.sites {
-				g.poses = append(g.poses, r.sitePos(s))
-			}
-			return &g
-		}
-		if len(bf.Chain) > 0 {
-			f := r.fromFact(bf)
-			for i := range bf.More {
-				f.more = append(f.more, r.fromFact(&bf.More[i]))
-			}
-			for _, p := range f.all() {
-				out = append(out, wrap(p))
-			}
-		}
-		for _, nd := range bf.Dyn {
-			if depth+1 >= maxDispatchDepth || (nd.Dep && !b.own[nd.Method]) {
-				// Nothing the program converts has the method: a
-				// dependency's call here leads nowhere, and copying its
-				// chain for every binding cost more memory than all
-				// the rest of the join (pocketbase).
+			if !slices.Contains(cm.Calls, a.Param) {
 				continue
 			}
-			nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
-			nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
-			if nd.Lock == "" {
-				nd.Lock = d.Lock
+			p := append(append([]string(nil), prefix...), a.Name)
+			s := append(append([]string(nil), sites...), a.Site)
+			out = append(out, r.follow(d, a.Fact, p, s, b, depth, visiting, maxArgDynWork)...)
+		}
+	}
+	return out
+}
+
+// follow returns the paths of bf (a bound method, or a func argument it
+// calls) after prefix, the chain to it from d's caller, following its
+// interface calls one hop deeper. With sub > 0 (a func argument), each of
+// those interface calls may visit at most sub bindings, counted against
+// the call's argBudget too: a literal full of repository calls
+// (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
+// calls written after them still get their share.
+func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool, sub int) []*finding {
+
+	var out []*finding
+	wrap := func(f *finding) *finding {
+		if f.ref {
+			return f // names its operation only
+		}
+		g := *f
+		g.chain = append(append([]string(nil), prefix...), f.chain...)
+		g.sites = append(append([]string(nil), sites...), f.sites...)
+		g.poses = nil
+		for _, s := range g.sites {
+			g.poses = append(g.poses, r.sitePos(s))
+		}
+		return &g
+	}
+	if len(bf.Chain) > 0 {
+		f := r.fromFact(bf)
+		for i := range bf.More {
+			f.more = append(f.more, r.fromFact(&bf.More[i]))
+		}
+		for _, p := range f.all() {
+			out = append(out, wrap(p))
+		}
+	}
+	for _, nd := range bf.Dyn {
+		if depth+1 >= maxDispatchDepth || (nd.Dep && !b.own[nd.Method]) {
+			// Nothing the program converts has the method: a dependency's
+			// call here leads nowhere, and copying its chain for every
+			// binding cost more memory than all the rest of the join
+			// (pocketbase).
+			continue
+		}
+		nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
+		nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
+		if nd.Lock == "" {
+			nd.Lock = d.Lock
+		}
+		nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
+		saved := b.budget
+		if sub > 0 {
+			if b.argBudget <= 0 {
+				break
 			}
-			nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
-			for _, f := range r.dispatch(nd, b, depth+1, visiting) {
-				if f.lock == "" && d.Lock != "" && lockable[f.rule] {
-					f.lock = d.Lock
-				}
-				out = append(out, f)
+			b.budget = min(saved, sub, b.argBudget)
+		}
+		start := b.budget
+		fs := r.dispatch(nd, b, depth+1, visiting)
+		if sub > 0 {
+			used := start - max(b.budget, 0)
+			b.budget = saved - used
+			b.argBudget -= used
+		}
+		for _, f := range fs {
+			if f.lock == "" && d.Lock != "" && lockable[f.rule] {
+				f.lock = d.Lock
 			}
+			out = append(out, f)
 		}
 	}
 	return out
@@ -862,6 +962,11 @@ type bindings struct {
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.
 	budget int
+	// argBudget is what is left of maxArgWork for the same call.
+	argBudget int
+	// explored are the interface calls the pending call has been
+	// followed through (dispatch).
+	explored map[string]bool
 }
 
 // reaching returns iface and every interface whose values flow into it.
@@ -900,7 +1005,7 @@ func methodName(typ, method string) string {
 func (r *runner) pendingOf(s *fnSummary) []pendingCall {
 	var out []pendingCall
 	for _, it := range s.items {
-		for _, d := range r.dynOf(s, it) {
+		for _, d := range r.sealArgs(r.dynOf(s, it), 0) {
 			out = append(out, pendingCall{Root: s.name, Site: r.site(it.pos), EndSite: r.site(it.end), Dyn: d})
 		}
 	}

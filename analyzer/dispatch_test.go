@@ -191,3 +191,23 @@ func TestDispatchSkipsTestDoubles(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "doubles", "doubles/model", "doubles/store", "doubles/tests", "doubles/api", "doubles/cmd")
 }
+
+// TestPromotedInterfaceDispatch: a method promoted from an interface
+// embedded in a struct (c.Call for a client embedding its caller, aria2's
+// RPC client) is dispatched like the same call through a named field;
+// bound only to a type that does no I/O, it is silent.
+func TestPromotedInterfaceDispatch(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "promoted", "promoted/rpc", "promoted/cmd")
+}
+
+// TestInterfaceCallbacks: a func literal or method value passed to an
+// interface method runs on the request path when the implementation the
+// program binds calls that parameter before it returns (navidrome's
+// ds.WithTxImmediate(func…), run two literals deep through dbx's
+// Transactional); silent when the implementation only keeps the function
+// or starts it with go, or when the literal does nothing that blocks.
+func TestInterfaceCallbacks(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "ifacecb", "ifacecb/dbx", "ifacecb/model", "ifacecb/persistence", "ifacecb/api", "ifacecb/cmd")
+}

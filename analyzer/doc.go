@@ -256,7 +256,9 @@
 //   - interface dispatch: analysis is bottom-up, so the handler's package
 //     usually cannot see the concrete type wired in main. Calls through a
 //     followed interface (not the standard library's, the frameworks',
-//     loggers' or generated gRPC streams') travel up as blocksFact.Dyn and,
+//     loggers' or generated gRPC streams'), a method promoted from an
+//     interface embedded in a struct included (c.Call for a client
+//     embedding its caller is c.caller.Call), travel up as blocksFact.Dyn and,
 //     at a root, as a pendingFact (the root's call, the chain, the lock held
 //     and the rules ignored on the way). Every package records its
 //     conversions of concrete types to followed interfaces (assignments,
@@ -290,6 +292,21 @@
 //     a built-in store the library binds itself) are its plumbing and are
 //     not. A dependency's own roots (a library's middleware) export no
 //     pending calls.
+//   - callbacks through interfaces (dyncallbacks.go): a func literal or
+//     function value passed to an interface method
+//     (ds.WithTx(func(tx DataStore) error {…})) is summarised where it is
+//     written and travels with the interface call (dynCall.Args, sealed
+//     after the fixpoint); a conversion records, per concrete method, the
+//     parameters it calls on the spot (convMethod.Calls, its CallsFact),
+//     and the join follows an argument only into a binding that calls its
+//     parameter, with "→ store.(*SQL).WithTx → func literal at api.go:16"
+//     in the chain. A binding that keeps the function or starts it with
+//     go does not run it. The join spends at most maxArgWork (4096)
+//     bindings per pending call on func arguments, 512 per interface call
+//     inside one (a literal full of repository calls is followed as far
+//     as that goes). Not followed: an implementation that hands the
+//     function on to another interface method, and a dependency's own
+//     interface calls' arguments.
 //   - stored func values (stored.go, resolve.Slots): a call through a func
 //     value kept in a slot (a struct field, a package variable, or a map,
 //     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or
@@ -313,7 +330,10 @@
 //     (knowledge.StdCallbacks: regexp's *Func methods, strings.Map,
 //     sort.Slice, sync.Once.Do, filepath.Walk, …) run their function on
 //     the caller's path. A join visits at most maxDispatchWork bindings
-//     per pending call, over all hops. A call through a field of one
+//     per pending call, over all hops, and follows an interface call
+//     reached again on another path of the same pending call (same hop,
+//     lock and ignores) only once: the first path to each operation is
+//     the one reported anyway. A call through a field of one
 //     struct value (w.svc.Profile() for a parameter or receiver, not
 //     rt.Action for rt ranged over or read from a slice or map;
 //     resolve.Call.One) is followed only when the program stores into

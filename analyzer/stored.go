@@ -147,7 +147,6 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fn
 		})
 	}
 	var out []*fnSummary
-	r.litSummaries = map[*ast.FuncLit]*fnSummary{}
 	for _, lit := range lits {
 		if roots[lit] || r.litSummaries[lit] != nil {
 			continue
@@ -285,7 +284,7 @@ func (r *runner) recordStores() []conv {
 			if st.In != nil {
 				where = displayName(st.In)
 			}
-			out = append(out, conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{"", bf}}})
+			out = append(out, conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{Name: "", Fact: bf}}})
 		}
 	}
 	return out

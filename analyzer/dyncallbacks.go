@@ -1,0 +1,157 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+// Callbacks through interfaces.
+//
+// A func literal (or function value) passed to an interface method
+// (ds.WithTx(func(tx DataStore) error {…})) runs on the caller's path when
+// the implementation the join binds calls that parameter before it
+// returns (its CallsFact). The two halves are known in different places:
+// the literal's body in the handler's package, the binding only at the
+// join. So the call site summarises each func argument (dynArg, carried by
+// the dynCall in facts), the conversion records which parameters each
+// concrete method calls on the spot (convMethod.Calls), and dispatch
+// follows an argument only into a binding that calls its parameter. An
+// implementation that stores the function, or starts it with go, has no
+// CallsFact: the literal is off the request path there.
+
+// dynArg is a func argument of an interface call, summarised where it is
+// written: the parameter it is given to, how the chain names it, where it
+// is, and what calling it does.
+type dynArg struct {
+	Param int
+	Name  string // func literal at media_annotation.go:116, or the function's name
+	Site  string
+	Fact  *blocksFact
+}
+
+// argRef is a func argument of an interface call before the package's
+// summaries are known: a literal of this package or a named function.
+type argRef struct {
+	param int
+	lit   *ast.FuncLit
+	fn    *types.Func
+}
+
+// maxArgDepth bounds how deeply dynArgs nest (a literal passed to an
+// interface method inside a literal passed to one), so facts stay small.
+const maxArgDepth = 2
+
+// funcArgs returns the func arguments of an interface method call that
+// dispatch may follow into a binding, and records the literals among them
+// for a summary of their own (argLits). A dependency's interface calls
+// carry none: they are bound only to the program's types, and their
+// callbacks are the library's plumbing.
+func (r *runner) funcArgs(call *ast.CallExpr, sig *types.Signature) []argRef {
+	if r.thirdParty || sig == nil || sig.Params().Len() == 0 {
+		return nil
+	}
+	info := r.pass.TypesInfo
+	var out []argRef
+	for i, a := range call.Args {
+		j := i
+		if j >= sig.Params().Len() {
+			if !sig.Variadic() {
+				break
+			}
+			j = sig.Params().Len() - 1
+		}
+		t := sig.Params().At(j).Type()
+		if sl, ok := t.(*types.Slice); ok && sig.Variadic() && j == sig.Params().Len()-1 && !call.Ellipsis.IsValid() {
+			t = sl.Elem()
+		}
+		if _, ok := t.Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+			out = append(out, argRef{param: j, lit: lit})
+			r.argLits = append(r.argLits, lit)
+		} else if fn := funcRef(info, a); fn != nil {
+			out = append(out, argRef{param: j, fn: fn})
+		}
+	}
+	return out
+}
+
+// argLitSummaries summarises the literals passed to interface methods
+// (funcArgs), those found in their own bodies included, except request
+// roots, which report their own findings.
+func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
+	var out []*fnSummary
+	for i := 0; i < len(r.argLits); i++ {
+		lit := r.argLits[i]
+		if roots[lit] || r.litSummaries[lit] != nil {
+			continue
+		}
+		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		s := &fnSummary{root: notRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		r.litSummaries[lit] = s
+		s.items = r.collect(sig, lit.Body)
+		out = append(out, s)
+	}
+	return out
+}
+
+// sealArgs fills in the Args of interface calls from their argRefs, once
+// the package's summaries are final (after the fixpoint).
+func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
+	if depth > maxArgDepth {
+		return ds
+	}
+	var out []dynCall
+	for i := range ds {
+		d := ds[i]
+		if len(d.refs) == 0 || len(d.Args) > 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ds)
+		}
+		var args []dynArg
+		for _, a := range d.refs {
+			var bf *blocksFact
+			var name, site string
+			switch {
+			case a.lit != nil:
+				bf = r.argFact(r.litSummaries[a.lit], depth)
+				name, site = r.litName(a.lit), r.site(a.lit.Pos())
+			case a.fn != nil:
+				if s := r.byFunc[a.fn.Origin()]; s != nil {
+					bf = r.argFact(s, depth)
+				} else {
+					bf = r.methodFact(a.fn)
+				}
+				name, site = displayName(a.fn), d.Sites[len(d.Sites)-1]
+			}
+			if bf != nil {
+				args = append(args, dynArg{Param: a.param, Name: name, Site: site, Fact: bf})
+			}
+		}
+		out[i].Args = args
+		out[i].refs = nil
+	}
+	if out == nil {
+		return ds
+	}
+	return out
+}
+
+// argFact is what calling a summarised function or literal does, with the
+// interface calls it makes sealed in turn; nil when it does nothing the
+// join could report.
+func (r *runner) argFact(s *fnSummary, depth int) *blocksFact {
+	if s == nil || s.root != notRoot || (s.result == nil && len(s.dyn) == 0) {
+		return nil
+	}
+	bf := &blocksFact{}
+	if s.result != nil {
+		bf = s.summary().fact()
+	}
+	bf.Dyn = r.sealArgs(s.dyn, depth+1)
+	return bf
+}

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"net/http"
+
+	"ifacecb/api"
+	"ifacecb/persistence"
+)
+
+func main() {
+	a := &api.API{DS: persistence.New()}
+	http.HandleFunc("/star", a.Star)
+	http.HandleFunc("/touch", a.Touch)
+	http.HandleFunc("/later", a.Later)
+	http.HandleFunc("/async", a.Async)
+	http.HandleFunc("/quick", a.Quick)
+	http.HandleFunc("/queue", a.Queue)
+	_ = http.ListenAndServe(":8080", nil)
+}
