@@ -96,8 +96,11 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 		return true
 	}
 	// A fact holding only interface calls made inside dependencies
-	// (dynCall.Dep) is no evidence of I/O, as when they were not kept.
-	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !(f.OpaqueMemory && !r.memoryIdle()) && !ownDyn(f.Dyn)
+	// (dynCall.Dep) is no evidence of I/O, as when they were not kept;
+	// nor is a context handed only to a memory row's library that the
+	// program gives no context-taking callback (memoryIdle).
+	memoryBusy := f.OpaqueMemory && !r.memoryIdle()
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !memoryBusy && !ownDyn(f.Dyn)
 }
 
 // plainResults reports whether fn returns only basic values and errors:
