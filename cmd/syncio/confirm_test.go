@@ -52,6 +52,14 @@ func TestConfirmOnTheDemo(t *testing.T) {
 	text := string(out)
 	t.Logf("output:\n%s", text)
 
+	// A wait reached through pool.(*Pool).Await runs with the worker
+	// released (the order workflow's completions receive, which its
+	// //syncio:ignore explains): blockwatch, which times what holds a
+	// worker, may not see it, and need not.
+	released := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^(api/\S+): .*pool\.\(\*Pool\)\.Await .*\((SIO005)\)$`).FindAllStringSubmatch(text, -1) {
+		released[m[1]+" "+m[2]] = true
+	}
 	verdict := regexp.MustCompile(`(?m)^(api/\S+): (SIO\d{3}) (confirmed|not seen)`)
 	n := 0
 	for _, m := range verdict.FindAllStringSubmatch(text, -1) {
@@ -59,6 +67,10 @@ func TestConfirmOnTheDemo(t *testing.T) {
 		want := "confirmed"
 		if m[2] == "SIO004" {
 			want = "not seen"
+		}
+		if m[3] == "not seen" && released[m[1]+" "+m[2]] {
+			t.Logf("%s %s: not seen, a wait with the worker released", m[1], m[2])
+			continue
 		}
 		if m[3] != want {
 			t.Errorf("%s %s: %s, want %s", m[1], m[2], m[3], want)
