@@ -57,7 +57,9 @@ type driverRun struct {
 // type, registered through the service's own adapter): it is reported once,
 // at the function value, by every driver; another is registered through
 // the service's own registration helper (a registrar, by fact) and is
-// reported inside itself. The per-place counts are the table between the
+// reported inside itself. A third handler calls a func value the wiring
+// stored in a struct field (a stored callback), and is reported at that
+// call through the function stored there. The per-place counts are the table between the
 // "drivers-dispatch" markers in docs/ci.md, which this test checks (and
 // rewrites with SYNCIO_UPDATE_DOCS=1).
 func TestDriversAgreeOnDispatch(t *testing.T) {

@@ -17,7 +17,10 @@ type Users interface {
 type Handlers struct {
 	DB    Pinger
 	Users Users
-	mu    sync.Mutex
+	// OnSignup is a hook the wiring stores; the handler calls it on the
+	// request path without knowing what it does.
+	OnSignup func(email string) error
+	mu       sync.Mutex
 }
 
 func (h *Handlers) Health(w http.ResponseWriter, r *http.Request) {
@@ -31,6 +34,13 @@ func (h *Handlers) User(w http.ResponseWriter, r *http.Request) {
 	defer h.mu.Unlock()
 	name, _ := h.lookup(r.Context(), r.URL.Query().Get("id")) // finding: SIO001 // finding: SIO003
 	_, _ = w.Write([]byte(name))
+}
+
+// Signup calls the stored hook: what runs is only known where it is set.
+func (h *Handlers) Signup(w http.ResponseWriter, r *http.Request) {
+	if err := h.OnSignup(r.FormValue("email")); err != nil { // finding: SIO001
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	}
 }
 
 // Report is registered through the service's own adapter (app.adapt).

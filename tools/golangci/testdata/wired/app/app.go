@@ -4,6 +4,7 @@ package app
 import (
 	"database/sql"
 	"net/http"
+	"strings"
 
 	"example.com/wired/api"
 	"example.com/wired/store"
@@ -12,9 +13,11 @@ import (
 func Routes(db *sql.DB) *http.ServeMux {
 	s := &store.SQL{DB: db}
 	h := &api.Handlers{DB: s, Users: s}
+	h.OnSignup = welcome
 	mux := http.NewServeMux()
 	mux.HandleFunc("/health", h.Health)
 	mux.HandleFunc("/user", h.User)
+	mux.HandleFunc("/signup", h.Signup)
 	// A registration root: Report is no handler by its type; only the
 	// registration through adapt makes it one.
 	mux.HandleFunc("/report", adapt(h.Report)) // finding: SIO001
@@ -52,4 +55,14 @@ func audit(r *http.Request) (string, error) {
 		return "", err
 	}
 	return resp.Status, resp.Body.Close()
+}
+
+// welcome is stored into the handlers' OnSignup field above: a stored
+// callback that the request path runs.
+func welcome(email string) error {
+	resp, err := http.Post("http://mail.internal/welcome", "text/plain", strings.NewReader(email))
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
