@@ -24,7 +24,9 @@ func TestStoredFuncs(t *testing.T) {
 // followed from a call through the same field, keyed by the generic
 // origin (router.Route[T].Action): a handler given to Group[T].GET by
 // app, called by the literal in Router[T].BuildMux after a type switch
-// over the group's children. A call through an instance's field
+// over the group's children, and by a literal handing v.Action to a
+// generic hook that chains its one-off handlers through closures the
+// event runs (pocketbase's Trigger). A call through an instance's field
 // (Task[string].Do) follows only the functions of that type stored
 // there; a call in generic code through a field the program fills with
 // functions of two types (Queue[T].Handler's t.Do) follows none.

@@ -14,6 +14,7 @@ func main() {
 	app.Wire()
 	defer app.Shutdown.Drain(0)
 	mux := r.BuildMux()
+	mux.Handle("/chained/", r.BuildChained())
 	mux.Handle("/audit", app.Requests.Handler("/audit"))
 	mux.HandleFunc("/serve", app.Serve)
 	_ = http.ListenAndServe(":8080", mux)
