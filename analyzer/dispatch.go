@@ -50,6 +50,10 @@ type dynCall struct {
 	// One marks a call through a field of one struct value (stored.go,
 	// resolve.Call.One).
 	One bool
+	// Sig is the func type of a call through a generic type's field
+	// (resolve.Sig): only the functions of that type stored there are
+	// followed. "" when the call's type mentions a type parameter.
+	Sig string
 	// Dep marks a call made inside a dependency (a session library's
 	// store.Get): it is dispatched only to the concrete types the program
 	// itself converts, never to the dependency's own (see dispatch).
@@ -113,6 +117,10 @@ type conv struct {
 	// conv with a Site and no Methods only says that something is stored
 	// there.
 	Site string
+	// Sig is the type of a func stored into a generic type's field
+	// (resolve.Sig), "" for one whose type mentions a type parameter
+	// (stored in the generic code itself, fit for every instantiation).
+	Sig string
 	// Dep marks a conversion made inside a dependency (a driver binding
 	// its own connection type): no interface call made inside a
 	// dependency (dynCall.Dep) is dispatched to it.
@@ -718,7 +726,7 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, own: map[string]bool{}}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, sigs: map[string]map[string]bool{}, own: map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
@@ -730,6 +738,12 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 				b.stored[c.Iface] = map[string]bool{}
 			}
 			b.stored[c.Iface][c.Site] = true
+		}
+		if c.Sig != "" && len(c.Methods) > 0 {
+			if b.sigs[c.Iface] == nil {
+				b.sigs[c.Iface] = map[string]bool{}
+			}
+			b.sigs[c.Iface][c.Sig] = true
 		}
 		for _, m := range c.Methods {
 			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
@@ -820,6 +834,14 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// places are not recorded.
 		return nil
 	}
+	if d.Method == "" && d.Sig == "" && len(b.sigs[d.Iface]) > 1 {
+		// A generic type's field called in generic code (v.Action(e) in
+		// Router[T]), where functions of several types are stored: which
+		// instantiation the call reads is not known here (one hook's
+		// Handler[T].Func holds route middlewares, another's shutdown
+		// hooks), so none is followed.
+		return nil
+	}
 	// The same interface call reached again on another path, at the same
 	// depth with the same lock and ignores, leads to the same operations:
 	// the join keeps the first path to each, so it is explored once.
@@ -855,6 +877,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		method := methodName(c.Type, d.Method)
 		if d.Method == "" {
 			// A call through a slot (stored.go): c is a function stored there.
+			if d.Sig != "" && c.Sig != "" && c.Sig != d.Sig {
+				continue // another instantiation's
+			}
 			if targets++; targets > maxSlotTargets {
 				break
 			}
@@ -958,6 +983,7 @@ type bindings struct {
 	byMethod map[string][]*conv         // concrete conversions by method name
 	into     map[string][]string        // interface → the interfaces converted to it
 	stored   map[string]map[string]bool // slot → the places a func is stored there
+	sigs     map[string]map[string]bool // generic slot → the types of the funcs stored there
 	own      map[string]bool            // method names of the program's own conversions (conv.Dep unset)
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.

@@ -340,10 +340,17 @@
 //     that field at one place: every store also records its place
 //     (a conv with only a Site), and two places (two order.Services
 //     literals, one blocking) mean the join cannot tell which value the
-//     call reads, so it follows none. A field of a generic type, or of a
-//     type declared in a function, is no slot (resolve.FieldKey): one
-//     key for every instantiation of hook.Handler[T].Func led route
-//     middlewares to shutdown hooks.
+//     call reads, so it follows none. A field of a type declared in a
+//     function is no slot (resolve.FieldKey). A field of a generic type
+//     is one slot for every instantiation (router.Route[T].Action, keyed
+//     by the origin type), and the stored functions' types tell them
+//     apart (resolve.Sig, conv.Sig, dynCall.Sig): a call through an
+//     instance's field follows only the functions of its type; a call in
+//     generic code, whose type mentions a type parameter, follows them
+//     only when the joining package sees functions of one type stored
+//     there (one hook.Handler[T].Func holds route middlewares, another
+//     shutdown hooks: which one the call reads is not known, so
+//     neither).
 //
 // # Suppression
 //

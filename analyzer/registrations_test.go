@@ -135,7 +135,7 @@ func handlersAt(p *seen.Package, pos string) string {
 }
 
 // TestUnfollowedRoots: a root that reaches no operation but calls a func
-// value kept in a generic type's field (through a method of it) is named
+// value kept in a field of an unnamed struct type (through a function) is named
 // in what the package saw, with the call's position, and the roots line
 // says what runs behind it is unseen; a root that reaches an operation,
 // or calls only a local func value, is not.
@@ -149,7 +149,7 @@ func TestUnfollowedRoots(t *testing.T) {
 	for _, r := range p.Roots {
 		got[r.Name] = filepath.Base(r.Unfollowed)
 	}
-	want := map[string]string{"unfollowed.Serve": "unfollowed.go:18:43", "unfollowed.Health": ".", "unfollowed.Local": "."}
+	want := map[string]string{"unfollowed.Serve": "unfollowed.go:19:44", "unfollowed.Health": ".", "unfollowed.Local": "."}
 	for name, w := range want {
 		if got[name] != w {
 			t.Errorf("%s: unfollowed %q, want %q (roots %v)", name, got[name], w, got)
@@ -157,7 +157,7 @@ func TestUnfollowedRoots(t *testing.T) {
 	}
 	line := seen.Merge([]*seen.Package{p}).Line(nil)
 	if !strings.Contains(line, "1 of them reaches no operation but calls a func value kept in a field, map or package variable that syncio could not follow (first at ") ||
-		!strings.Contains(line, "unfollowed.go:18)") {
+		!strings.Contains(line, "unfollowed.go:19)") {
 		t.Errorf("roots line does not name the unfollowed call: %s", line)
 	}
 }

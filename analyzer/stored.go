@@ -220,8 +220,11 @@ func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr)
 	}
 	var out []item
 	for _, k := range r.slots.Called(fun) {
-		out = append(out, item{pos: pos, end: end, call: call,
-			dyn: &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}}})
+		d := &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}}
+		if resolve.Generic(k.Key) {
+			d.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(fun))
+		}
+		out = append(out, item{pos: pos, end: end, call: call, dyn: d})
 	}
 	return out
 }
@@ -284,7 +287,11 @@ func (r *runner) recordStores() []conv {
 			if st.In != nil {
 				where = displayName(st.In)
 			}
-			out = append(out, conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{Name: "", Fact: bf}}})
+			c := conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{Name: "", Fact: bf}}}
+			if resolve.Generic(st.Slot) {
+				c.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value))
+			}
+			out = append(out, c)
 		}
 	}
 	return out

@@ -20,6 +20,21 @@ func TestStoredFuncs(t *testing.T) {
 	crossReports(t, "stored", "stored/hook", "stored/router", "stored/app", "stored/cmd")
 }
 
+// TestGenericSlots: a func stored into a field of a generic type is
+// followed from a call through the same field, keyed by the generic
+// origin (router.Route[T].Action): a handler given to Group[T].GET by
+// app, called by the literal in Router[T].BuildMux after a type switch
+// over the group's children, and by a literal handing v.Action to a
+// generic hook that chains its one-off handlers through closures the
+// event runs (pocketbase's Trigger). A call through an instance's field
+// (Task[string].Do) follows only the functions of that type stored
+// there; a call in generic code through a field the program fills with
+// functions of two types (Queue[T].Handler's t.Do) follows none.
+func TestGenericSlots(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "genslots", "genslots/router", "genslots/queue", "genslots/app", "genslots/cmd")
+}
+
 // TestStdCallbacks: the standard library's callbacks (regexp's *Func
 // methods, strings.Map, sort.Slice) run their function before they
 // return, so it is on the caller's request path; a literal only stored is

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -16,8 +17,9 @@ import (
 // element of a map, slice or array kept in one (the container counts as
 // its elements). It is named by a key that means the same in every
 // package: the import path, the owning type's name and the field's name
-// (example.com/router.Route.Action), or the import path and the
-// variable's name. Fields of anonymous structs have no key.
+// (example.com/router.Route.Action; with its type parameters for a
+// generic type, example.com/router.Route[T].Action), or the import path
+// and the variable's name. Fields of anonymous structs have no key.
 
 // maxSlotSources bounds the slots one called value is followed to.
 const maxSlotSources = 4
@@ -95,14 +97,115 @@ func FieldKey(t types.Type, name string) string {
 		return ""
 	}
 	n = n.Origin()
-	// A generic type's field would be one key for every instantiation
-	// (hook.Handler[T].Func holds route middlewares in one and shutdown
-	// hooks in another), and a type declared inside a function is not
-	// named uniquely by its package and name: neither is a slot.
-	if n.TypeParams().Len() > 0 || n.Obj().Parent() != n.Obj().Pkg().Scope() {
+	// A type declared inside a function is not named uniquely by its
+	// package and name: no slot.
+	if n.Obj().Parent() != n.Obj().Pkg().Scope() {
 		return ""
 	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + name
+	// A generic type's field is one slot for every instantiation, named
+	// with its type parameters (router.Route[T].Action): the store in
+	// the generic code (&Route[T]{Action: action}) and the call through
+	// an instance's field (v.Action(e) for v a *Route[*Event]) meet
+	// there. Which instantiation a call reads is told apart by the
+	// stored functions' types (Sig), at the join.
+	tp := ""
+	if ps := n.TypeParams(); ps.Len() > 0 {
+		for i := range ps.Len() {
+			if i > 0 {
+				tp += ","
+			}
+			tp += ps.At(i).Obj().Name()
+		}
+		tp = "[" + tp + "]"
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + tp + "." + name
+}
+
+// Generic reports whether key names a field of a generic type.
+func Generic(key string) bool { return strings.Contains(key, "].") }
+
+// Sig names the func type of t (or of its underlying type) by its
+// parameters' and results' types, the same in every package, for telling
+// the instantiations of a generic type's field apart: "" when t is no
+// func type or mentions a type parameter, whose instantiation the
+// expression does not tell.
+func Sig(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || mentionsTypeParam(sig, 0) {
+		return ""
+	}
+	tuple := func(tu *types.Tuple, variadic bool) string {
+		s := ""
+		for i := range tu.Len() {
+			if i > 0 {
+				s += ","
+			}
+			pt := tu.At(i).Type()
+			if variadic && i == tu.Len()-1 {
+				if sl, ok := pt.(*types.Slice); ok {
+					s += "..." + types.TypeString(sl.Elem(), nil)
+					continue
+				}
+			}
+			s += types.TypeString(pt, nil)
+		}
+		return s
+	}
+	return "func(" + tuple(sig.Params(), sig.Variadic()) + ")(" + tuple(sig.Results(), false) + ")"
+}
+
+// mentionsTypeParam reports whether t refers to a type parameter.
+func mentionsTypeParam(t types.Type, depth int) bool {
+	if depth > 8 {
+		return true // too deep to tell: as if it did
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return mentionsTypeParam(u.Elem(), depth+1)
+	case *types.Slice:
+		return mentionsTypeParam(u.Elem(), depth+1)
+	case *types.Array:
+		return mentionsTypeParam(u.Elem(), depth+1)
+	case *types.Chan:
+		return mentionsTypeParam(u.Elem(), depth+1)
+	case *types.Map:
+		return mentionsTypeParam(u.Key(), depth+1) || mentionsTypeParam(u.Elem(), depth+1)
+	case *types.Signature:
+		for _, tu := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := range tu.Len() {
+				if mentionsTypeParam(tu.At(i).Type(), depth+1) {
+					return true
+				}
+			}
+		}
+	case *types.Named:
+		args := u.TypeArgs()
+		for i := range args.Len() {
+			if mentionsTypeParam(args.At(i), depth+1) {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if mentionsTypeParam(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Interface:
+		// An interface literal's methods could mention one; a named
+		// interface is handled above.
+		for i := range u.NumExplicitMethods() {
+			if mentionsTypeParam(u.ExplicitMethod(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holdsFuncs reports whether values of t are func values or containers of
@@ -192,6 +295,23 @@ func NewSlots(info *types.Info, files []*ast.File) *Slots {
 					for i, id := range n.Names {
 						if v := local(id); v != nil {
 							s.values[v] = append(s.values[v], n.Values[i])
+						}
+					}
+				}
+			case *ast.TypeSwitchStmt:
+				// switch v := x.(type): each clause's v holds x's value.
+				as, ok := n.Assign.(*ast.AssignStmt)
+				if !ok || len(as.Rhs) != 1 {
+					break
+				}
+				ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr)
+				if !ok {
+					break
+				}
+				for _, st := range n.Body.List {
+					if cc, ok := st.(*ast.CaseClause); ok {
+						if v, ok := info.Implicits[cc].(*types.Var); ok {
+							s.values[v] = append(s.values[v], ta.X)
 						}
 					}
 				}

@@ -1,9 +1,10 @@
 // want package:`convs\(1\)`
 
-// Package unfollowed keeps its handlers in a generic type's field, as a
-// router of a program's own may (pocketbase's Route[T].Action): syncio
-// cannot follow the call through it, so Serve reaches no operation, and
-// the roots report must say so rather than read as clean.
+// Package unfollowed keeps its handlers in a field of an unnamed struct
+// type, which no key names in every package (a slot needs a named type,
+// or a package variable): syncio cannot follow the call through it, so
+// Serve reaches no operation, and the roots report must say so rather
+// than read as clean.
 package unfollowed
 
 import "net/http"
@@ -13,19 +14,19 @@ type Event struct {
 	R *http.Request
 }
 
-type hook[T any] struct{ fn func(T) error }
+type hook = struct{ fn func(*Event) error }
 
-func (h *hook[T]) run(e T) error { return h.fn(e) } // want run:`unfollowed`
+func run(h *hook, e *Event) error { return h.fn(e) } // want run:`unfollowed`
 
-var routes = map[string]*hook[*Event]{}
+var routes = map[string]*hook{}
 
-func Register(path string, f func(*Event) error) { routes[path] = &hook[*Event]{fn: f} }
+func Register(path string, f func(*Event) error) { routes[path] = &hook{fn: f} }
 
 // Serve is a root by signature that reaches no operation: what runs
-// behind h.run is unseen.
+// behind run is unseen.
 func Serve(w http.ResponseWriter, r *http.Request) {
 	if h := routes[r.URL.Path]; h != nil {
-		h.run(&Event{W: w, R: r})
+		run(h, &Event{W: w, R: r})
 	}
 }
 
@@ -44,7 +45,7 @@ var fallback = plain{fn: func() error { return nil }}
 // else it calls.
 func Health(w http.ResponseWriter, r *http.Request) {
 	_, _ = http.Get("http://db.internal/ping") // want `SIO001`
-	_ = routes["/"].run(&Event{W: w, R: r})
+	_ = run(routes["/"], &Event{W: w, R: r})
 }
 
 // Local calls a func value it was given: the caller resolves that, so it
