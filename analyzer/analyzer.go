@@ -62,7 +62,7 @@ func New(cfg Config) *analysis.Analyzer {
 type fnSummary struct {
 	fn   *types.Func // nil for func literals
 	name string      // display name of a root
-	root rootKind
+	root resolve.RootKind
 	// pos, how and framework describe a root for the roots report
 	// (seen.Root): where it is, what made it a root, whose handler it is.
 	pos            token.Pos
@@ -420,10 +420,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				return true
 			}
 			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			k := signatureRoot(sig)
+			k := resolve.SignatureRoot(sig)
 			how, framework := seen.HowSignature, frameworkOf(k)
-			if k == notRoot {
-				k = rootCustom
+			if k == resolve.NotRoot {
+				k = resolve.RootCustom
 				regFW, registered := r.reg.lits[lit]
 				switch {
 				case r.patternRoot(sig):
@@ -433,10 +433,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				case registered:
 					how, framework = seen.HowRegistration, regFW
 				default:
-					k = notRoot
+					k = resolve.NotRoot
 				}
 			}
-			if k != notRoot {
+			if k != resolve.NotRoot {
 				rootLits[lit] = true
 				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
 					wraps: r.handlers.Wraps(lit)}
@@ -457,15 +457,15 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
+			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
 			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
-			if s.root == rootCustom {
+			if s.root == resolve.RootCustom {
 				s.how = seen.HowDirective
 			}
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == notRoot {
-					s.root = rootCustom
+				if s.root == resolve.NotRoot {
+					s.root = resolve.RootCustom
 					regFW, registered := r.reg.funcs[fn]
 					switch {
 					case r.configRoot(fn, s.sig):
@@ -475,7 +475,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					case registered:
 						s.how, s.framework = seen.HowRegistration, regFW
 					default:
-						s.root = notRoot
+						s.root = resolve.NotRoot
 					}
 				}
 				r.byFunc[fn] = s
@@ -489,7 +489,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				}
 			}
 			decls = append(decls, s)
-			if s.root != notRoot {
+			if s.root != resolve.NotRoot {
 				roots = append(roots, s)
 			}
 			litRoots(fd.Body, s.ignores)
@@ -500,7 +500,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// their facts say what they do.
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			roots = append(roots, &fnSummary{root: rootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
+			roots = append(roots, &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
 				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)})
 		}
 	}
@@ -518,7 +518,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	for changed := true; changed; {
 		changed = false
 		for _, s := range decls {
-			if s.root != notRoot {
+			if s.root != resolve.NotRoot {
 				continue
 			}
 			for _, it := range s.items {
@@ -559,7 +559,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		s.dyn = r.sealArgs(s.dyn, 0)
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == resolve.NotRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
@@ -878,7 +878,7 @@ func shortSite(site string) string {
 // summary are resolved here too, because their ignores count as used.
 func (r *runner) reportStale(decls []*fnSummary) {
 	for _, s := range decls {
-		if s.root != notRoot {
+		if s.root != resolve.NotRoot {
 			continue
 		}
 		for _, it := range s.items {

@@ -122,7 +122,7 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		decls = append(decls, resolve.Decl{Fd: fd, Fn: fn, Params: resolve.FuncParams(sig)})
 		// The appHandler idiom: a func type whose ServeHTTP calls the
 		// value it is called on.
-		if recv := sig.Recv(); recv != nil && declRoot(fd, fn, r.dirs) != notRoot {
+		if recv := sig.Recv(); recv != nil && resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)) != resolve.NotRoot {
 			if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
 				if _, isFunc := n.Underlying().(*types.Signature); isFunc &&
 					len(r.sync.Calls(fd.Body, map[*types.Var]int{recv: 0})) > 0 {
@@ -250,7 +250,7 @@ func (r *runner) adapterOf(fd *ast.FuncDecl, params map[*types.Var]int) []int {
 				}
 				for _, lit := range lits {
 					sig, _ := info.TypeOf(lit).(*types.Signature)
-					if signatureRoot(sig) == notRoot {
+					if resolve.SignatureRoot(sig) == resolve.NotRoot {
 						continue
 					}
 					out = append(out, r.sync.Calls(lit, params)...)
@@ -321,7 +321,7 @@ func (r *runner) handlerTypes(decls []resolve.Decl) {
 		}
 	}
 	for _, d := range decls {
-		if declRoot(d.Fd, d.Fn, r.dirs) == notRoot {
+		if resolve.DeclRoot(d.Fn, r.dirs.handler(d.Fd.Doc)) == resolve.NotRoot {
 			continue
 		}
 		for t := range calls[d.Fn] {

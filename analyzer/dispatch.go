@@ -200,7 +200,7 @@ func followedIface(path string) bool {
 	if knowledge.StdPath(path) {
 		return false
 	}
-	for _, p := range []string{pathGin, pathEcho, pathEchoV5, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
+	for _, p := range []string{knowledge.PathGin, knowledge.PathEcho, knowledge.PathEchoV5, knowledge.PathFiberV2, knowledge.PathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
 		if path == p || strings.HasPrefix(path, p+"/") {
 			return false
 		}

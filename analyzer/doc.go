@@ -20,12 +20,15 @@
 //	                    the routers' registration calls (a table, routes.go),
 //	                    which packages are the Go distribution's (std.go)
 //	internal/regions    locks and transactions held over a stretch of a body
-//	internal/resolve    a handler value followed to the functions that run;
-//	                    the slots func values are stored in and called
-//	                    through (slots.go); the parameters a function calls
-//	                    on the spot (sync.go, CallsFact)
-//	analyzer            roots, operations, call resolution, facts, the
-//	                    dispatch join, directives, diagnostics and fixes;
+//	internal/resolve    which functions are request roots by signature
+//	                    (roots.go); a handler value followed to the
+//	                    functions that run; the slots func values are
+//	                    stored in and called through (slots.go); the
+//	                    parameters a function calls on the spot (sync.go,
+//	                    CallsFact)
+//	analyzer            the roots the configuration names, operations,
+//	                    call resolution, facts, the dispatch join,
+//	                    directives, diagnostics and fixes;
 //	                    each rule's decisions in a file of its own:
 //	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
 //	                    rule_held.go (SIO003, SIO007), rule_client.go
@@ -36,7 +39,7 @@
 //
 // The flow of one finding, from a handler to its message:
 //
-//  1. run (analyzer.go) walks the package; roots.go, the adapters of
+//  1. run (analyzer.go) walks the package; resolve's roots.go, the adapters of
 //     callbacks.go and the registration calls of registrations.go (a
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -89,7 +90,7 @@ func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
 			continue
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &fnSummary{root: notRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		s := &fnSummary{root: resolve.NotRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
 		r.litSummaries[lit] = s
 		s.items = r.collect(sig, lit.Body)
 		out = append(out, s)
@@ -145,7 +146,7 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 // interface calls it makes sealed in turn; nil when it does nothing the
 // join could report.
 func (r *runner) argFact(s *fnSummary, depth int) *blocksFact {
-	if s == nil || s.root != notRoot || (s.result == nil && len(s.dyn) == 0) {
+	if s == nil || s.root != resolve.NotRoot || (s.result == nil && len(s.dyn) == 0) {
 		return nil
 	}
 	bf := &blocksFact{}

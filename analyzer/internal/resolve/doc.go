@@ -19,6 +19,13 @@
 // caller's path: the package's own functions by a fixpoint, other packages'
 // by CallsFact, the standard library's from knowledge's table.
 //
-// It knows no rule and no framework: the analyzer decides which of the
-// functions found are request roots. It imports only named and knowledge.
+// Roots (roots.go) say which functions serve requests by their signature
+// alone: a framework's handler shape (RootKind names the framework, which
+// decides how a fix names the request's context), a gRPC method of a type
+// embedding a generated Unimplemented*Server, or a declaration the
+// analyzer's directive marks (DeclRoot is told so).
+//
+// It knows no rule: the analyzer adds the roots that registrations,
+// adapters and the configuration make. It imports only named and
+// knowledge.
 package resolve
