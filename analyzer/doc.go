@@ -10,7 +10,8 @@
 //
 // The analyzer is split into units that data flows through one way; a
 // unit imports only those listed above it, and none imports package
-// analyzer (TestLayering keeps it so):
+// analyzer (TestLayering keeps it so); named, regions and resolve name no
+// rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
@@ -18,6 +19,7 @@
 //	internal/knowledge  what is known of libraries: the call tables as data
 //	                    (blocking.txt, calls.txt), gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go),
+//	                    the frameworks' import paths (frameworks.go),
 //	                    which packages are the Go distribution's (std.go)
 //	internal/regions    locks and transactions held over a stretch of a body
 //	internal/resolve    which functions are request roots by signature
@@ -25,7 +27,10 @@
 //	                    functions that run; the slots func values are
 //	                    stored in and called through (slots.go); the
 //	                    parameters a function calls on the spot (sync.go,
-//	                    CallsFact)
+//	                    CallsFact); the dispatch model (dispatch.go): the
+//	                    interface calls and conversions facts carry, which
+//	                    interfaces are followed, the bindings' index, with
+//	                    what a call does as the analyzer's payload
 //	analyzer            the roots the configuration names, operations,
 //	                    call resolution, facts, the dispatch join,
 //	                    directives, diagnostics and fixes;
@@ -59,7 +64,8 @@
 //  5. At a root's call, report groups the paths by rule and emits one
 //     diagnostic per rule with the chain, related positions and fixes
 //     (fixes.go), unless directives.go suppresses it.
-//  6. Interface calls at roots travel as pendingFact; dispatch.go joins them
+//  6. Interface calls at roots travel as pendingFact (resolve's model,
+//     with blocksFact as the payload); dispatch.go joins them
 //     with the conversions (convFact) where both are seen and reports at
 //     the root's call, once (joinedFact). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as

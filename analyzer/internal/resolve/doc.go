@@ -25,6 +25,14 @@
 // embedding a generated Unimplemented*Server, or a declaration the
 // analyzer's directive marks (DeclRoot is told so).
 //
+// Dispatch (dispatch.go) is the model of calls through interfaces: an
+// interface call on a path (DynCall) and at a root's call (PendingCall),
+// a conversion of a concrete type to an interface (Conv), which
+// interfaces are followed at all (IfaceKey), and the index the join
+// reads (Bindings). What a bound method or a func argument does is the
+// analyzer's summary, a type parameter that resolve carries and never
+// reads; the join that reads it, and reports, is the analyzer's.
+//
 // It knows no rule: the analyzer adds the roots that registrations,
 // adapters and the configuration make. It imports only named and
 // knowledge.

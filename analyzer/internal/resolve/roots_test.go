@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"testing"
 )
 
@@ -63,20 +64,31 @@ func (im *standIns) Import(path string) (*types.Package, error) {
 	return p, nil
 }
 
-// funcs type-checks src against the stand-ins and returns its declared
-// functions and methods by name ("F", "S.M").
-func funcs(t *testing.T, src string) map[string]*types.Func {
+// check type-checks src as the package at path against the stand-ins
+// and extra packages (path → source).
+func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, *types.Info) {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
-	im := &standIns{fset: fset, srcs: frameworks, done: map[string]*types.Package{}}
-	if _, err := (&types.Config{Importer: im}).Check("p", fset, []*ast.File{f}, info); err != nil {
+	srcs := maps.Clone(frameworks)
+	maps.Copy(srcs, extra)
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	im := &standIns{fset: fset, srcs: srcs, done: map[string]*types.Package{}}
+	if _, err := (&types.Config{Importer: im}).Check(path, fset, []*ast.File{f}, info); err != nil {
 		t.Fatal(err)
 	}
+	return f, info
+}
+
+// funcs type-checks src against the stand-ins and returns its declared
+// functions and methods by name ("F", "S.M").
+func funcs(t *testing.T, src string) map[string]*types.Func {
+	t.Helper()
+	f, info := check(t, "p", src, nil)
 	out := map[string]*types.Func{}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
