@@ -375,7 +375,7 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 					}
 				}
 			case *ast.CompositeLit:
-				r.compositeConversions(n, add, where)
+				resolve.CompositeConversions(info, n, func(e ast.Expr, t types.Type) { add(e, t, where) })
 			case *ast.CallExpr:
 				tv, ok := info.Types[n.Fun]
 				if ok && tv.IsType() && len(n.Args) == 1 {
@@ -451,48 +451,6 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 		return false
 	}
 	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
-}
-
-// compositeConversions reports the conversions in a composite literal's
-// fields and elements.
-func (r *runner) compositeConversions(lit *ast.CompositeLit, add func(ast.Expr, types.Type, string), where string) {
-	t := r.pass.TypesInfo.TypeOf(lit)
-	if t == nil {
-		return
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Struct:
-		for i, e := range lit.Elts {
-			if kv, ok := e.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					if v, ok := r.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
-						add(kv.Value, v.Type(), where)
-					}
-				}
-			} else if i < u.NumFields() {
-				add(e, u.Field(i).Type(), where)
-			}
-		}
-	case *types.Slice, *types.Array, *types.Map:
-		var elem types.Type
-		switch u := u.(type) {
-		case *types.Slice:
-			elem = u.Elem()
-		case *types.Array:
-			elem = u.Elem()
-		case *types.Map:
-			elem = u.Elem()
-		}
-		for _, e := range lit.Elts {
-			if kv, ok := e.(*ast.KeyValueExpr); ok {
-				e = kv.Value
-			}
-			add(e, elem, where)
-		}
-	}
 }
 
 // join resolves the pending interface calls this package sees against the

@@ -279,3 +279,45 @@ func Implementable(t types.Type, it *types.Interface) bool {
 	}
 	return true
 }
+
+// CompositeConversions calls add with each field and element of a
+// composite literal and the type it is converted to there.
+func CompositeConversions(info *types.Info, lit *ast.CompositeLit, add func(e ast.Expr, to types.Type)) {
+	t := info.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						add(kv.Value, v.Type())
+					}
+				}
+			} else if i < u.NumFields() {
+				add(e, u.Field(i).Type())
+			}
+		}
+	case *types.Slice, *types.Array, *types.Map:
+		var elem types.Type
+		switch u := u.(type) {
+		case *types.Slice:
+			elem = u.Elem()
+		case *types.Array:
+			elem = u.Elem()
+		case *types.Map:
+			elem = u.Elem()
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			add(e, elem)
+		}
+	}
+}

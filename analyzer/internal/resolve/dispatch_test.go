@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -255,5 +256,64 @@ func TestBindings(t *testing.T) {
 	}
 	if m := c.Method("Del"); m != nil {
 		t.Errorf("Method(Del) = %v, want nil", m)
+	}
+}
+
+// TestCompositeConversions: a struct literal's fields (keyed or by
+// position), a slice's and an array's elements and a map's values are
+// converted to the field's or element's type; a map's keys are not.
+func TestCompositeConversions(t *testing.T) {
+	t.Parallel()
+	f, info := check(t, "example.com/app", `package app
+
+type Store interface{ Get() error }
+type SQL struct{}
+
+func (SQL) Get() error { return nil }
+
+type Deps struct {
+	Name  string
+	Store Store
+}
+
+var (
+	keyed = Deps{Store: SQL{}, Name: "k"}
+	byPos = Deps{"p", SQL{}}
+	list  = []Store{SQL{}}
+	arr   = [1]Store{SQL{}}
+	byKey = map[string]Store{"m": SQL{}}
+	ptrs  = []*Deps{{Name: "e", Store: SQL{}}}
+)
+`, nil)
+	var got []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok {
+			return true
+		}
+		var conv func(lit *ast.CompositeLit)
+		conv = func(lit *ast.CompositeLit) {
+			CompositeConversions(info, lit, func(e ast.Expr, to types.Type) {
+				src := types.ExprString(e)
+				if inner, ok := e.(*ast.CompositeLit); ok && inner.Type == nil {
+					conv(inner) // an element of elided type: *Deps
+					src = "{…}"
+				}
+				got = append(got, vs.Names[0].Name+": "+src+" → "+types.TypeString(to, (*types.Package).Name))
+			})
+		}
+		conv(vs.Values[0].(*ast.CompositeLit))
+		return false
+	})
+	want := []string{
+		`keyed: SQL{} → app.Store`, `keyed: "k" → string`,
+		`byPos: "p" → string`, `byPos: SQL{} → app.Store`,
+		`list: SQL{} → app.Store`,
+		`arr: SQL{} → app.Store`,
+		`byKey: SQL{} → app.Store`,
+		`ptrs: "e" → string`, `ptrs: SQL{} → app.Store`, `ptrs: {…} → *app.Deps`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("conversions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -27,9 +27,10 @@
 //
 // Dispatch (dispatch.go) is the model of calls through interfaces: an
 // interface call on a path (DynCall) and at a root's call (PendingCall),
-// a conversion of a concrete type to an interface (Conv), which
-// interfaces are followed at all (IfaceKey), and the index the join
-// reads (Bindings). What a bound method or a func argument does is the
+// a conversion of a concrete type to an interface (Conv) and where a
+// composite literal makes one (CompositeConversions), which interfaces
+// are followed at all (IfaceKey), and the index the join reads
+// (Bindings). What a bound method or a func argument does is the
 // analyzer's summary, a type parameter that resolve carries and never
 // reads; the join that reads it, and reports, is the analyzer's.
 //
