@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -350,6 +350,7 @@ type runner struct {
 	ctxCallbacks map[string]bool
 	cb           *callbacks            // adapters and what is passed to them (callbacks.go)
 	sync         *resolve.Sync         // parameters called on the spot, by fact (resolve)
+	adapters     *resolve.Adapters     // handler adapters, by fact (resolve)
 	reg          *registered           // registration calls and their roots (registrations.go)
 	handlers     *resolve.Handlers     // follows handler values to functions
 	memos        map[*types.Func][]int // this package's memoisers (memo.go)

@@ -23,7 +23,8 @@
 //	                    which packages are the Go distribution's (std.go)
 //	internal/regions    locks and transactions held over a stretch of a body
 //	internal/resolve    which functions are request roots by signature
-//	                    (roots.go); a handler value followed to the
+//	                    (roots.go) and handler adapters (adapters.go,
+//	                    AdapterFact); a handler value followed to the
 //	                    functions that run; the slots func values are
 //	                    stored in and called through (slots.go); the
 //	                    parameters a function calls on the spot (sync.go,
@@ -44,8 +45,9 @@
 //
 // The flow of one finding, from a handler to its message:
 //
-//  1. run (analyzer.go) walks the package; resolve's roots.go, the adapters of
-//     callbacks.go and the registration calls of registrations.go (a
+//  1. run (analyzer.go) walks the package; resolve's roots.go, the
+//     functions passed to resolve's adapters (callbacks.go) and the
+//     registration calls of registrations.go (a
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation that
@@ -258,10 +260,11 @@
 //     Transaction and cache loaders get the fact from their own source.
 //   - adapters: a function returning a request-handler literal
 //     (http.HandlerFunc, gin, echo, fiber) that calls one of its func-typed
-//     parameters exports an adapterFact, as does a func type whose
-//     ServeHTTP calls its value (the appHandler idiom). Only functions
-//     really passed there (or converted to that type) become roots; one
-//     from another package is reported at the argument, with its fact.
+//     parameters exports an AdapterFact (resolve's Adapters), as does a
+//     func type whose ServeHTTP calls its value (the appHandler idiom).
+//     Only functions really passed there (or converted to that type)
+//     become roots (callbacks.go); one from another package is reported
+//     at the argument, with its fact.
 //   - interface dispatch: analysis is bottom-up, so the handler's package
 //     usually cannot see the concrete type wired in main. Calls through a
 //     followed interface (not the standard library's, the frameworks',

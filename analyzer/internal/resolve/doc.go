@@ -25,6 +25,11 @@
 // embedding a generated Unimplemented*Server, or a declaration the
 // analyzer's directive marks (DeclRoot is told so).
 //
+// Adapters (adapters.go) are the functions that return a request handler
+// calling one of their func parameters, and the func types whose
+// ServeHTTP, or a root, calls their value: what is passed there, or
+// converted to such a type, serves requests (AdapterFact).
+//
 // Dispatch (dispatch.go) is the model of calls through interfaces: an
 // interface call on a path (DynCall) and at a root's call (PendingCall),
 // a conversion of a concrete type to an interface (Conv) and where a
@@ -34,7 +39,8 @@
 // analyzer's summary, a type parameter that resolve carries and never
 // reads; the join that reads it, and reports, is the analyzer's.
 //
-// It knows no rule: the analyzer adds the roots that registrations,
-// adapters and the configuration make. It imports only named and
-// knowledge.
+// It knows no rule: the analyzer decides which functions are roots by
+// what is registered, passed to an adapter or named by the
+// configuration, and what each root's paths break. It imports only named
+// and knowledge.
 package resolve

@@ -15,7 +15,7 @@ import (
 // type of the right name at the right path is all a test needs.
 var frameworks = map[string]string{
 	"context":                             `package context; type Context interface{ Done() <-chan struct{} }`,
-	"net/http":                            `package http; type ResponseWriter interface{ Write([]byte) (int, error) }; type Request struct{}`,
+	"net/http":                            `package http; type ResponseWriter interface{ Write([]byte) (int, error) }; type Request struct{}; type HandlerFunc func(ResponseWriter, *Request)`,
 	"github.com/julienschmidt/httprouter": `package httprouter; type Params []string`,
 	"github.com/cloudwego/hertz/pkg/app":  `package app; type RequestContext struct{}`,
 	"github.com/gin-gonic/gin":            `package gin; type Context struct{}`,
