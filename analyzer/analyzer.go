@@ -348,7 +348,7 @@ type runner struct {
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
 	ctxCallbacks map[string]bool
-	cb           *callbacks            // adapters and what is passed to them (callbacks.go)
+	cb           *callbacks            // what is passed to adapters (callbacks.go)
 	sync         *resolve.Sync         // parameters called on the spot, by fact (resolve)
 	adapters     *resolve.Adapters     // handler adapters, by fact (resolve)
 	reg          *registered           // registration calls and their roots (registrations.go)
