@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -348,12 +348,12 @@ type runner struct {
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
 	ctxCallbacks map[string]bool
-	cb           *callbacks            // what is passed to adapters (callbacks.go)
-	sync         *resolve.Sync         // parameters called on the spot, by fact (resolve)
-	adapters     *resolve.Adapters     // handler adapters, by fact (resolve)
-	reg          *registered           // registration calls and their roots (registrations.go)
-	handlers     *resolve.Handlers     // follows handler values to functions
-	memos        map[*types.Func][]int // this package's memoisers (memo.go)
+	cb           *callbacks        // what is passed to adapters (callbacks.go)
+	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	adapters     *resolve.Adapters // handler adapters, by fact (resolve)
+	reg          *registered       // registration calls and their roots (registrations.go)
+	handlers     *resolve.Handlers // follows handler values to functions
+	memos        *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -482,7 +482,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				r.byFunc[fn] = s
 			}
 			s.items = r.collect(s.sig, fd.Body)
-			if len(r.memos[fn]) > 0 {
+			if len(r.memos.Of(fn)) > 0 {
 				// A memoiser's own waits are for another caller's
 				// construction, once per key.
 				for i := range s.items {

@@ -86,7 +86,8 @@ func (r *runner) scanCallbacks(files []*ast.File) {
 		}
 	}
 	r.sync.Scan(decls)
-	r.scanMemos(decls)
+	r.memos = resolve.NewMemos(r.pass)
+	r.memos.Scan(decls)
 	r.adapters.Scan(decls, isRoot)
 	// What is passed to an adapter, anywhere in the package: as an
 	// argument to an adapter's parameter, or converted (explicitly, as an

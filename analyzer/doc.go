@@ -28,7 +28,9 @@
 //	                    functions that run; the slots func values are
 //	                    stored in and called through (slots.go); the
 //	                    parameters a function calls on the spot (sync.go,
-//	                    CallsFact); the dispatch model (dispatch.go): the
+//	                    CallsFact); the memoisers, whose func parameters
+//	                    run once per key (memo.go, MemoFact); the
+//	                    dispatch model (dispatch.go): the
 //	                    interface calls and conversions facts carry, which
 //	                    interfaces are followed, the bindings' index, with
 //	                    what a call does as the analyzer's payload
@@ -155,7 +157,7 @@
 // (client-per-request) flags http.Transport literals and the constructors
 // of clients with their own connections (Config.Clients, client rows),
 // except in a function that runs once per process (sync.Once.Do's, or a
-// memoiser's: memo.go, memoFact), where neither SIO004 nor SIO005 counts;
+// memoiser's: resolve's Memos, MemoFact), where neither SIO004 nor SIO005 counts;
 // SIO006 (file-io, opt-in) flags os file I/O (Config.Files). SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:

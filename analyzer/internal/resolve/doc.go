@@ -19,6 +19,10 @@
 // caller's path: the package's own functions by a fixpoint, other packages'
 // by CallsFact, the standard library's from knowledge's table.
 //
+// Memos (memo.go) say which func parameters run once per value or key
+// rather than per call: sync.(*Once).Do's, and a memoiser's (a
+// singleton or cache loader of the program, MemoFact).
+//
 // Roots (roots.go) say which functions serve requests by their signature
 // alone: a framework's handler shape (RootKind names the framework, which
 // decides how a fix names the request's context), a gRPC method of a type
@@ -41,6 +45,6 @@
 //
 // It knows no rule: the analyzer decides which functions are roots by
 // what is registered, passed to an adapter or named by the
-// configuration, and what each root's paths break. It imports only named
-// and knowledge.
+// configuration, and what each root's paths break. It imports only named,
+// knowledge and regions (a memoiser holds a lock).
 package resolve

@@ -68,7 +68,12 @@ func (im *standIns) Import(path string) (*types.Package, error) {
 // and extra packages (path → source).
 func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, *types.Info) {
 	t.Helper()
-	fset := token.NewFileSet()
+	return checkIn(t, token.NewFileSet(), path, src, extra)
+}
+
+// checkIn is check with the file set given.
+func checkIn(t *testing.T, fset *token.FileSet, path, src string, extra map[string]string) (*ast.File, *types.Info) {
+	t.Helper()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
