@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -62,7 +62,7 @@ func New(cfg Config) *analysis.Analyzer {
 type fnSummary struct {
 	fn   *types.Func // nil for func literals
 	name string      // display name of a root
-	root rootKind
+	root resolve.RootKind
 	// pos, how and framework describe a root for the roots report
 	// (seen.Root): where it is, what made it a root, whose handler it is.
 	pos            token.Pos
@@ -348,11 +348,12 @@ type runner struct {
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
 	ctxCallbacks map[string]bool
-	cb           *callbacks            // adapters and what is passed to them (callbacks.go)
-	sync         *resolve.Sync         // parameters called on the spot, by fact (resolve)
-	reg          *registered           // registration calls and their roots (registrations.go)
-	handlers     *resolve.Handlers     // follows handler values to functions
-	memos        map[*types.Func][]int // this package's memoisers (memo.go)
+	cb           *callbacks        // what is passed to adapters (callbacks.go)
+	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	adapters     *resolve.Adapters // handler adapters, by fact (resolve)
+	reg          *registered       // registration calls and their roots (registrations.go)
+	handlers     *resolve.Handlers // follows handler values to functions
+	memos        *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -420,10 +421,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				return true
 			}
 			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			k := signatureRoot(sig)
+			k := resolve.SignatureRoot(sig)
 			how, framework := seen.HowSignature, frameworkOf(k)
-			if k == notRoot {
-				k = rootCustom
+			if k == resolve.NotRoot {
+				k = resolve.RootCustom
 				regFW, registered := r.reg.lits[lit]
 				switch {
 				case r.patternRoot(sig):
@@ -433,10 +434,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				case registered:
 					how, framework = seen.HowRegistration, regFW
 				default:
-					k = notRoot
+					k = resolve.NotRoot
 				}
 			}
-			if k != notRoot {
+			if k != resolve.NotRoot {
 				rootLits[lit] = true
 				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
 					wraps: r.handlers.Wraps(lit)}
@@ -457,15 +458,15 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				continue
 			}
 			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: declRoot(fd, fn, r.dirs), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
+			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
 			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
-			if s.root == rootCustom {
+			if s.root == resolve.RootCustom {
 				s.how = seen.HowDirective
 			}
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == notRoot {
-					s.root = rootCustom
+				if s.root == resolve.NotRoot {
+					s.root = resolve.RootCustom
 					regFW, registered := r.reg.funcs[fn]
 					switch {
 					case r.configRoot(fn, s.sig):
@@ -475,13 +476,13 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					case registered:
 						s.how, s.framework = seen.HowRegistration, regFW
 					default:
-						s.root = notRoot
+						s.root = resolve.NotRoot
 					}
 				}
 				r.byFunc[fn] = s
 			}
 			s.items = r.collect(s.sig, fd.Body)
-			if len(r.memos[fn]) > 0 {
+			if len(r.memos.Of(fn)) > 0 {
 				// A memoiser's own waits are for another caller's
 				// construction, once per key.
 				for i := range s.items {
@@ -489,7 +490,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				}
 			}
 			decls = append(decls, s)
-			if s.root != notRoot {
+			if s.root != resolve.NotRoot {
 				roots = append(roots, s)
 			}
 			litRoots(fd.Body, s.ignores)
@@ -500,7 +501,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// their facts say what they do.
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			roots = append(roots, &fnSummary{root: rootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
+			roots = append(roots, &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
 				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)})
 		}
 	}
@@ -518,7 +519,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	for changed := true; changed; {
 		changed = false
 		for _, s := range decls {
-			if s.root != notRoot {
+			if s.root != resolve.NotRoot {
 				continue
 			}
 			for _, it := range s.items {
@@ -559,7 +560,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		s.dyn = r.sealArgs(s.dyn, 0)
 	}
 	for _, s := range decls {
-		if s.root == notRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
+		if s.root == resolve.NotRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
 			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
 			bf := &blocksFact{}
 			if s.result != nil {
@@ -878,7 +879,7 @@ func shortSite(site string) string {
 // summary are resolved here too, because their ignores count as used.
 func (r *runner) reportStale(decls []*fnSummary) {
 	for _, s := range decls {
-		if s.root != notRoot {
+		if s.root != resolve.NotRoot {
 			continue
 		}
 		for _, it := range s.items {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Call resolution: what an item of a body leads to. Rules classify calls
@@ -73,7 +74,7 @@ func (r *runner) resolve(it item) *finding {
 		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
 	case it.local != nil:
 		callee := r.byFunc[it.local]
-		if callee == nil || callee.root != notRoot || callee.result == nil {
+		if callee == nil || callee.root != resolve.NotRoot || callee.result == nil {
 			return nil
 		}
 		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)

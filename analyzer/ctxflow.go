@@ -8,7 +8,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // ctxClass is what the analyzer knows about where a context value came from.
@@ -169,7 +171,7 @@ func implementsContext(t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	if isContextType(t) {
+	if named.IsContext(t) {
 		return true
 	}
 	ms := types.NewMethodSet(t)
@@ -196,12 +198,12 @@ const (
 // Ctx. ok is false for other types.
 func (f *ctxFlow) frameworkValue(t types.Type) (ctxInfo, bool) {
 	switch {
-	case named.Is(t, true, pathGin, "Context"):
+	case named.Is(t, true, knowledge.PathGin, "Context"):
 		if f.ginFallback {
 			return ctxInfo{class: ctxRequest}, true
 		}
 		return ctxInfo{class: ctxDropped, desc: ginCtxDesc}, true
-	case named.Is(t, false, pathFiberV3, "Ctx"):
+	case named.Is(t, false, knowledge.PathFiberV3, "Ctx"):
 		return ctxInfo{class: ctxDropped, desc: fiberCtxDesc}, true
 	}
 	return ctxInfo{}, false
@@ -236,7 +238,7 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 			}
 		}
 	case *ast.CallExpr:
-		if m, _ := typeutil.Callee(f.info, e).(*types.Func); isStreamContext(m) {
+		if m, _ := typeutil.Callee(f.info, e).(*types.Func); resolve.IsStreamContext(m) {
 			// stream.Context() of a gRPC streaming call: an interface
 			// method, so it has no static callee.
 			return ctxInfo{class: ctxRequest}
@@ -248,20 +250,20 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 		path, name := fn.Pkg().Path(), fn.Name()
 		recv := named.Recv(fn)
 		switch {
-		case path == pathContext && recv == nil && (name == "Background" || name == "TODO"):
+		case path == knowledge.PathContext && recv == nil && (name == "Background" || name == "TODO"):
 			return ctxInfo{class: ctxDropped, desc: "context." + name + "()"}
-		case path == pathContext && recv == nil && name == "WithoutCancel":
+		case path == knowledge.PathContext && recv == nil && name == "WithoutCancel":
 			// A deliberate detach: the caller chose to outlive the request.
 			return ctxInfo{class: ctxRequest}
-		case path == pathContext && recv == nil && deriveFuncs[name] && len(e.Args) > 0:
+		case path == knowledge.PathContext && recv == nil && deriveFuncs[name] && len(e.Args) > 0:
 			ci := f.classify(e.Args[0])
 			if ci.class == ctxDropped && !strings.HasPrefix(ci.desc, derivedFrom) {
 				ci.desc = derivedFrom + ci.desc
 			}
 			return ci
-		case path == pathHTTP && name == "Context" && recv != nil && named.Is(recv.Type(), true, pathHTTP, "Request"):
+		case path == knowledge.PathHTTP && name == "Context" && recv != nil && named.Is(recv.Type(), true, knowledge.PathHTTP, "Request"):
 			return ctxInfo{class: ctxRequest}
-		case (path == pathFiberV2 || path == pathFiberV3) && recv != nil && (name == "Context" || name == "UserContext"):
+		case (path == knowledge.PathFiberV2 || path == knowledge.PathFiberV3) && recv != nil && (name == "Context" || name == "UserContext"):
 			return ctxInfo{class: ctxRequest}
 		}
 	}
@@ -286,7 +288,7 @@ func setsGinFallback(pass *analysis.Pass) bool {
 				// The field itself, so an Engine embedded in a type of the
 				// service's counts too.
 				s := pass.TypesInfo.Selections[sel]
-				if s == nil || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != pathGin {
+				if s == nil || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != knowledge.PathGin {
 					continue
 				}
 				if tv, ok := pass.TypesInfo.Types[as.Rhs[i]]; ok && tv.Value != nil && tv.Value.String() == "true" {

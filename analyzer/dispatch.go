@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -37,115 +38,21 @@ import (
 // Interfaces are named by import path and type name, because a fact cannot
 // hold a types.Type from another package.
 
-// dynCall is a call through an interface method on some function's path,
-// seen from that function: Chain and Sites lead from the function to the
-// interface call, whose own entry is last.
-type dynCall struct {
-	Iface  string // import path and name of the interface: example.com/api.UserStore
-	Method string // method name
-	Chain  []string
-	Sites  []string
-	Lock   string   // a mutex held on the way, as in blocksFact.Lock
-	Ignore []string // rules suppressed on the way (//syncio:ignore)
-	// One marks a call through a field of one struct value (stored.go,
-	// resolve.Call.One).
-	One bool
-	// Sig is the func type of a call through a generic type's field
-	// (resolve.Sig): only the functions of that type stored there are
-	// followed. "" when the call's type mentions a type parameter.
-	Sig string
-	// Dep marks a call made inside a dependency (a session library's
-	// store.Get): it is dispatched only to the concrete types the program
-	// itself converts, never to the dependency's own (see dispatch).
-	Dep bool
-	// Args are the call's func arguments that do something (dyncallbacks.go):
-	// dispatch follows one into a binding that calls its parameter on the
-	// spot. refs are the same before the package's summaries are final.
-	Args []dynArg
-	refs []argRef
-}
-
-func (d *dynCall) key() string {
-	return d.Iface + "." + d.Method + "@" + d.Sites[len(d.Sites)-1]
-}
-
-// prepend returns d seen from a caller whose call at site leads to it.
-func (d dynCall) prepend(name, site, lock string, ignore []string) dynCall {
-	d.Chain = append([]string{name}, d.Chain...)
-	d.Sites = append([]string{site}, d.Sites...)
-	if d.Lock == "" {
-		d.Lock = lock
-	}
-	d.Ignore = mergeRules(d.Ignore, ignore)
-	return d
-}
-
-func mergeRules(a, b []string) []string {
-	if len(b) == 0 {
-		return a
-	}
-	out := slices.Clone(a)
-	for _, r := range b {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// pendingCall is a root's call that leads to an interface call.
-type pendingCall struct {
-	Root    string // the root's display name
-	Site    string // the root's call, "file:line:col"
-	EndSite string
-	Dyn     dynCall // seen from the root's callee (Chain[0] is the callee)
-}
+// The analyzer's instances of resolve's dispatch model: what a bound
+// method or a func argument does is a blocksFact.
+type (
+	dynCall     = resolve.DynCall[blocksFact]
+	dynArg      = resolve.DynArg[blocksFact]
+	pendingCall = resolve.PendingCall[blocksFact]
+	conv        = resolve.Conv[blocksFact]
+	convMethod  = resolve.ConvMethod[blocksFact]
+	bindings    = resolve.Bindings[blocksFact]
+)
 
 type pendingFact struct{ Calls []pendingCall }
 
 func (*pendingFact) AFact()           {}
 func (f *pendingFact) String() string { return "pending(" + strconv.Itoa(len(f.Calls)) + ")" }
-
-// conv is one concrete type converted to one interface.
-type conv struct {
-	From    string       // for an interface converted to Iface: that interface
-	Type    string       // display name of the concrete type: *store.SQL
-	Iface   string       // the interface it was converted to
-	Where   string       // the function (or package) that converts
-	Methods []convMethod // the concrete type's methods that block or lead to interface calls, by name
-	// Site is where a func is stored into the slot Iface (stored.go); a
-	// conv with a Site and no Methods only says that something is stored
-	// there.
-	Site string
-	// Sig is the type of a func stored into a generic type's field
-	// (resolve.Sig), "" for one whose type mentions a type parameter
-	// (stored in the generic code itself, fit for every instantiation).
-	Sig string
-	// Dep marks a conversion made inside a dependency (a driver binding
-	// its own connection type): no interface call made inside a
-	// dependency (dynCall.Dep) is dispatched to it.
-	Dep bool
-}
-
-// convMethod is a slice entry, not a map: facts must encode
-// deterministically.
-type convMethod struct {
-	Name string
-	Fact *blocksFact
-	// Calls are the parameters the method calls before it returns (its
-	// CallsFact): the func arguments an interface call gives them run on
-	// the caller's path (dynCall.Args).
-	Calls []int
-}
-
-func (c *conv) method(name string) *convMethod {
-	for i := range c.Methods {
-		if c.Methods[i].Name == name {
-			return &c.Methods[i]
-		}
-	}
-	return nil
-}
 
 type convFact struct{ Convs []conv }
 
@@ -179,43 +86,6 @@ const (
 	maxArgDynWork = 1 << 9
 )
 
-// ifaceKey returns the key of a named interface type that dispatch
-// follows (see followedIface) and that has methods.
-func ifaceKey(t types.Type) (string, bool) {
-	n, isNamed := types.Unalias(t).(*types.Named)
-	if !isNamed || n.Obj() == nil || n.Obj().Pkg() == nil {
-		return "", false
-	}
-	it, isIface := n.Underlying().(*types.Interface)
-	if !isIface || it.NumMethods() == 0 || !followedIface(n.Obj().Pkg().Path()) {
-		return "", false
-	}
-	// Generated gRPC stream interfaces embed grpc.ServerStream: the
-	// framework's plumbing, like its request objects.
-	for i := range it.NumMethods() {
-		if it.Method(i).Name() == "SendMsg" || it.Method(i).Name() == "RecvMsg" {
-			return "", false
-		}
-	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name(), true
-}
-
-// followedIface reports whether dispatch follows the interfaces of a
-// package: not the standard library's (io.Writer, http.ResponseWriter and
-// their kin are plumbing), nor the frameworks' request objects (echo.Context,
-// fiber.Ctx) and loggers, which the tables already judge.
-func followedIface(path string) bool {
-	if knowledge.StdPath(path) {
-		return false
-	}
-	for _, p := range []string{pathGin, pathEcho, pathEchoV5, pathFiberV2, pathFiberV3, "google.golang.org/grpc", "google.golang.org/protobuf"} {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return false
-		}
-	}
-	return !knowledge.Observability(path)
-}
-
 // dynItem returns the dynamic call of an interface method call, or nil when
 // dispatch does not follow it.
 //
@@ -234,13 +104,13 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
-	recv := promotedIface(selection)
+	recv := resolve.PromotedIface(selection)
 	if recv == nil {
 		return nil
 	}
 	it, _ := recv.Underlying().(*types.Interface)
-	key, ok := ifaceKey(recv)
-	if !ok || (r.thirdParty && !implementable(recv, it)) {
+	key, ok := resolve.IfaceKey(recv)
+	if !ok || (r.thirdParty && !resolve.Implementable(recv, it)) {
 		return nil
 	}
 	name := types.ExprString(sel)
@@ -248,56 +118,9 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 		name = "…" + name[len(name)-59:]
 	}
 	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
-	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
-		refs: r.funcArgs(call, sig)}
-}
-
-// promotedIface returns the interface type a method call goes through:
-// the receiver's type when it is an interface, or the embedded interface
-// field the method is promoted from (c.Call for a struct embedding the
-// interface caller is c.caller.Call), or nil for a concrete method.
-func promotedIface(sel *types.Selection) types.Type {
-	t := sel.Recv()
-	if _, ok := t.Underlying().(*types.Interface); ok {
-		return t
-	}
-	idx := sel.Index()
-	for _, i := range idx[:len(idx)-1] {
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		st, ok := t.Underlying().(*types.Struct)
-		if !ok || i >= st.NumFields() {
-			return nil
-		}
-		t = st.Field(i).Type()
-		if _, ok := t.Underlying().(*types.Interface); ok {
-			// The rest of the path is inside the interface's own
-			// method set (an interface embedding another).
-			return t
-		}
-	}
-	return nil
-}
-
-// implementable reports whether the program can bind its own types to a
-// dependency's interface: the interface is exported and none of its
-// methods is. An interface with an unexported method (goja's Value) is
-// implemented only by its own package's types, and the program cannot
-// name an unexported one (cast's float64Provider, asserted from any), so
-// it records no conversion to it; keeping a dependency's calls through
-// them cost a fact for most functions of such a library (pocketbase's
-// JavaScript VM: three facts where there was one).
-func implementable(t types.Type, it *types.Interface) bool {
-	if n, ok := types.Unalias(t).(*types.Named); !ok || !n.Obj().Exported() {
-		return false
-	}
-	for i := range it.NumMethods() {
-		if !it.Method(i).Exported() {
-			return false
-		}
-	}
-	return true
+	d := &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+	d.SetRefs(r.funcArgs(call, sig))
+	return d
 }
 
 // ownDyn reports whether ds holds an interface call made outside the
@@ -348,13 +171,13 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 		if d.Lock == "" {
 			d.Lock = it.lock
 		}
-		d.Ignore = mergeRules(d.Ignore, ignore)
+		d.Ignore = resolve.Union(d.Ignore, ignore)
 		return []dynCall{d}
 	}
 	out := make([]dynCall, 0, len(in))
 	site := r.site(it.pos)
 	for _, d := range in {
-		out = append(out, d.prepend(it.name, site, it.lock, ignore))
+		out = append(out, d.Prepend(it.name, site, it.lock, ignore))
 	}
 	return out
 }
@@ -375,10 +198,10 @@ func (s *fnSummary) addDyn(ds []dynCall) bool {
 		if (d.Dep && dep >= maxDepDyn) || (!d.Dep && own >= maxDyn) {
 			continue
 		}
-		k := d.key()
+		k := d.Key()
 		dup := false
 		for i := range s.dyn {
-			if s.dyn[i].key() == k {
+			if s.dyn[i].Key() == k {
 				dup = true
 				break
 			}
@@ -469,14 +292,14 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 		if _, ok := dst.Underlying().(*types.Interface); !ok {
 			return
 		}
-		ikey, ok := ifaceKey(dst)
+		ikey, ok := resolve.IfaceKey(dst)
 		if !ok {
 			return
 		}
 		if _, ok := t.Underlying().(*types.Interface); ok {
 			// Interface to interface: an edge that the concrete types
 			// converted to the source interface travel along.
-			if from, ok := ifaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
+			if from, ok := resolve.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
 				seen[from+"→"+ikey] = true
 				out = append(out, conv{From: from, Iface: ikey})
 			}
@@ -552,7 +375,7 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 					}
 				}
 			case *ast.CompositeLit:
-				r.compositeConversions(n, add, where)
+				resolve.CompositeConversions(info, n, func(e ast.Expr, t types.Type) { add(e, t, where) })
 			case *ast.CallExpr:
 				tv, ok := info.Types[n.Fun]
 				if ok && tv.IsType() && len(n.Args) == 1 {
@@ -630,48 +453,6 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
 }
 
-// compositeConversions reports the conversions in a composite literal's
-// fields and elements.
-func (r *runner) compositeConversions(lit *ast.CompositeLit, add func(ast.Expr, types.Type, string), where string) {
-	t := r.pass.TypesInfo.TypeOf(lit)
-	if t == nil {
-		return
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Struct:
-		for i, e := range lit.Elts {
-			if kv, ok := e.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					if v, ok := r.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
-						add(kv.Value, v.Type(), where)
-					}
-				}
-			} else if i < u.NumFields() {
-				add(e, u.Field(i).Type(), where)
-			}
-		}
-	case *types.Slice, *types.Array, *types.Map:
-		var elem types.Type
-		switch u := u.(type) {
-		case *types.Slice:
-			elem = u.Elem()
-		case *types.Array:
-			elem = u.Elem()
-		case *types.Map:
-			elem = u.Elem()
-		}
-		for _, e := range lit.Elts {
-			if kv, ok := e.(*ast.KeyValueExpr); ok {
-				e = kv.Value
-			}
-			add(e, elem, where)
-		}
-	}
-}
-
 // join resolves the pending interface calls this package sees against the
 // conversions it sees, reports what no dependency reported, and exports
 // what this package adds for the packages above it.
@@ -726,36 +507,36 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, sigs: map[string]map[string]bool{}, own: map[string]bool{}}
+	b := &bindings{ByMethod: map[string][]*conv{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
-			b.into[c.Iface] = append(b.into[c.Iface], c.From)
+			b.Into[c.Iface] = append(b.Into[c.Iface], c.From)
 			continue
 		}
 		if c.Site != "" {
-			if b.stored[c.Iface] == nil {
-				b.stored[c.Iface] = map[string]bool{}
+			if b.Stored[c.Iface] == nil {
+				b.Stored[c.Iface] = map[string]bool{}
 			}
-			b.stored[c.Iface][c.Site] = true
+			b.Stored[c.Iface][c.Site] = true
 		}
 		if c.Sig != "" && len(c.Methods) > 0 {
-			if b.sigs[c.Iface] == nil {
-				b.sigs[c.Iface] = map[string]bool{}
+			if b.Sigs[c.Iface] == nil {
+				b.Sigs[c.Iface] = map[string]bool{}
 			}
-			b.sigs[c.Iface][c.Sig] = true
+			b.Sigs[c.Iface][c.Sig] = true
 		}
 		for _, m := range c.Methods {
-			b.byMethod[m.Name] = append(b.byMethod[m.Name], c)
+			b.ByMethod[m.Name] = append(b.ByMethod[m.Name], c)
 			if !c.Dep {
-				b.own[m.Name] = true
+				b.Own[m.Name] = true
 			}
 		}
 	}
 	for _, pc := range allPending {
 		var fs []*finding
-		b.budget, b.argBudget = maxDispatchWork, maxArgWork
-		b.explored = map[string]bool{}
+		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
+		b.Explored = map[string]bool{}
 		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -823,10 +604,10 @@ func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
 // dispatch returns the paths behind one interface call: one per bound
 // concrete type whose method blocks, following nested interface calls.
 func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string]bool) []*finding {
-	if depth >= maxDispatchDepth || (d.Dep && !b.own[d.Method]) || visiting[d.key()] {
+	if depth >= maxDispatchDepth || (d.Dep && !b.Own[d.Method]) || visiting[d.Key()] {
 		return nil
 	}
-	if d.Method == "" && d.One && len(b.stored[d.Iface]) != 1 {
+	if d.Method == "" && d.One && len(b.Stored[d.Iface]) != 1 {
 		// A field of one value, stored into at several places: which of
 		// them filled this value is not known here (two order.Services
 		// literals, one blocking and one not), so none is followed. Nor
@@ -834,7 +615,7 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// places are not recorded.
 		return nil
 	}
-	if d.Method == "" && d.Sig == "" && len(b.sigs[d.Iface]) > 1 {
+	if d.Method == "" && d.Sig == "" && len(b.Sigs[d.Iface]) > 1 {
 		// A generic type's field called in generic code (v.Action(e) in
 		// Router[T]), where functions of several types are stored: which
 		// instantiation the call reads is not known here (one hook's
@@ -845,18 +626,18 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 	// The same interface call reached again on another path, at the same
 	// depth with the same lock and ignores, leads to the same operations:
 	// the join keeps the first path to each, so it is explored once.
-	done := d.key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
-	if b.explored[done] {
+	done := d.Key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
+	if b.Explored[done] {
 		return nil
 	}
-	b.explored[done] = true
-	visiting[d.key()] = true
-	defer delete(visiting, d.key())
+	b.Explored[done] = true
+	visiting[d.Key()] = true
+	defer delete(visiting, d.Key())
 	var out []*finding
 	last := len(d.Chain) - 1
-	reach := b.reaching(d.Iface)
+	reach := b.Reaching(d.Iface)
 	targets := 0
-	for _, c := range b.byMethod[d.Method] {
+	for _, c := range b.ByMethod[d.Method] {
 		if !reach[c.Iface] || (d.Dep && c.Dep) {
 			// A dependency's call bound to the dependency's own type
 			// (a pool's connection, a driver's statement) is its
@@ -864,17 +645,17 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 			// calls it.
 			continue
 		}
-		if b.budget--; b.budget < 0 {
+		if b.Budget--; b.Budget < 0 {
 			break
 		}
-		cm := c.method(d.Method)
+		cm := c.Method(d.Method)
 		bf := cm.Fact
 		ifaceName := d.Iface
 		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
 			ifaceName = ifaceName[i+1:]
 		}
 		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
-		method := methodName(c.Type, d.Method)
+		method := resolve.MethodName(c.Type, d.Method)
 		if d.Method == "" {
 			// A call through a slot (stored.go): c is a function stored there.
 			if d.Sig != "" && c.Sig != "" && c.Sig != d.Sig {
@@ -894,7 +675,7 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 		// The func arguments the bound method calls on the spot run on
 		// the caller's path, after the method in the chain.
 		for _, a := range d.Args {
-			if b.argBudget <= 0 {
+			if b.ArgBudget <= 0 {
 				break
 			}
 			if !slices.Contains(cm.Calls, a.Param) {
@@ -941,7 +722,7 @@ func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bi
 		}
 	}
 	for _, nd := range bf.Dyn {
-		if depth+1 >= maxDispatchDepth || (nd.Dep && !b.own[nd.Method]) {
+		if depth+1 >= maxDispatchDepth || (nd.Dep && !b.Own[nd.Method]) {
 			// Nothing the program converts has the method: a dependency's
 			// call here leads nowhere, and copying its chain for every
 			// binding cost more memory than all the rest of the join
@@ -953,20 +734,20 @@ func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bi
 		if nd.Lock == "" {
 			nd.Lock = d.Lock
 		}
-		nd.Ignore = mergeRules(nd.Ignore, d.Ignore)
-		saved := b.budget
+		nd.Ignore = resolve.Union(nd.Ignore, d.Ignore)
+		saved := b.Budget
 		if sub > 0 {
-			if b.argBudget <= 0 {
+			if b.ArgBudget <= 0 {
 				break
 			}
-			b.budget = min(saved, sub, b.argBudget)
+			b.Budget = min(saved, sub, b.ArgBudget)
 		}
-		start := b.budget
+		start := b.Budget
 		fs := r.dispatch(nd, b, depth+1, visiting)
 		if sub > 0 {
-			used := start - max(b.budget, 0)
-			b.budget = saved - used
-			b.argBudget -= used
+			used := start - max(b.Budget, 0)
+			b.Budget = saved - used
+			b.ArgBudget -= used
 		}
 		for _, f := range fs {
 			if f.lock == "" && d.Lock != "" && lockable[f.rule] {
@@ -976,55 +757,6 @@ func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bi
 		}
 	}
 	return out
-}
-
-// bindings index the conversions a package sees.
-type bindings struct {
-	byMethod map[string][]*conv         // concrete conversions by method name
-	into     map[string][]string        // interface → the interfaces converted to it
-	stored   map[string]map[string]bool // slot → the places a func is stored there
-	sigs     map[string]map[string]bool // generic slot → the types of the funcs stored there
-	own      map[string]bool            // method names of the program's own conversions (conv.Dep unset)
-	// budget is what is left of maxDispatchWork for the pending call
-	// being joined.
-	budget int
-	// argBudget is what is left of maxArgWork for the same call.
-	argBudget int
-	// explored are the interface calls the pending call has been
-	// followed through (dispatch).
-	explored map[string]bool
-}
-
-// reaching returns iface and every interface whose values flow into it.
-func (b *bindings) reaching(iface string) map[string]bool {
-	seen := map[string]bool{iface: true}
-	queue := []string{iface}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for _, from := range b.into[x] {
-			if !seen[from] {
-				seen[from] = true
-				queue = append(queue, from)
-			}
-		}
-	}
-	return seen
-}
-
-// methodName names a concrete method as chains do: store.(*SQL).Ping for
-// the type name *store.SQL.
-func methodName(typ, method string) string {
-	ptr := strings.HasPrefix(typ, "*")
-	typ = strings.TrimPrefix(typ, "*")
-	pkg, name, ok := strings.Cut(typ, ".")
-	if !ok {
-		return typ + "." + method
-	}
-	if ptr {
-		return pkg + ".(*" + name + ")." + method
-	}
-	return pkg + "." + name + "." + method
 }
 
 // pendingOf returns the pending calls of a root's items.

@@ -10,7 +10,8 @@
 //
 // The analyzer is split into units that data flows through one way; a
 // unit imports only those listed above it, and none imports package
-// analyzer (TestLayering keeps it so):
+// analyzer (TestLayering keeps it so); named, regions and resolve name no
+// rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
@@ -18,14 +19,24 @@
 //	internal/knowledge  what is known of libraries: the call tables as data
 //	                    (blocking.txt, calls.txt), gorm's receivers, and
 //	                    the routers' registration calls (a table, routes.go),
+//	                    the frameworks' import paths (frameworks.go),
 //	                    which packages are the Go distribution's (std.go)
 //	internal/regions    locks and transactions held over a stretch of a body
-//	internal/resolve    a handler value followed to the functions that run;
-//	                    the slots func values are stored in and called
-//	                    through (slots.go); the parameters a function calls
-//	                    on the spot (sync.go, CallsFact)
-//	analyzer            roots, operations, call resolution, facts, the
-//	                    dispatch join, directives, diagnostics and fixes;
+//	internal/resolve    which functions are request roots by signature
+//	                    (roots.go) and handler adapters (adapters.go,
+//	                    AdapterFact); a handler value followed to the
+//	                    functions that run; the slots func values are
+//	                    stored in and called through (slots.go); the
+//	                    parameters a function calls on the spot (sync.go,
+//	                    CallsFact); the memoisers, whose func parameters
+//	                    run once per key (memo.go, MemoFact); the
+//	                    dispatch model (dispatch.go): the
+//	                    interface calls and conversions facts carry, which
+//	                    interfaces are followed, the bindings' index, with
+//	                    what a call does as the analyzer's payload
+//	analyzer            the roots the configuration names, operations,
+//	                    call resolution, facts, the dispatch join,
+//	                    directives, diagnostics and fixes;
 //	                    each rule's decisions in a file of its own:
 //	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
 //	                    rule_held.go (SIO003, SIO007), rule_client.go
@@ -36,8 +47,9 @@
 //
 // The flow of one finding, from a handler to its message:
 //
-//  1. run (analyzer.go) walks the package; roots.go, the adapters of
-//     callbacks.go and the registration calls of registrations.go (a
+//  1. run (analyzer.go) walks the package; resolve's roots.go, the
+//     functions passed to resolve's adapters (callbacks.go) and the
+//     registration calls of registrations.go (a
 //     knowledge table entry, its handler arguments followed by resolve)
 //     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation that
@@ -56,7 +68,8 @@
 //  5. At a root's call, report groups the paths by rule and emits one
 //     diagnostic per rule with the chain, related positions and fixes
 //     (fixes.go), unless directives.go suppresses it.
-//  6. Interface calls at roots travel as pendingFact; dispatch.go joins them
+//  6. Interface calls at roots travel as pendingFact (resolve's model,
+//     with blocksFact as the payload); dispatch.go joins them
 //     with the conversions (convFact) where both are seen and reports at
 //     the root's call, once (joinedFact). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as
@@ -144,7 +157,7 @@
 // (client-per-request) flags http.Transport literals and the constructors
 // of clients with their own connections (Config.Clients, client rows),
 // except in a function that runs once per process (sync.Once.Do's, or a
-// memoiser's: memo.go, memoFact), where neither SIO004 nor SIO005 counts;
+// memoiser's: resolve's Memos, MemoFact), where neither SIO004 nor SIO005 counts;
 // SIO006 (file-io, opt-in) flags os file I/O (Config.Files). SIO007 (tx-across-io) flags
 // a database transaction (database/sql, sqlx, gorm's Begin and Transaction
 // literal, pgx) or a *sql.Conn held open across a remote call or wait:
@@ -249,10 +262,11 @@
 //     Transaction and cache loaders get the fact from their own source.
 //   - adapters: a function returning a request-handler literal
 //     (http.HandlerFunc, gin, echo, fiber) that calls one of its func-typed
-//     parameters exports an adapterFact, as does a func type whose
-//     ServeHTTP calls its value (the appHandler idiom). Only functions
-//     really passed there (or converted to that type) become roots; one
-//     from another package is reported at the argument, with its fact.
+//     parameters exports an AdapterFact (resolve's Adapters), as does a
+//     func type whose ServeHTTP calls its value (the appHandler idiom).
+//     Only functions really passed there (or converted to that type)
+//     become roots (callbacks.go); one from another package is reported
+//     at the argument, with its fact.
 //   - interface dispatch: analysis is bottom-up, so the handler's package
 //     usually cannot see the concrete type wired in main. Calls through a
 //     followed interface (not the standard library's, the frameworks',

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -20,24 +21,6 @@ import (
 // implementation that stores the function, or starts it with go, has no
 // CallsFact: the literal is off the request path there.
 
-// dynArg is a func argument of an interface call, summarised where it is
-// written: the parameter it is given to, how the chain names it, where it
-// is, and what calling it does.
-type dynArg struct {
-	Param int
-	Name  string // func literal at media_annotation.go:116, or the function's name
-	Site  string
-	Fact  *blocksFact
-}
-
-// argRef is a func argument of an interface call before the package's
-// summaries are known: a literal of this package or a named function.
-type argRef struct {
-	param int
-	lit   *ast.FuncLit
-	fn    *types.Func
-}
-
 // maxArgDepth bounds how deeply dynArgs nest (a literal passed to an
 // interface method inside a literal passed to one), so facts stay small.
 const maxArgDepth = 2
@@ -47,12 +30,12 @@ const maxArgDepth = 2
 // for a summary of their own (argLits). A dependency's interface calls
 // carry none: they are bound only to the program's types, and their
 // callbacks are the library's plumbing.
-func (r *runner) funcArgs(call *ast.CallExpr, sig *types.Signature) []argRef {
+func (r *runner) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.ArgRef {
 	if r.thirdParty || sig == nil || sig.Params().Len() == 0 {
 		return nil
 	}
 	info := r.pass.TypesInfo
-	var out []argRef
+	var out []resolve.ArgRef
 	for i, a := range call.Args {
 		j := i
 		if j >= sig.Params().Len() {
@@ -69,10 +52,10 @@ func (r *runner) funcArgs(call *ast.CallExpr, sig *types.Signature) []argRef {
 			continue
 		}
 		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-			out = append(out, argRef{param: j, lit: lit})
+			out = append(out, resolve.ArgRef{Param: j, Lit: lit})
 			r.argLits = append(r.argLits, lit)
 		} else if fn := funcRef(info, a); fn != nil {
-			out = append(out, argRef{param: j, fn: fn})
+			out = append(out, resolve.ArgRef{Param: j, Fn: fn})
 		}
 	}
 	return out
@@ -89,7 +72,7 @@ func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
 			continue
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &fnSummary{root: notRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		s := &fnSummary{root: resolve.NotRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
 		r.litSummaries[lit] = s
 		s.items = r.collect(sig, lit.Body)
 		out = append(out, s)
@@ -97,7 +80,7 @@ func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
 	return out
 }
 
-// sealArgs fills in the Args of interface calls from their argRefs, once
+// sealArgs fills in the Args of interface calls from their Refs, once
 // the package's summaries are final (after the fixpoint).
 func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 	if depth > maxArgDepth {
@@ -106,34 +89,34 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 	var out []dynCall
 	for i := range ds {
 		d := ds[i]
-		if len(d.refs) == 0 || len(d.Args) > 0 {
+		if len(d.Refs()) == 0 || len(d.Args) > 0 {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(ds)
 		}
 		var args []dynArg
-		for _, a := range d.refs {
+		for _, a := range d.Refs() {
 			var bf *blocksFact
 			var name, site string
 			switch {
-			case a.lit != nil:
-				bf = r.argFact(r.litSummaries[a.lit], depth)
-				name, site = r.litName(a.lit), r.site(a.lit.Pos())
-			case a.fn != nil:
-				if s := r.byFunc[a.fn.Origin()]; s != nil {
+			case a.Lit != nil:
+				bf = r.argFact(r.litSummaries[a.Lit], depth)
+				name, site = r.litName(a.Lit), r.site(a.Lit.Pos())
+			case a.Fn != nil:
+				if s := r.byFunc[a.Fn.Origin()]; s != nil {
 					bf = r.argFact(s, depth)
 				} else {
-					bf = r.methodFact(a.fn)
+					bf = r.methodFact(a.Fn)
 				}
-				name, site = displayName(a.fn), d.Sites[len(d.Sites)-1]
+				name, site = displayName(a.Fn), d.Sites[len(d.Sites)-1]
 			}
 			if bf != nil {
-				args = append(args, dynArg{Param: a.param, Name: name, Site: site, Fact: bf})
+				args = append(args, dynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
 			}
 		}
 		out[i].Args = args
-		out[i].refs = nil
+		out[i].SetRefs(nil)
 	}
 	if out == nil {
 		return ds
@@ -145,7 +128,7 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 // interface calls it makes sealed in turn; nil when it does nothing the
 // join could report.
 func (r *runner) argFact(s *fnSummary, depth int) *blocksFact {
-	if s == nil || s.root != notRoot || (s.result == nil && len(s.dyn) == 0) {
+	if s == nil || s.root != resolve.NotRoot || (s.result == nil && len(s.dyn) == 0) {
 		return nil
 	}
 	bf := &blocksFact{}

@@ -6,6 +6,9 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -29,26 +32,26 @@ func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
 		return obj == v
 	}
 	for i := range params.Len() {
-		if p := params.At(i); isContextType(p.Type()) && visible(p) {
+		if p := params.At(i); named.IsContext(p.Type()) && visible(p) {
 			return p.Name()
 		}
 	}
-	suffix := map[rootKind]string{
-		rootGin: ".Request.Context()", rootEcho: ".Request().Context()",
-		rootFiberV2: ".UserContext()", rootFiberV3: ".Context()",
+	suffix := map[resolve.RootKind]string{
+		resolve.RootGin: ".Request.Context()", resolve.RootEcho: ".Request().Context()",
+		resolve.RootFiberV2: ".UserContext()", resolve.RootFiberV3: ".Context()",
 	}
 	// gRPC unary, connect and hertz roots have a ctx parameter, found
 	// above; the others derive the context from their request value.
 	switch s.root {
-	case rootHTTP, rootHTTPRouter:
+	case resolve.RootHTTP, resolve.RootHTTPRouter:
 		if params.Len() >= 2 && visible(params.At(1)) {
 			return params.At(1).Name() + ".Context()"
 		}
-	case rootGRPCStream:
+	case resolve.RootGRPCStream:
 		if n := params.Len(); n > 0 && visible(params.At(n-1)) {
 			return params.At(n-1).Name() + ".Context()"
 		}
-	case rootGin, rootEcho, rootFiberV2, rootFiberV3:
+	case resolve.RootGin, resolve.RootEcho, resolve.RootFiberV2, resolve.RootFiberV3:
 		if params.Len() == 1 && visible(params.At(0)) {
 			return params.At(0).Name() + suffix[s.root]
 		}
@@ -135,7 +138,7 @@ func (r *runner) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
 	if _, obj := scope.LookupParent("req", as.Pos()); obj != nil {
 		return nil
 	}
-	httpName := r.importName(as.Pos(), pathHTTP)
+	httpName := r.importName(as.Pos(), knowledge.PathHTTP)
 	if httpName == "" {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -301,7 +303,7 @@ func (r *runner) idleCallee(it item) bool {
 		return false
 	}
 	s := r.byFunc[fn.Origin()]
-	return s != nil && s.root == notRoot && s.result == nil && !ownDyn(s.dyn)
+	return s != nil && s.root == resolve.NotRoot && s.result == nil && !ownDyn(s.dyn)
 }
 
 // opaqueItem reports whether an item passes a context to a call the
@@ -314,7 +316,7 @@ func (r *runner) opaqueItem(it item) bool {
 		return it.ext.Opaque || (it.ext.OpaqueMemory && !r.memoryIdle())
 	case it.local != nil:
 		callee := r.byFunc[it.local]
-		return callee != nil && callee.root == notRoot && (callee.opaque || (callee.memOpaque && !r.memoryIdle()))
+		return callee != nil && callee.root == resolve.NotRoot && (callee.opaque || (callee.memOpaque && !r.memoryIdle()))
 	}
 	return false
 }
@@ -327,7 +329,7 @@ func (r *runner) memOpaqueItem(it item) bool {
 		return it.ext.OpaqueMemory
 	case it.local != nil:
 		callee := r.byFunc[it.local]
-		return callee != nil && callee.root == notRoot && callee.memOpaque
+		return callee != nil && callee.root == resolve.NotRoot && callee.memOpaque
 	}
 	return false
 }
@@ -341,7 +343,7 @@ func (r *runner) memOpaqueItem(it item) bool {
 func (r *runner) uncancellable(items []item) *finding {
 	for _, it := range items {
 		if it.dyn != nil {
-			if it.call != nil && len(it.call.Args) > 0 && isContextType(r.pass.TypesInfo.TypeOf(it.call.Args[0])) {
+			if it.call != nil && len(it.call.Args) > 0 && named.IsContext(r.pass.TypesInfo.TypeOf(it.call.Args[0])) {
 				continue
 			}
 			return &finding{chain: []string{it.dyn.Chain[0]}, sites: []string{r.site(it.pos)}}

@@ -129,10 +129,10 @@ func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
 		return ""
 	}
 	fn := typeutil.StaticCallee(l.info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathHTTP || (fn.Name() != "WithContext" && fn.Name() != "Clone") {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathHTTP || (fn.Name() != "WithContext" && fn.Name() != "Clone") {
 		return ""
 	}
-	if r := named.Recv(fn); r == nil || !named.Is(r.Type(), true, pathHTTP, "Request") {
+	if r := named.Recv(fn); r == nil || !named.Is(r.Type(), true, knowledge.PathHTTP, "Request") {
 		return ""
 	}
 	return fn.Name()
@@ -314,7 +314,7 @@ func (r *runner) exportAttaches(files []*ast.File) {
 			sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 			req, rok := params[objOf(info, sel.X)]
 			ctx, cok := params[objOf(info, call.Args[0])]
-			if rok && cok && isContextType(sig.Params().At(ctx).Type()) {
+			if rok && cok && named.IsContext(sig.Params().At(ctx).Type()) {
 				af = &attachFact{Req: req, Ctx: ctx}
 			}
 			return af == nil

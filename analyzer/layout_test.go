@@ -1,10 +1,12 @@
 package analyzer
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,5 +76,45 @@ func TestLayering(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ruleFree are the units that know no rule: who calls what (resolve),
+// what is held where (regions) and types by name (named). knowledge is
+// not among them: its tables say which rule a row reports.
+var ruleFree = []string{"internal/named", "internal/regions", "internal/resolve"}
+
+// TestUnitsKnowNoRule: no Go file of a rule-free unit (tests aside) holds
+// a rule ID in a string: which rule an operation breaks is decided by the
+// rules' files of package analyzer, never while resolving who calls what.
+func TestUnitsKnowNoRule(t *testing.T) {
+	t.Parallel()
+	ruleID := regexp.MustCompile(`SIO[0-9]{3}`)
+	var files []string
+	for _, u := range ruleFree {
+		fs, err := filepath.Glob(filepath.Join(u, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) == 0 {
+			t.Errorf("%s has no Go files", u)
+		}
+		files = append(files, fs...)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && ruleID.MatchString(lit.Value) {
+				t.Errorf("%s: %s names a rule, which a rule-free unit never decides", fset.Position(lit.Pos()), lit.Value)
+			}
+			return true
+		})
 	}
 }

@@ -109,7 +109,7 @@ func isIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, fro
 		return false // the project's own code is analysed: its facts tell
 	}
 	first, _, _ := strings.Cut(path, "/")
-	if !strings.Contains(first, ".") || sig == nil || sig.Params().Len() == 0 || !isContextType(sig.Params().At(0).Type()) {
+	if !strings.Contains(first, ".") || sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
 		return false
 	}
 	if knowledge.GormReceiver(fn) != "" {

@@ -155,7 +155,7 @@ func (r *runner) registrarCalls() {
 // itself: a handler signature or a type with a ServeHTTP method.
 func isHandlerType(t types.Type) bool {
 	if sig, ok := t.Underlying().(*types.Signature); ok {
-		return signatureRoot(sig) != notRoot
+		return resolve.SignatureRoot(sig) != resolve.NotRoot
 	}
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
 	_, ok := obj.(*types.Func)
@@ -266,23 +266,23 @@ func exprText(e ast.Expr) string {
 }
 
 // frameworkOf names the framework of a root kind in the roots line.
-func frameworkOf(k rootKind) string {
+func frameworkOf(k resolve.RootKind) string {
 	switch k {
-	case rootHTTP:
+	case resolve.RootHTTP:
 		return "net/http"
-	case rootGin:
+	case resolve.RootGin:
 		return "gin"
-	case rootEcho:
+	case resolve.RootEcho:
 		return "echo"
-	case rootFiberV2, rootFiberV3:
+	case resolve.RootFiberV2, resolve.RootFiberV3:
 		return "fiber"
-	case rootGRPC, rootGRPCStream:
+	case resolve.RootGRPC, resolve.RootGRPCStream:
 		return "grpc"
-	case rootHTTPRouter:
+	case resolve.RootHTTPRouter:
 		return "httprouter"
-	case rootConnect:
+	case resolve.RootConnect:
 		return "connect"
-	case rootHertz:
+	case resolve.RootHertz:
 		return "hertz"
 	}
 	return "custom"

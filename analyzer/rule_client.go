@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
@@ -24,7 +25,7 @@ func (r *runner) clientCall(fn *types.Func, key string, mk func(rule, name, deta
 
 // clientLiteral is the item of an http.Transport{} literal.
 func (r *runner) clientLiteral(n *ast.CompositeLit) (item, bool) {
-	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, pathHTTP, "Transport") {
+	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, knowledge.PathHTTP, "Transport") {
 		return item{}, false
 	}
 	return r.term("SIO004", n.Pos(), n.End(), "http.Transport{}",

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
@@ -38,7 +39,7 @@ func (r *runner) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []item
 				return true
 			}
 			sig, _ := im.Type().(*types.Signature)
-			if sig == nil || sig.Params().Len() == 0 || !isContextType(sig.Params().At(0).Type()) {
+			if sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
 				return true
 			}
 			i, ok := at[n]

@@ -35,3 +35,11 @@ func Recv(fn *types.Func) *types.Var {
 	}
 	return sig.Recv()
 }
+
+// IsContext reports whether t is context.Context itself.
+func IsContext(t types.Type) bool { return Is(t, false, "context", "Context") }
+
+// IsError reports whether t is the predeclared error type.
+func IsError(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}

@@ -19,6 +19,32 @@
 // caller's path: the package's own functions by a fixpoint, other packages'
 // by CallsFact, the standard library's from knowledge's table.
 //
-// It knows no rule and no framework: the analyzer decides which of the
-// functions found are request roots. It imports only named and knowledge.
+// Memos (memo.go) say which func parameters run once per value or key
+// rather than per call: sync.(*Once).Do's, and a memoiser's (a
+// singleton or cache loader of the program, MemoFact).
+//
+// Roots (roots.go) say which functions serve requests by their signature
+// alone: a framework's handler shape (RootKind names the framework, which
+// decides how a fix names the request's context), a gRPC method of a type
+// embedding a generated Unimplemented*Server, or a declaration the
+// analyzer's directive marks (DeclRoot is told so).
+//
+// Adapters (adapters.go) are the functions that return a request handler
+// calling one of their func parameters, and the func types whose
+// ServeHTTP, or a root, calls their value: what is passed there, or
+// converted to such a type, serves requests (AdapterFact).
+//
+// Dispatch (dispatch.go) is the model of calls through interfaces: an
+// interface call on a path (DynCall) and at a root's call (PendingCall),
+// a conversion of a concrete type to an interface (Conv) and where a
+// composite literal makes one (CompositeConversions), which interfaces
+// are followed at all (IfaceKey), and the index the join reads
+// (Bindings). What a bound method or a func argument does is the
+// analyzer's summary, a type parameter that resolve carries and never
+// reads; the join that reads it, and reports, is the analyzer's.
+//
+// It knows no rule: the analyzer decides which functions are roots by
+// what is registered, passed to an adapter or named by the
+// configuration, and what each root's paths break. It imports only named,
+// knowledge and regions (a memoiser holds a lock).
 package resolve
