@@ -45,7 +45,7 @@ func TestRootsLine(t *testing.T) {
 		t.Errorf("exit %d, want 3 (the finding in served)\n%s", code, out)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	const wantLine = "syncio: roots: 1 request root (net/http 1; by signature 1); 3 registration calls, " +
+	const wantLine = "syncio: roots: 1 request handler (net/http 1; by signature 1); 3 registration calls, " +
 		"2 with a handler syncio could not resolve to a function (blind/blind.go:10, blind/blind.go:11)"
 	if last := lines[len(lines)-1]; last != wantLine {
 		t.Errorf("last line:\n%s\nwant:\n%s", last, wantLine)
