@@ -59,7 +59,7 @@ func TestRootsLine(t *testing.T) {
 	}
 
 	var rep struct {
-		Roots      []struct{ Name, Pos, Framework, How string }
+		Roots      []struct{ Name, Pos, Framework, How, Kind string }
 		Unresolved []struct {
 			Pos, Call  string
 			Unresolved []string
@@ -75,7 +75,7 @@ func TestRootsLine(t *testing.T) {
 		t.Fatalf("%v\n%s", err, data)
 	}
 	if len(rep.Roots) != 1 || rep.Roots[0].Name != "served.users" || rep.Roots[0].Pos != "served/served.go:10:6" ||
-		rep.Roots[0].Framework != "net/http" || rep.Roots[0].How != "signature" {
+		rep.Roots[0].Framework != "net/http" || rep.Roots[0].How != "signature" || rep.Roots[0].Kind != "handler" {
 		t.Errorf("roots = %+v", rep.Roots)
 	}
 	if len(rep.Registrations) != 3 || len(rep.Unresolved) != 2 {
