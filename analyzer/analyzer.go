@@ -69,10 +69,13 @@ type fnSummary struct {
 	how, framework string
 	label          string // the root's name in the report, when name is the registering function's
 	wraps          bool   // a literal that calls a handler it was given (resolve.Handlers.Wraps)
-	sig            *types.Signature
-	items          []item
-	ignores        []*ignore // the doc comment's //syncio:ignore directives
-	result         *finding  // set when a non-root function blocks
+	// key and branch: seen.Root.Key and Branch (rootrefs.go).
+	key     string
+	branch  bool
+	sig     *types.Signature
+	items   []item
+	ignores []*ignore // the doc comment's //syncio:ignore directives
+	result  *finding  // set when a non-root function blocks
 	// byRule are, for each rule the function leads to, the paths to its
 	// distinct blocking operations (at most maxOps, in the order of
 	// finding.better); result.more is filled from them once the fixpoint
@@ -411,6 +414,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 
 	var decls, roots []*fnSummary
 	rootLits := map[*ast.FuncLit]bool{}
+	returned := returnedLits(pass.TypesInfo, files)
 	// litRoots adds the handler literals under n (router arguments,
 	// http.HandlerFunc conversions, …); they inherit the enclosing
 	// function's doc-comment ignores.
@@ -441,6 +445,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				rootLits[lit] = true
 				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
 					wraps: r.handlers.Wraps(lit)}
+				if fn := returned[lit]; fn != nil {
+					markBranch(s, nil, retKey(fn))
+				}
 				s.items = r.collect(sig, lit.Body)
 				roots = append(roots, s)
 			}
@@ -491,6 +498,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 			decls = append(decls, s)
 			if s.root != resolve.NotRoot {
+				if fn != nil {
+					markBranch(s, fn, refKey(fn))
+				}
 				roots = append(roots, s)
 			}
 			litRoots(fd.Body, s.ignores)
@@ -501,8 +511,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	// their facts say what they do.
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			roots = append(roots, &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
-				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)})
+			s := &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
+				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)}
+			markBranch(s, ref.fn, refKey(ref.fn))
+			roots = append(roots, s)
 		}
 	}
 
@@ -596,6 +608,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.join(pending, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)
 	res := r.seenResult(roots)
+	if !r.thirdParty {
+		res.Refs = r.rootRefs(files, roots)
+	}
 	r.reportBlind(res)
 	return res, nil
 }

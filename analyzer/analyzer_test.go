@@ -182,3 +182,11 @@ func TestBlockwatchIsNotIO(t *testing.T) {
 // cases is the testdata tree, loaded once for every test that runs the
 // analyzer on its cases.
 var cases = casetest.New(analysistest.TestData())
+
+// TestOAuth2Builders: x/oauth2's Config.TokenSource, Config.Client and
+// NewClient take a context but do no I/O (noio rows), so a lock held
+// across them is silent; a refresh run under a lock is still reported.
+func TestOAuth2Builders(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "oauthlock")
+}

@@ -57,8 +57,10 @@ type Config struct {
 	Waits map[string]string
 	// Files holds the calls that do file I/O (SIO006).
 	Files map[string]bool
-	// IO holds context-aware calls that do I/O: fine on their own, counted
-	// under a lock (SIO003) or an open transaction (SIO007).
+	// IO holds context-aware calls that do I/O (true): fine on their own,
+	// counted under a lock (SIO003) or an open transaction (SIO007); and
+	// dependency calls taking a context that are known to do none (false,
+	// noio rows), which are otherwise presumed to.
 	IO map[string]bool
 	// Memory holds functions of in-memory libraries that take a context
 	// and do no I/O with it (memory rows): given a dropped context they
@@ -170,8 +172,8 @@ type Settings struct {
 	// kind) may have "| use: replacement", "| method: Name" (turns on the
 	// fix), "| extra-args: text", "| verb: text"; "| builds: what" makes
 	// an SIO004 constructor row (its key may end in "*"), "| hint: advice"
-	// an SIO005 wait row; "| kind: file" and "| kind: io" rows take no
-	// field; any row may end in "| evidence: text". The older
+	// an SIO005 wait row; "| kind: file", "| kind: io" and "| kind: noio"
+	// rows take no field; any row may end in "| evidence: text". The older
 	// "key=suggestion" form is an SIO001 row with only a use.
 	Blocking []string `json:"blocking"`
 	// Allow lists functions (same syntax, no suggestion) that may block.

@@ -43,7 +43,9 @@
 //	                    (SIO004), rule_wait.go and joins.go (SIO005),
 //	                    rule_file.go (SIO006)
 //	seen                the result of each pass: its roots and registration
-//	                    calls, for the standalone driver's roots line
+//	                    calls, for the standalone driver's roots line, and
+//	                    the references that tell a dispatch branch from a
+//	                    handler (rootrefs.go)
 //
 // The flow of one finding, from a handler to its message:
 //

@@ -99,10 +99,10 @@ func isFileIO(files map[string]bool, info *types.Info, call *ast.CallExpr, key s
 // calls, whose transports are reached through interfaces the facts cannot
 // follow), except for logging and tracing packages, the project's own
 // repository, whose I/O the facts already carry, and this project's
-// blockwatch.
+// blockwatch. A noio row (io[key] false) says a call does none.
 func isIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, from string) bool {
-	if io[key] {
-		return true
+	if isIO, known := io[key]; known {
+		return isIO
 	}
 	path := fn.Pkg().Path()
 	if sameRepo(path, from) {

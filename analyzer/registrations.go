@@ -301,7 +301,7 @@ func (r *runner) seenResult(roots []*fnSummary) *seen.Package {
 			name = s.name
 		}
 		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps,
-			Unfollowed: s.unfollowed, End: r.endSite(s.end)})
+			Unfollowed: s.unfollowed, End: r.endSite(s.end), Key: s.key, Branch: s.branch})
 	}
 	if res.Registrations == nil {
 		res.Registrations = []seen.Registration{}

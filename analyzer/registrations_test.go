@@ -156,7 +156,7 @@ func TestUnfollowedRoots(t *testing.T) {
 		}
 	}
 	line := seen.Merge([]*seen.Package{p}).Line(nil)
-	if !strings.Contains(line, "1 of them reaches no operation but calls a func value kept in a field, map or package variable that syncio could not follow (first at ") ||
+	if !strings.Contains(line, "1 of the roots reaches no operation but calls a func value kept in a field, map or package variable that syncio could not follow (first at ") ||
 		!strings.Contains(line, "unfollowed.go:19)") {
 		t.Errorf("roots line does not name the unfollowed call: %s", line)
 	}

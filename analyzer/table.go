@@ -48,6 +48,8 @@ func (c *Config) addRow(r knowledge.Row) {
 		c.Files[r.Key] = true
 	case knowledge.KindIO:
 		c.IO[r.Key] = true
+	case knowledge.KindNoIO:
+		c.IO[r.Key] = false // known: no I/O (isIOCall)
 	case knowledge.KindMemory:
 		if c.Memory == nil {
 			c.Memory = map[string]bool{}

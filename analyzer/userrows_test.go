@@ -88,3 +88,33 @@ func TestFlagPatternRow(t *testing.T) {
 		t.Errorf("a method NewClientX builds %q, want no match", what)
 	}
 }
+
+// TestNoIORow: a call into a dependency that takes a context first is
+// presumed to do I/O; a noio row, built in (x/oauth2's
+// Config.TokenSource) or a user's, says it does none, and an io row still
+// says it does.
+func TestNoIORow(t *testing.T) {
+	t.Parallel()
+	cfg, err := Settings{Blocking: []string{
+		"example.com/sdk.(*Config).Build | kind: noio | evidence: keeps ctx in what it returns",
+	}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctxType := types.NewNamed(types.NewTypeName(token.NoPos, types.NewPackage("context", "context"), "Context", nil), types.NewInterfaceType(nil, nil), nil)
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "ctx", ctxType)), nil, false)
+	for _, tc := range []struct {
+		pkg, key string
+		want     bool
+	}{
+		{"example.com/sdk", "example.com/sdk.(*Config).Build", false},
+		{"example.com/sdk", "example.com/sdk.(*Config).Fetch", true}, // presumed
+		{"golang.org/x/oauth2", "golang.org/x/oauth2.(*Config).TokenSource", false},
+		{"golang.org/x/oauth2", "golang.org/x/oauth2.(*Config).Exchange", true},
+	} {
+		fn := types.NewFunc(token.NoPos, types.NewPackage(tc.pkg, "p"), "F", sig)
+		if got := isIOCall(cfg.IO, fn, sig, tc.key, "example.com/app"); got != tc.want {
+			t.Errorf("%s: isIOCall %v, want %v", tc.key, got, tc.want)
+		}
+	}
+}

@@ -22,6 +22,20 @@ const (
 	HowConfig       = "-roots"       // Config.Roots (-roots, golangci settings)
 )
 
+// What a root is to a reader who counts a service's handlers (Root.Kind).
+const (
+	// KindHandler is a handler a reader counts: registered, converted,
+	// stored, or of a handler's shape and never seen called.
+	KindHandler = "handler"
+	// KindMiddleware is a literal that calls a handler it was given.
+	KindMiddleware = "middleware"
+	// KindCalled is a function of a handler's shape (or handed to an
+	// adapter) that the program only calls on the spot, never registers
+	// or keeps as a value: a dispatch branch of another root, as
+	// ntfy's handleX methods are of its one registered handle.
+	KindCalled = "called"
+)
+
 // Root is one request root.
 type Root struct {
 	Name      string `json:"name"`
@@ -32,6 +46,23 @@ type Root struct {
 	// handler it was given. It runs on the request path of every route it
 	// wraps, so it is a root, but a reader counting routes leaves it out.
 	Wraps bool `json:"wraps,omitempty"`
+	// Kind is what the root is to a reader counting handlers
+	// (KindHandler, KindMiddleware, KindCalled), decided by Merge over
+	// the whole run.
+	Kind string `json:"kind"`
+	// CalledAt is, for a KindCalled root, the first place the program
+	// calls it (file:line:col).
+	CalledAt string `json:"called_at,omitempty"`
+	// Key names the function the root is (types.Func.FullName, or "ret:"
+	// and the name of the function that returns a root literal) for Refs.
+	Key string `json:"-"`
+	// Branch is set by the analyzer on a root that may be a dispatch
+	// branch: of a handler's shape or handed to an adapter, not
+	// registered, not middleware, not a gRPC or connect method nor a
+	// ServeHTTP (which run through interfaces the program does not call
+	// by name). Merge makes it KindCalled when the run's Refs show it
+	// only called on the spot.
+	Branch bool `json:"-"`
 	// Unfollowed is set on a root that reaches no operation but calls a
 	// func value kept in a field, map or package variable that syncio
 	// could not resolve (file:line:col of the first such call): the
@@ -61,6 +92,22 @@ type Package struct {
 	Path          string         `json:"package"`
 	Roots         []Root         `json:"roots"`
 	Registrations []Registration `json:"registrations"`
+	// Refs are the package's references to functions that are, or may
+	// be, roots (of this package or another): how often each is called
+	// on the spot and how often used as a value.
+	Refs []Ref `json:"-"`
+}
+
+// Ref counts one package's references to one function (Root.Key).
+// A call on the spot is f(…), or adapt(f)(…) through the program's
+// adapters; every other use (a registration's argument, a conversion, a
+// store, an argument to anything else) is a value, after which the
+// function may be registered anywhere.
+type Ref struct {
+	Key    string
+	Calls  int
+	Values int
+	At     string // the first call on the spot, file:line:col
 }
 
 // Blind reports whether p registers routes but no request root was found
@@ -105,9 +152,22 @@ type BlindPackage struct {
 func Merge(pkgs []*Package) Report {
 	byPath := map[string]*Package{}
 	var paths []string
+	refs := map[string]*Ref{}
 	for _, p := range pkgs {
 		if p == nil {
 			continue
+		}
+		for _, x := range p.Refs {
+			t := refs[x.Key]
+			if t == nil {
+				t = &Ref{Key: x.Key}
+				refs[x.Key] = t
+			}
+			t.Calls += x.Calls
+			t.Values += x.Values
+			if x.At != "" && (t.At == "" || posLess(x.At, t.At, "", "")) {
+				t.At = x.At
+			}
 		}
 		m := byPath[p.Path]
 		if m == nil {
@@ -141,10 +201,17 @@ func Merge(pkgs []*Package) Report {
 		return posLess(rep.Roots[i].Pos, rep.Roots[j].Pos, rep.Roots[i].Name, rep.Roots[j].Name)
 	})
 	rep.Registrations = sortedRegs(rep.Registrations)
+	registered := map[string]bool{}
 	for _, r := range rep.Registrations {
 		if len(r.Unresolved) > 0 {
 			rep.Unresolved = append(rep.Unresolved, r)
 		}
+		for _, h := range r.Handlers {
+			registered[h] = true
+		}
+	}
+	for i := range rep.Roots {
+		rep.Roots[i].Kind, rep.Roots[i].CalledAt = kindOf(rep.Roots[i], refs, registered)
 	}
 	if rep.Roots == nil {
 		rep.Roots = []Root{}
@@ -159,6 +226,24 @@ func Merge(pkgs []*Package) Report {
 		rep.Blind = []BlindPackage{}
 	}
 	return rep
+}
+
+// kindOf says what r is to a reader counting handlers. A root is only
+// demoted to KindCalled when the whole run shows it called on the spot
+// and never used as a value, and no registration names it: a handler
+// that is registered, converted or stored anywhere stays a handler.
+func kindOf(r Root, refs map[string]*Ref, registered map[string]bool) (kind, at string) {
+	if r.Wraps {
+		return KindMiddleware, ""
+	}
+	if !r.Branch || r.Key == "" || registered[r.Name] {
+		return KindHandler, ""
+	}
+	x := refs[r.Key]
+	if x == nil || x.Calls == 0 || x.Values > 0 {
+		return KindHandler, ""
+	}
+	return KindCalled, x.At
 }
 
 func containsRoot(rs []Root, r Root) bool {
@@ -233,15 +318,33 @@ func (rep Report) Line(short func(string) string) string {
 	if len(rep.Roots) == 0 {
 		b.WriteString("roots: 0 request roots found: no handler was analysed, so the absence of findings says nothing; mark handlers //syncio:handler or pass -roots (docs/frameworks.md)")
 	} else {
-		wrappers := 0
+		var handlers []Root
+		wrappers, called := 0, 0
 		for _, r := range rep.Roots {
-			if r.Wraps {
+			switch r.Kind {
+			case KindMiddleware:
 				wrappers++
+			case KindCalled:
+				called++
+			default:
+				handlers = append(handlers, r)
 			}
 		}
-		var wrap string
+		fmt.Fprintf(&b, "roots: %d request %s", len(handlers), plural(len(handlers), "handler"))
+		if len(handlers) > 0 {
+			fmt.Fprintf(&b, " (%s; by %s)", counts(handlers, func(r Root) string { return r.Framework }), counts(handlers, func(r Root) string { return r.How }))
+		}
+		var rest []string
 		if wrappers > 0 {
-			wrap = fmt.Sprintf("; %d of them middleware or adapters that call a handler they are given", wrappers)
+			rest = append(rest, fmt.Sprintf("%d middleware or %s that %s a handler %s given", wrappers,
+				plural(wrappers, "adapter"), verb(wrappers, "calls", "call"), verb(wrappers, "it is", "they are")))
+		}
+		if called > 0 {
+			rest = append(rest, fmt.Sprintf("%d %s of a handler's shape that the program only calls, never registers (dispatch branches)",
+				called, plural(called, "function")))
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(&b, ", plus %s: %d request roots analysed", strings.Join(rest, " and "), len(rep.Roots))
 		}
 		var blind []string
 		for _, r := range rep.Roots {
@@ -250,11 +353,9 @@ func (rep Report) Line(short func(string) string) string {
 			}
 		}
 		if len(blind) > 0 {
-			wrap += fmt.Sprintf("; %d of them %s no operation but %s a func value kept in a field, map or package variable that syncio could not follow (first at %s), so what runs behind %s is unseen: mark those handlers //syncio:handler or pass -roots",
+			fmt.Fprintf(&b, "; %d of the roots %s no operation but %s a func value kept in a field, map or package variable that syncio could not follow (first at %s), so what runs behind %s is unseen: mark those handlers //syncio:handler or pass -roots",
 				len(blind), verb(len(blind), "reaches", "reach"), verb(len(blind), "calls", "call"), blind[0], verb(len(blind), "it", "them"))
 		}
-		fmt.Fprintf(&b, "roots: %d request %s (%s; %s%s)", len(rep.Roots), plural(len(rep.Roots), "root"), counts(rep.Roots, func(r Root) string { return r.Framework }),
-			"by "+counts(rep.Roots, func(r Root) string { return r.How }), wrap)
 	}
 	fmt.Fprintf(&b, "; %d registration %s", len(rep.Registrations), plural(len(rep.Registrations), "call"))
 	switch n := len(rep.Unresolved); {

@@ -37,7 +37,7 @@ func TestMergeAndLine(t *testing.T) {
 	if len(rep.Blind) != 1 || rep.Blind[0].Path != "ex/web" || rep.Blind[0].First != "web/web.go:9:2" || rep.Blind[0].Registrations != 4 {
 		t.Errorf("blind = %+v", rep.Blind)
 	}
-	want := "roots: 3 request roots (gin 2, custom 1; by signature 2, directive 1); 6 registration calls, " +
+	want := "roots: 3 request handlers (gin 2, custom 1; by signature 2, directive 1); 6 registration calls, " +
 		"5 with a handler syncio could not resolve to a function (api/api.go:6, web/web.go:9, web/web.go:10, …)"
 	if got := rep.Line(nil); got != want {
 		t.Errorf("line:\n%s\nwant:\n%s", got, want)
@@ -57,16 +57,64 @@ func TestLineSaysZero(t *testing.T) {
 }
 
 // TestLineCountsWrappers: middleware and adapters are roots, and the line
-// says how many of the roots they are, so that a reader who counts routes
-// can compare.
+// counts them apart from the handlers, so that a reader who counts routes
+// can compare, and still says how many roots were analysed.
 func TestLineCountsWrappers(t *testing.T) {
 	rep := Merge([]*Package{{Path: "p", Roots: []Root{
 		{Name: "func literal", Pos: "a.go:1:1", Framework: "net/http", How: HowRegistration},
 		{Name: "func literal", Pos: "a.go:5:1", Framework: "net/http", How: HowRegistration, Wraps: true},
 		{Name: "func literal", Pos: "a.go:9:1", Framework: "net/http", How: HowSignature, Wraps: true},
 	}}})
-	if got := rep.Line(nil); !strings.Contains(got, "3 request roots (net/http 3; by registration 2, signature 1; 2 of them middleware or adapters that call a handler they are given)") {
-		t.Errorf("line %q does not count the 2 wrappers", got)
+	const want = "roots: 1 request handler (net/http 1; by registration 1), plus 2 middleware or adapters that call a handler they are given: 3 request roots analysed;"
+	if got := rep.Line(nil); !strings.HasPrefix(got, want) {
+		t.Errorf("line:\n%s\nwant prefix:\n%s", got, want)
+	}
+}
+
+// TestKinds: a root that may be a dispatch branch is counted apart only
+// when the run's packages together call it on the spot and never use it
+// as a value, and no registration names it; the first call is where it
+// was called from. Everything else stays a handler.
+func TestKinds(t *testing.T) {
+	a := &Package{Path: "a", Roots: []Root{
+		{Name: "a.branch", Pos: "a/a.go:10:6", Framework: "net/http", How: HowSignature, Key: "a.branch", Branch: true},
+		{Name: "a.stored", Pos: "a/a.go:20:6", Framework: "net/http", How: HowSignature, Key: "a.stored", Branch: true},
+		{Name: "a.Registered", Pos: "a/a.go:30:6", Framework: "net/http", How: HowSignature, Key: "a.Registered", Branch: true},
+		{Name: "a.unused", Pos: "a/a.go:40:6", Framework: "net/http", How: HowSignature, Key: "a.unused", Branch: true},
+		{Name: "a.directive", Pos: "a/a.go:50:6", Framework: "custom", How: HowDirective, Key: "a.directive"},
+		{Name: "a.mw", Pos: "a/a.go:60:6", Framework: "net/http", How: HowSignature, Key: "a.mw", Branch: true, Wraps: true},
+	}, Refs: []Ref{
+		{Key: "a.branch", Calls: 1, At: "a/a.go:12:3"},
+		{Key: "a.stored", Calls: 2, At: "a/a.go:22:3"},
+		{Key: "a.Registered", Calls: 1, At: "a/a.go:32:3"},
+		{Key: "a.directive", Calls: 1, At: "a/a.go:52:3"},
+		{Key: "a.mw", Calls: 1, At: "a/a.go:62:3"},
+	}}
+	b := &Package{Path: "b",
+		Refs: []Ref{
+			{Key: "a.branch", Calls: 1, At: "a/a.go:11:3"}, // an earlier call, as seen by a test variant
+			{Key: "a.stored", Values: 1},
+		},
+		Registrations: []Registration{{Pos: "b/b.go:5:2", Call: "net/http.HandleFunc", Framework: "net/http", Handlers: []string{"a.Registered"}}},
+	}
+	rep := Merge([]*Package{a, b})
+	want := map[string][2]string{
+		"a.branch":     {KindCalled, "a/a.go:11:3"},
+		"a.stored":     {KindHandler, ""},
+		"a.Registered": {KindHandler, ""},
+		"a.unused":     {KindHandler, ""},
+		"a.directive":  {KindHandler, ""},
+		"a.mw":         {KindMiddleware, ""},
+	}
+	for _, r := range rep.Roots {
+		if w := want[r.Name]; r.Kind != w[0] || r.CalledAt != w[1] {
+			t.Errorf("%s: kind %q at %q, want %q at %q", r.Name, r.Kind, r.CalledAt, w[0], w[1])
+		}
+	}
+	const line = "roots: 4 request handlers (net/http 3, custom 1; by signature 3, directive 1), plus 1 middleware or adapter that calls a handler it is given " +
+		"and 1 function of a handler's shape that the program only calls, never registers (dispatch branches): 6 request roots analysed; 1 registration call, every handler resolved"
+	if got := rep.Line(nil); got != line {
+		t.Errorf("line:\n%s\nwant:\n%s", got, line)
 	}
 }
 
@@ -87,7 +135,7 @@ func TestClearReached(t *testing.T) {
 			t.Errorf("root %s: unfollowed %q, want %q", rep.Roots[i].Name, got[i], want[i])
 		}
 	}
-	if line := rep.Line(nil); !strings.Contains(line, "2 of them reach no operation but call a func value") {
+	if line := rep.Line(nil); !strings.Contains(line, "2 of the roots reach no operation but call a func value") {
 		t.Errorf("line: %s", line)
 	}
 }

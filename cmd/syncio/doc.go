@@ -17,6 +17,7 @@
 // A package that fails to load or type-check is reported on one line naming
 // the package and the error; the other packages are still analysed, and the
 // exit code is then 1. Every run ends with the roots line on stderr: the
-// request roots found, by framework and how, and the registration calls
-// whose handler could not be followed. Run syncio -h for every flag.
+// request handlers found, by framework and how, the middleware and
+// dispatch branches analysed as roots besides them, and the registration
+// calls whose handler could not be followed. Run syncio -h for every flag.
 package main

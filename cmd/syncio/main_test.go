@@ -226,7 +226,7 @@ func TestExampleFindings(t *testing.T) {
 	// The run ends with the roots line: the example's seven net/http and
 	// five gin handlers (two of them literals), all registered in the
 	// package.
-	const rootsLine = "syncio: roots: 12 request roots (net/http 7, gin 5; by signature 12); 12 registration calls, every handler resolved"
+	const rootsLine = "syncio: roots: 12 request handlers (net/http 7, gin 5; by signature 12); 12 registration calls, every handler resolved"
 	if n := len(other); n == 0 || other[n-1] != rootsLine {
 		t.Errorf("the output does not end with the roots line %q:\n%s", rootsLine, stderr.String())
 	} else {

@@ -45,7 +45,7 @@ func TestRootsLine(t *testing.T) {
 		t.Errorf("exit %d, want 3 (the finding in served)\n%s", code, out)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	const wantLine = "syncio: roots: 1 request root (net/http 1; by signature 1); 3 registration calls, " +
+	const wantLine = "syncio: roots: 1 request handler (net/http 1; by signature 1); 3 registration calls, " +
 		"2 with a handler syncio could not resolve to a function (blind/blind.go:10, blind/blind.go:11)"
 	if last := lines[len(lines)-1]; last != wantLine {
 		t.Errorf("last line:\n%s\nwant:\n%s", last, wantLine)
@@ -59,7 +59,7 @@ func TestRootsLine(t *testing.T) {
 	}
 
 	var rep struct {
-		Roots      []struct{ Name, Pos, Framework, How string }
+		Roots      []struct{ Name, Pos, Framework, How, Kind string }
 		Unresolved []struct {
 			Pos, Call  string
 			Unresolved []string
@@ -75,7 +75,7 @@ func TestRootsLine(t *testing.T) {
 		t.Fatalf("%v\n%s", err, data)
 	}
 	if len(rep.Roots) != 1 || rep.Roots[0].Name != "served.users" || rep.Roots[0].Pos != "served/served.go:10:6" ||
-		rep.Roots[0].Framework != "net/http" || rep.Roots[0].How != "signature" {
+		rep.Roots[0].Framework != "net/http" || rep.Roots[0].How != "signature" || rep.Roots[0].Kind != "handler" {
 		t.Errorf("roots = %+v", rep.Roots)
 	}
 	if len(rep.Registrations) != 3 || len(rep.Unresolved) != 2 {

@@ -33,6 +33,7 @@ var docSections = []docSection{
 	{KindFile, "<!-- file rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of file rows -->", renderRows},
 	{KindIO, "<!-- io rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of io rows -->", renderRows},
 	{KindMemory, "<!-- memory rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of memory rows -->", renderRows},
+	{KindNoIO, "<!-- noio rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of noio rows -->", renderRows},
 }
 
 // renderRows lists every row of the table, consecutive rows with the same

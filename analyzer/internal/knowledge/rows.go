@@ -44,9 +44,17 @@ const (
 	// no SIO002 unless the program hands that library a func taking a
 	// context.
 	KindMemory Kind = "memory"
+	// KindNoIO: a dependency's function that takes a context and does no
+	// I/O: it keeps the context in what it builds and returns, whose
+	// methods do the I/O later (x/oauth2's Config.TokenSource). It is not
+	// presumed to do I/O as other context-taking calls into a dependency
+	// are (SIO003, SIO007); what the program does with the result is
+	// judged at that call, and the rules that read the context it is
+	// given (SIO002) are unchanged.
+	KindNoIO Kind = "noio"
 )
 
-var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory}
+var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO}
 
 // Row is one row of a table: a call and what is known of it.
 type Row struct {
@@ -108,6 +116,7 @@ var kindFields = map[Kind][]string{
 	KindFile:     nil,
 	KindIO:       nil,
 	KindMemory:   nil,
+	KindNoIO:     nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's

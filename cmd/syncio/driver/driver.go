@@ -194,9 +194,12 @@ analysed and their findings printed; 1 wins over 3; -partial makes it no
 failure), 2 bad usage, 4 with -strict-roots: a package registers routes but
 no request root was found in it (1 wins over 4, 4 over 3).
 
-The last line on stderr says how many request roots were found, by
-framework and by how, and which registration calls had a handler that
-could not be followed; -roots-report writes them all as JSON.
+The last line on stderr says how many request handlers were found, by
+framework and by how, and apart from them the middleware and the
+functions of a handler's shape the program only calls (dispatch
+branches), which are roots too; and which registration calls had a
+handler that could not be followed; -roots-report writes them all as
+JSON, each root with its kind.
 
 Flags:
 `, a.Name)

@@ -52,6 +52,13 @@ func relativePackage(p *seen.Package, dir string) *seen.Package {
 		}
 		c.Roots[i] = r
 	}
+	c.Refs = make([]seen.Ref, len(p.Refs))
+	for i, x := range p.Refs {
+		if x.At != "" {
+			x.At = shortPath(dir, x.At)
+		}
+		c.Refs[i] = x
+	}
 	c.Registrations = make([]seen.Registration, len(p.Registrations))
 	for i, r := range p.Registrations {
 		r.Pos = shortPath(dir, r.Pos)
