@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
