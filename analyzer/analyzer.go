@@ -573,9 +573,16 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	var pending []pendingCall
+	var dropped []droppedCall
 	for _, s := range roots {
 		for _, it := range s.items {
-			r.report(s, it, r.resolveAt(s, it))
+			fs := r.resolveAt(s, it)
+			if dc, ok := r.deferDropped(s, it, fs); ok {
+				// Decided where the bindings are seen (rule_dropped.go).
+				dropped = append(dropped, dc)
+			} else {
+				r.report(s, it, fs)
+			}
 			if s.unfollowed == "" {
 				s.unfollowed = r.unfollowedItem(it)
 			}
@@ -592,7 +599,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pending = append(pending, r.pendingOf(s)...)
 		}
 	}
-	r.join(pending, append(r.recordConversions(files), r.recordStores()...))
+	r.join(pending, dropped, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)
 	res := r.seenResult(roots)
 	r.reportBlind(res)

@@ -59,6 +59,10 @@ type dynCall struct {
 	// spot. refs are the same before the package's summaries are final.
 	Args []dynArg
 	refs []argRef
+	// Ctx marks a call of a method that takes a context.Context: a
+	// context handed to the function that makes it may reach the
+	// binding (SIO002's deferred decision, rule_dropped.go).
+	Ctx bool
 }
 
 func (d *dynCall) key() string {
@@ -97,10 +101,21 @@ type pendingCall struct {
 	Dyn     dynCall // seen from the root's callee (Chain[0] is the callee)
 }
 
-type pendingFact struct{ Calls []pendingCall }
+type pendingFact struct {
+	Calls []pendingCall
+	// Dropped are SIO002 candidates at roots' calls whose callee's only
+	// evidence of I/O is interface calls (rule_dropped.go): decided at
+	// the join, where the bindings are seen.
+	Dropped []droppedCall
+}
 
 func (*pendingFact) AFact()           {}
-func (f *pendingFact) String() string { return "pending(" + strconv.Itoa(len(f.Calls)) + ")" }
+func (f *pendingFact) String() string {
+	if len(f.Dropped) > 0 {
+		return "pending(" + strconv.Itoa(len(f.Calls)) + ", dropped " + strconv.Itoa(len(f.Dropped)) + ")"
+	}
+	return "pending(" + strconv.Itoa(len(f.Calls)) + ")"
+}
 
 // conv is one concrete type converted to one interface.
 type conv struct {
@@ -117,6 +132,10 @@ type conv struct {
 	// its own connection type): no interface call made inside a
 	// dependency (dynCall.Dep) is dispatched to it.
 	Dep bool
+	// A conv with neither From, Methods nor Site says only that the
+	// package binds Iface to a type none of whose methods does anything
+	// (an in-memory cache), once per interface and package: SIO002's
+	// deferred candidates tell an idle binding from none (bound).
 }
 
 // convMethod is a slice entry, not a map: facts must encode
@@ -241,7 +260,7 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 	}
 	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
 	return &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
-		refs: r.funcArgs(call, sig)}
+		refs: r.funcArgs(call, sig), Ctx: sig != nil && takesContext(sig)}
 }
 
 // promotedIface returns the interface type a method call goes through:
@@ -438,6 +457,21 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 	return nil
 }
 
+// methodOpaque reports whether method m of a concrete type hands a context
+// to a call the analysis cannot follow (blocksFact.Opaque), which
+// methodFact, having no path to dispatch, leaves out.
+func (r *runner) methodOpaque(m *types.Func) bool {
+	m = m.Origin()
+	if m.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(m, m.Pkg().Path())] {
+		return false
+	}
+	if s := r.byFunc[m]; s != nil {
+		return s.root == notRoot && (s.opaque || (s.memOpaque && !r.memoryIdle()))
+	}
+	var f blocksFact
+	return r.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.memoryIdle()))
+}
+
 // recordConversions finds the conversions of concrete types to followed
 // interfaces in files, after the package's summaries are known.
 func (r *runner) recordConversions(files []*ast.File) []conv {
@@ -494,12 +528,22 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			if bf == nil && len(calls) > 0 {
 				bf = &blocksFact{}
 			}
+			if bf == nil && r.methodOpaque(fn) {
+				// It hands its context to something unseen: no
+				// path to dispatch, but evidence for SIO002's
+				// deferred candidates (bindings.opaque).
+				bf = &blocksFact{Opaque: true}
+			}
 			if bf != nil {
 				methods = append(methods, convMethod{Name: fn.Name(), Fact: bf, Calls: calls})
 			}
 		}
-		if len(methods) > 0 {
+		switch {
+		case len(methods) > 0:
 			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
+		case !seen["idle→"+ikey]:
+			seen["idle→"+ikey] = true
+			out = append(out, conv{Type: name, Iface: ikey, Where: where, Dep: r.thirdParty})
 		}
 	}
 	var walk func(n ast.Node, results *types.Tuple, where string)
@@ -666,16 +710,18 @@ func (r *runner) compositeConversions(lit *ast.CompositeLit, add func(ast.Expr, 
 
 // join resolves the pending interface calls this package sees against the
 // conversions it sees, reports what no dependency reported, and exports
-// what this package adds for the packages above it.
-func (r *runner) join(pending []pendingCall, convs []conv) {
-	if len(pending) > 0 {
-		r.pass.ExportPackageFact(&pendingFact{Calls: pending})
+// what this package adds for the packages above it. dropped are this
+// package's deferred SIO002 candidates (decideDropped).
+func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv) {
+	if len(pending) > 0 || len(dropped) > 0 {
+		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
 	}
 	if len(convs) > 0 {
 		r.pass.ExportPackageFact(&convFact{Convs: convs})
 	}
 	allConvs := convs
 	allPending := pending
+	allDropped := dropped
 	reported := map[string]bool{}
 	var keys []string
 	// The static paths this package reported at its roots' calls count
@@ -706,25 +752,27 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			allConvs = append(allConvs, f.Convs...)
 		case *pendingFact:
 			allPending = append(allPending, f.Calls...)
+			allDropped = append(allDropped, f.Dropped...)
 		case *joinedFact:
 			for _, k := range f.Keys {
 				reported[k] = true
 			}
 		}
 	}
-	if len(allPending) == 0 || len(allConvs) == 0 {
+	if (len(allPending) == 0 || len(allConvs) == 0) && len(allDropped) == 0 {
 		if len(keys) > 0 {
 			r.pass.ExportPackageFact(&joinedFact{Keys: keys})
 		}
 		return
 	}
-	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, own: map[string]bool{}}
+	b := &bindings{byMethod: map[string][]*conv{}, into: map[string][]string{}, stored: map[string]map[string]bool{}, own: map[string]bool{}, bound: map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
 			b.into[c.Iface] = append(b.into[c.Iface], c.From)
 			continue
 		}
+		b.bound[c.Iface] = true
 		if c.Site != "" {
 			if b.stored[c.Iface] == nil {
 				b.stored[c.Iface] = map[string]bool{}
@@ -790,6 +838,12 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			end = token.NoPos
 		}
 		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
+	}
+	for _, dc := range allDropped {
+		if key, ok := r.decideDropped(dc, b, reported); ok {
+			reported[key] = true
+			keys = append(keys, key)
+		}
 	}
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
@@ -891,7 +945,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 // (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
 // calls written after them still get their share.
 func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool, sub int) []*finding {
-
+	if bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle()) {
+		b.opaque = true
+	}
 	var out []*finding
 	wrap := func(f *finding) *finding {
 		if f.ref {
@@ -959,6 +1015,11 @@ type bindings struct {
 	into     map[string][]string        // interface → the interfaces converted to it
 	stored   map[string]map[string]bool // slot → the places a func is stored there
 	own      map[string]bool            // method names of the program's own conversions (conv.Dep unset)
+	bound    map[string]bool            // interfaces (and slots) some concrete type or func is bound to, idle ones included
+	// opaque is set when a binding followed hands its context to a call
+	// the analysis cannot follow (blocksFact.Opaque): SIO002's deferred
+	// candidates count it as reaching I/O.
+	opaque bool
 	// budget is what is left of maxDispatchWork for the pending call
 	// being joined.
 	budget int

@@ -168,17 +168,18 @@ func TestValidatorCallbacks(t *testing.T) {
 	cases.Run(t, Analyzer, "memval/app", "memval/appio", "memval/check")
 }
 
-// TestInterfaceOnlyDroppedContext pins issue 21 item 6's second class as
-// it is: a callee whose only evidence of I/O is a call through an
-// interface that main binds (svc.Repo) is reported at the root's call
-// whatever the binding does, since the root's package cannot see it.
-// cacheonly/app reaches only the library's in-memory cache (a false
-// positive today, apache/answer's GetUserCacheInfo); cacheonly/appsql
-// reaches the program's own database-backed cache, and must stay
-// reported when the first is fixed.
+// TestInterfaceOnlyDroppedContext: issue 21 item 6's second class. A
+// callee whose only evidence of I/O is a call through an interface that
+// main binds (svc.Repo) gets a context the request cannot cancel; the
+// root's package cannot see the binding, so SIO002 is decided at the
+// join. cacheonly/app reaches only the library's in-memory cache
+// (apache/answer's GetUserCacheInfo): silent. cacheonly/appsql reaches the
+// program's own database-backed cache: reported, once, at the handler's
+// call. cacheonly/appnobind is in a program that binds nothing to the
+// interface: reported by the signature rule in its main package.
 func TestInterfaceOnlyDroppedContext(t *testing.T) {
 	t.Parallel()
-	crossReports(t, "cacheonly", "cacheonly/app", "cacheonly/cmd", "cacheonly/appsql", "cacheonly/cmdsql")
+	crossReports(t, "cacheonly", "cacheonly/app", "cacheonly/cmd", "cacheonly/appsql", "cacheonly/cmdsql", "cacheonly/appnobind", "cacheonly/cmdnobind")
 }
 
 // TestDispatchSkipsTestDoubles: issue 21 item 6, navidrome's
