@@ -109,7 +109,7 @@ type pendingFact struct {
 	Dropped []droppedCall
 }
 
-func (*pendingFact) AFact()           {}
+func (*pendingFact) AFact() {}
 func (f *pendingFact) String() string {
 	if len(f.Dropped) > 0 {
 		return "pending(" + strconv.Itoa(len(f.Calls)) + ", dropped " + strconv.Itoa(len(f.Dropped)) + ")"
