@@ -330,6 +330,9 @@ type item struct {
 	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
 	// in a memoiser's own body. onceRules do not count for it.
 	once bool
+	// fixes are suggested fixes made by another package's pass (a
+	// deferred SIO002 candidate's, rule_dropped.go).
+	fixes []analysis.SuggestedFix
 }
 
 type runner struct {
@@ -866,6 +869,9 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 	}
 	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
 		d.SuggestedFixes = r.fixes(s, it)
+	}
+	if it.fixes != nil && rule == "SIO002" {
+		d.SuggestedFixes = it.fixes
 	}
 	r.pass.Report(d)
 }

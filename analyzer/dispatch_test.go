@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -211,4 +212,35 @@ func TestPromotedInterfaceDispatch(t *testing.T) {
 func TestInterfaceCallbacks(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "ifacecb", "ifacecb/dbx", "ifacecb/model", "ifacecb/persistence", "ifacecb/api", "ifacecb/cmd")
+}
+
+// TestInterfaceOnlyDroppedContextFix: a deferred SIO002 reported by the
+// join (cacheonly/cmdsql's pass, not the handler's) keeps the root's
+// suggested fix, its edit placed on the handler's context.Background().
+func TestInterfaceOnlyDroppedContextFix(t *testing.T) {
+	t.Parallel()
+	var fixed []string
+	for _, res := range cases.Run(quiet{T: t}, Analyzer, "cacheonly/appsql", "cacheonly/cmdsql") {
+		for _, d := range res.Diagnostics {
+			if d.Category != "SIO002" {
+				continue
+			}
+			if res.Pkg.Path() != "cacheonly/cmdsql" {
+				t.Errorf("SIO002 reported in %s, want the join in cacheonly/cmdsql", res.Pkg.Path())
+			}
+			for _, fx := range d.SuggestedFixes {
+				for _, e := range fx.TextEdits {
+					p, end := res.Fset.Position(e.Pos), res.Fset.Position(e.End)
+					src, err := os.ReadFile(p.Filename)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fixed = append(fixed, string(src[p.Offset:end.Offset])+" → "+string(e.NewText))
+				}
+			}
+		}
+	}
+	if want := []string{"context.Background() → r.Context()"}; !slices.Equal(fixed, want) {
+		t.Errorf("fix edits %q, want %q", fixed, want)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
@@ -287,8 +288,8 @@ func (r *runner) dropMemory(f *blocksFact) *blocksFact {
 // with the bindings it sees (decideDropped):
 //
 //   - reported, once (joinedFact), at the root's call with the same
-//     message and no suggested fix (the argument to replace is in
-//     another package's files), when some binding followed reaches an
+//     message and the root's suggested fix, carried by site (carriedFix),
+//     when some binding followed reaches an
 //     operation (a finding or context-aware I/O, at any hop) or hands its
 //     context to something unseen (blocksFact.Opaque);
 //   - left for the packages above when the bindings seen reach nothing:
@@ -320,6 +321,21 @@ type droppedCall struct {
 	Kind               knowledge.OpKind
 	// Dyn are the callee's interface calls, seen from the root's call.
 	Dyn []dynCall
+	// Fixes are the root's suggested fixes, their edits by site: the
+	// join's pass maps them back, and drops a fix whose edits it cannot
+	// place exactly.
+	Fixes []carriedFix
+}
+
+// carriedFix is a suggested fix made in another package's pass.
+type carriedFix struct {
+	Message string
+	Edits   []carriedEdit
+}
+
+type carriedEdit struct {
+	Site, EndSite string
+	NewText       string
 }
 
 // deferDropped returns the deferred candidate of a root's item whose
@@ -342,6 +358,13 @@ func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall
 		Name: it.term.chain[0], Detail: it.term.detail, Hint: it.term.hint, Kind: it.term.kind}
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.prepend(dc.Name, site, "", nil))
+	}
+	for _, fx := range r.fixes(s, it) {
+		cf := carriedFix{Message: fx.Message}
+		for _, e := range fx.TextEdits {
+			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
+		}
+		dc.Fixes = append(dc.Fixes, cf)
 	}
 	return dc, true
 }
@@ -458,8 +481,35 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 		end = token.NoPos
 	}
 	f.poses = []token.Pos{pos}
-	r.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end}, []*finding{f})
+	r.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
 	return key, true
+}
+
+// placeFixes maps carried fixes into this pass's file set, keeping those
+// whose every edit lands exactly on its site (a driver that knows the
+// root's file by line only gets none).
+func (r *runner) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
+	var out []analysis.SuggestedFix
+	exact := func(site string) token.Pos {
+		pos := r.sitePos(site)
+		if !pos.IsValid() || r.pass.Fset.Position(pos).String() != site {
+			return token.NoPos
+		}
+		return pos
+	}
+next:
+	for _, cf := range cfs {
+		fx := analysis.SuggestedFix{Message: cf.Message}
+		for _, e := range cf.Edits {
+			pos, end := exact(e.Site), exact(e.EndSite)
+			if !pos.IsValid() || !end.IsValid() {
+				continue next
+			}
+			fx.TextEdits = append(fx.TextEdits, analysis.TextEdit{Pos: pos, End: end, NewText: []byte(e.NewText)})
+		}
+		out = append(out, fx)
+	}
+	return out
 }
 
 // unbound reports whether some context-taking interface call of dc made
