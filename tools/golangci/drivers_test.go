@@ -57,7 +57,11 @@ type driverRun struct {
 // type, registered through the service's own adapter): it is reported once,
 // at the function value, by every driver; another is registered through
 // the service's own registration helper (a registrar, by fact) and is
-// reported inside itself. The per-place counts are the table between the
+// reported inside itself. A handler gives context.Background() to two
+// helpers whose only evidence of I/O is a call through an interface:
+// SIO002 is decided in the wiring package, reported for the one bound to
+// the database and silent for the one bound to an in-memory cache, by
+// every driver. The per-place counts are the table between the
 // "drivers-dispatch" markers in docs/ci.md, which this test checks (and
 // rewrites with SYNCIO_UPDATE_DOCS=1).
 func TestDriversAgreeOnDispatch(t *testing.T) {
