@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -295,7 +296,8 @@ func (r *runner) dropMemory(f *blocksFact) *blocksFact {
 //   - left for the packages above when the bindings seen reach nothing:
 //     a package above may see another binding (a second main binding a
 //     database-backed cache);
-//   - reported by the signature rule in package main when some
+//   - reported by the signature rule in package main (not a test
+//     binary's generated one, programMain) when some
 //     context-taking interface call of the candidate has no binding at
 //     all in the program: nothing imports main, so no binding can come
 //     later, and an interface the program never binds (a value made by
@@ -469,7 +471,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 			break
 		}
 	}
-	if !reaches && (r.pass.Pkg.Name() != "main" || !unbound(dc, b)) {
+	if !reaches && (!r.programMain() || !unbound(dc, b)) {
 		return "", false
 	}
 	pos := r.sitePos(dc.Site)
@@ -533,4 +535,23 @@ func unbound(dc droppedCall, b *bindings) bool {
 		}
 	}
 	return false
+}
+
+// programMain reports whether the package is a program's main package,
+// above which no binding can come. The main package go test generates
+// for a package's tests (path "….test", file _testmain.go), which the
+// standalone checker loads with its -test default, is not: it imports
+// the package under test and its dependencies, not the program's wiring,
+// and deciding there reported every deferred candidate of answer's
+// middleware as unbound.
+func (r *runner) programMain() bool {
+	if r.pass.Pkg.Name() != "main" || strings.HasSuffix(r.pass.Pkg.Path(), ".test") {
+		return false
+	}
+	for _, f := range r.pass.Files {
+		if tf := r.pass.Fset.File(f.Pos()); tf != nil && filepath.Base(tf.Name()) == "_testmain.go" {
+			return false
+		}
+	}
+	return true
 }
