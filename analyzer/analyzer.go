@@ -333,6 +333,9 @@ type item struct {
 	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
 	// in a memoiser's own body. onceRules do not count for it.
 	once bool
+	// fixes are suggested fixes made by another package's pass (a
+	// deferred SIO002 candidate's, rule_dropped.go).
+	fixes []analysis.SuggestedFix
 }
 
 type runner struct {
@@ -586,9 +589,16 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	var pending []pendingCall
+	var dropped []droppedCall
 	for _, s := range roots {
 		for _, it := range s.items {
-			r.report(s, it, r.resolveAt(s, it))
+			fs := r.resolveAt(s, it)
+			if dc, ok := r.deferDropped(s, it, fs); ok {
+				// Decided where the bindings are seen (rule_dropped.go).
+				dropped = append(dropped, dc)
+			} else {
+				r.report(s, it, fs)
+			}
 			if s.unfollowed == "" {
 				s.unfollowed = r.unfollowedItem(it)
 			}
@@ -605,7 +615,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pending = append(pending, r.pendingOf(s)...)
 		}
 	}
-	r.join(pending, append(r.recordConversions(files), r.recordStores()...))
+	r.join(pending, dropped, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)
 	res := r.seenResult(roots)
 	if !r.thirdParty {
@@ -875,6 +885,9 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 	}
 	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
 		d.SuggestedFixes = r.fixes(s, it)
+	}
+	if it.fixes != nil && rule == "SIO002" {
+		d.SuggestedFixes = it.fixes
 	}
 	r.pass.Report(d)
 }

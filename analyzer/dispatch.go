@@ -49,10 +49,21 @@ type (
 	bindings    = resolve.Bindings[blocksFact]
 )
 
-type pendingFact struct{ Calls []pendingCall }
+type pendingFact struct {
+	Calls []pendingCall
+	// Dropped are SIO002 candidates at roots' calls whose callee's only
+	// evidence of I/O is interface calls (rule_dropped.go): decided at
+	// the join, where the bindings are seen.
+	Dropped []droppedCall
+}
 
-func (*pendingFact) AFact()           {}
-func (f *pendingFact) String() string { return "pending(" + strconv.Itoa(len(f.Calls)) + ")" }
+func (*pendingFact) AFact() {}
+func (f *pendingFact) String() string {
+	if len(f.Dropped) > 0 {
+		return "pending(" + strconv.Itoa(len(f.Calls)) + ", dropped " + strconv.Itoa(len(f.Dropped)) + ")"
+	}
+	return "pending(" + strconv.Itoa(len(f.Calls)) + ")"
+}
 
 type convFact struct{ Convs []conv }
 
@@ -118,7 +129,8 @@ func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
 		name = "…" + name[len(name)-59:]
 	}
 	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
-	d := &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty}
+	d := &dynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
+		Ctx: sig != nil && takesContext(sig)}
 	d.SetRefs(r.funcArgs(call, sig))
 	return d
 }
@@ -269,6 +281,21 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 	return nil
 }
 
+// methodOpaque reports whether method m of a concrete type hands a context
+// to a call the analysis cannot follow (blocksFact.Opaque), which
+// methodFact, having no path to dispatch, leaves out.
+func (r *runner) methodOpaque(m *types.Func) bool {
+	m = m.Origin()
+	if m.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(m, m.Pkg().Path())] {
+		return false
+	}
+	if s := r.byFunc[m]; s != nil {
+		return s.root == notRoot && (s.opaque || (s.memOpaque && !r.memoryIdle()))
+	}
+	var f blocksFact
+	return r.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.memoryIdle()))
+}
+
 // recordConversions finds the conversions of concrete types to followed
 // interfaces in files, after the package's summaries are known.
 func (r *runner) recordConversions(files []*ast.File) []conv {
@@ -325,12 +352,22 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			if bf == nil && len(calls) > 0 {
 				bf = &blocksFact{}
 			}
+			if bf == nil && r.methodOpaque(fn) {
+				// It hands its context to something unseen: no
+				// path to dispatch, but evidence for SIO002's
+				// deferred candidates (bindings.opaque).
+				bf = &blocksFact{Opaque: true}
+			}
 			if bf != nil {
 				methods = append(methods, convMethod{Name: fn.Name(), Fact: bf, Calls: calls})
 			}
 		}
-		if len(methods) > 0 {
+		switch {
+		case len(methods) > 0:
 			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
+		case !seen["idle→"+ikey]:
+			seen["idle→"+ikey] = true
+			out = append(out, conv{Type: name, Iface: ikey, Where: where, Dep: r.thirdParty})
 		}
 	}
 	var walk func(n ast.Node, results *types.Tuple, where string)
@@ -455,16 +492,18 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 
 // join resolves the pending interface calls this package sees against the
 // conversions it sees, reports what no dependency reported, and exports
-// what this package adds for the packages above it.
-func (r *runner) join(pending []pendingCall, convs []conv) {
-	if len(pending) > 0 {
-		r.pass.ExportPackageFact(&pendingFact{Calls: pending})
+// what this package adds for the packages above it. dropped are this
+// package's deferred SIO002 candidates (decideDropped).
+func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv) {
+	if len(pending) > 0 || len(dropped) > 0 {
+		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
 	}
 	if len(convs) > 0 {
 		r.pass.ExportPackageFact(&convFact{Convs: convs})
 	}
 	allConvs := convs
 	allPending := pending
+	allDropped := dropped
 	reported := map[string]bool{}
 	var keys []string
 	// The static paths this package reported at its roots' calls count
@@ -495,25 +534,27 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			allConvs = append(allConvs, f.Convs...)
 		case *pendingFact:
 			allPending = append(allPending, f.Calls...)
+			allDropped = append(allDropped, f.Dropped...)
 		case *joinedFact:
 			for _, k := range f.Keys {
 				reported[k] = true
 			}
 		}
 	}
-	if len(allPending) == 0 || len(allConvs) == 0 {
+	if (len(allPending) == 0 || len(allConvs) == 0) && len(allDropped) == 0 {
 		if len(keys) > 0 {
 			r.pass.ExportPackageFact(&joinedFact{Keys: keys})
 		}
 		return
 	}
-	b := &bindings{ByMethod: map[string][]*conv{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}}
+	b := &bindings{ByMethod: map[string][]*conv{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{}}
 	for i := range allConvs {
 		c := &allConvs[i]
 		if c.From != "" {
 			b.Into[c.Iface] = append(b.Into[c.Iface], c.From)
 			continue
 		}
+		b.Bound[c.Iface] = true
 		if c.Site != "" {
 			if b.Stored[c.Iface] == nil {
 				b.Stored[c.Iface] = map[string]bool{}
@@ -585,6 +626,12 @@ func (r *runner) join(pending []pendingCall, convs []conv) {
 			end = token.NoPos
 		}
 		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
+	}
+	for _, dc := range allDropped {
+		if key, ok := r.decideDropped(dc, b, reported); ok {
+			reported[key] = true
+			keys = append(keys, key)
+		}
 	}
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
@@ -697,7 +744,9 @@ func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string
 // (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
 // calls written after them still get their share.
 func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool, sub int) []*finding {
-
+	if bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle()) {
+		b.Opaque = true
+	}
 	var out []*finding
 	wrap := func(f *finding) *finding {
 		if f.ref {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,17 +169,18 @@ func TestValidatorCallbacks(t *testing.T) {
 	cases.Run(t, Analyzer, "memval/app", "memval/appio", "memval/check")
 }
 
-// TestInterfaceOnlyDroppedContext pins issue 21 item 6's second class as
-// it is: a callee whose only evidence of I/O is a call through an
-// interface that main binds (svc.Repo) is reported at the root's call
-// whatever the binding does, since the root's package cannot see it.
-// cacheonly/app reaches only the library's in-memory cache (a false
-// positive today, apache/answer's GetUserCacheInfo); cacheonly/appsql
-// reaches the program's own database-backed cache, and must stay
-// reported when the first is fixed.
+// TestInterfaceOnlyDroppedContext: issue 21 item 6's second class. A
+// callee whose only evidence of I/O is a call through an interface that
+// main binds (svc.Repo) gets a context the request cannot cancel; the
+// root's package cannot see the binding, so SIO002 is decided at the
+// join. cacheonly/app reaches only the library's in-memory cache
+// (apache/answer's GetUserCacheInfo): silent. cacheonly/appsql reaches the
+// program's own database-backed cache: reported, once, at the handler's
+// call. cacheonly/appnobind is in a program that binds nothing to the
+// interface: reported by the signature rule in its main package.
 func TestInterfaceOnlyDroppedContext(t *testing.T) {
 	t.Parallel()
-	crossReports(t, "cacheonly", "cacheonly/app", "cacheonly/cmd", "cacheonly/appsql", "cacheonly/cmdsql")
+	crossReports(t, "cacheonly", "cacheonly/app", "cacheonly/cmd", "cacheonly/appsql", "cacheonly/cmdsql", "cacheonly/appnobind", "cacheonly/cmdnobind")
 }
 
 // TestDispatchSkipsTestDoubles: issue 21 item 6, navidrome's
@@ -210,4 +212,35 @@ func TestPromotedInterfaceDispatch(t *testing.T) {
 func TestInterfaceCallbacks(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "ifacecb", "ifacecb/dbx", "ifacecb/model", "ifacecb/persistence", "ifacecb/api", "ifacecb/cmd")
+}
+
+// TestInterfaceOnlyDroppedContextFix: a deferred SIO002 reported by the
+// join (cacheonly/cmdsql's pass, not the handler's) keeps the root's
+// suggested fix, its edit placed on the handler's context.Background().
+func TestInterfaceOnlyDroppedContextFix(t *testing.T) {
+	t.Parallel()
+	var fixed []string
+	for _, res := range cases.Run(quiet{T: t}, Analyzer, "cacheonly/appsql", "cacheonly/cmdsql") {
+		for _, d := range res.Diagnostics {
+			if d.Category != "SIO002" {
+				continue
+			}
+			if res.Pkg.Path() != "cacheonly/cmdsql" {
+				t.Errorf("SIO002 reported in %s, want the join in cacheonly/cmdsql", res.Pkg.Path())
+			}
+			for _, fx := range d.SuggestedFixes {
+				for _, e := range fx.TextEdits {
+					p, end := res.Fset.Position(e.Pos), res.Fset.Position(e.End)
+					src, err := os.ReadFile(p.Filename)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fixed = append(fixed, string(src[p.Offset:end.Offset])+" → "+string(e.NewText))
+				}
+			}
+		}
+	}
+	if want := []string{"context.Background() → r.Context()"}; !slices.Equal(fixed, want) {
+		t.Errorf("fix edits %q, want %q", fixed, want)
+	}
 }

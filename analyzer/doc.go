@@ -75,7 +75,10 @@
 //     with the conversions (convFact) where both are seen and reports at
 //     the root's call, once (joinedFact). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as
-//     convs, with the place of each store).
+//     convs, with the place of each store). A SIO002 at a root's call
+//     whose callee's only evidence of I/O is such interface calls travels
+//     in the pendingFact too (droppedCall) and is decided at the join
+//     (rule_dropped.go).
 //
 // # Request roots
 //
@@ -142,7 +145,15 @@
 // passes unless the program hands that library a function taking a
 // context (ctxCallbackFact, rule_dropped.go); a program's function that
 // hands it its own context is opaque on the same condition, judged by the
-// pass that calls it (blocksFact.OpaqueMemory). SIO005 (uncancellable-wait) flags time.Sleep,
+// pass that calls it (blocksFact.OpaqueMemory). At a root's call, a
+// callee whose only evidence is calls through interfaces bound elsewhere
+// (a cache interface main binds to an in-memory cache) is not decided in
+// the root's package, which cannot see the binding: the join decides it
+// (droppedCall), reporting it when a binding it sees reaches I/O or
+// hands the context on, leaving it to the packages above when the
+// bindings seen reach nothing, and reporting it by the signature rule in
+// package main, above which no binding can come, when a context-taking
+// interface call of the callee has no binding at all. SIO005 (uncancellable-wait) flags time.Sleep,
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as

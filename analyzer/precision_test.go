@@ -122,9 +122,14 @@ func TestFileIOKeepsLock(t *testing.T) {
 
 // TestIdleCallee: issue 21's precision class, SIO002 only when the callee
 // given the dropped context can reach blocking I/O with it.
+//
+// A callee whose only evidence is a call through an interface that nothing
+// binds (prec/idlectx/unbound) is decided at the join and reported by the
+// signature rule in the program's main package.
 func TestIdleCallee(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/idlectx")
+	crossReports(t, "prec/idlectx/unbound", "prec/idlectx/unbound", "prec/idlectx/unbound/cmd")
 }
 
 // TestDbxChain: pocketbase/dbx's finishers are judged by the chain before

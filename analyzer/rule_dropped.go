@@ -2,11 +2,14 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
@@ -273,4 +276,282 @@ func (r *runner) dropMemory(f *blocksFact) *blocksFact {
 	}
 	out.Dyn, out.Opaque = f.Dyn, f.Opaque
 	return out
+}
+
+// Deferred candidates. A callee whose only evidence of I/O is calls
+// through interfaces (or slots) that the root's package cannot resolve,
+// because the program binds them in main or a wiring package above it
+// (apache/answer's GetUserCacheInfo reaching pacman's cache.Cache, bound
+// to the in-memory cache), was reported by the signature rule whatever
+// the binding does. Such a SIO002 at a root's call is not decided in the
+// root's package: it travels up in the pendingFact (droppedCall, with the
+// callee's interface calls seen from the root) and each join decides it
+// with the bindings it sees (decideDropped):
+//
+//   - reported, once (joinedFact), at the root's call with the same
+//     message and the root's suggested fix, carried by site (carriedFix),
+//     when some binding followed reaches an
+//     operation (a finding or context-aware I/O, at any hop) or hands its
+//     context to something unseen (blocksFact.Opaque);
+//   - left for the packages above when the bindings seen reach nothing:
+//     a package above may see another binding (a second main binding a
+//     database-backed cache);
+//   - reported by the signature rule in package main (not a test
+//     binary's generated one, programMain) when some
+//     context-taking interface call of the candidate has no binding at
+//     all in the program: nothing imports main, so no binding can come
+//     later, and an interface the program never binds (a value made by
+//     reflection or a plugin loader) is no evidence that the context is
+//     safe. An interface call given no context (a plugin's
+//     UserStatus(id)) cannot use the one dropped, and does not count.
+//
+// A program analysed without its main package (a library of handlers)
+// reports a deferred candidate only where a binding reaching I/O is seen,
+// as dispatch reports its findings. Candidates with any other evidence
+// (a path in the callee's fact, an opaque callee, a lock or transaction
+// held at the call, a memory row) keep the rules above, and so do calls
+// inside non-root functions, whose SIO002 travels in their blocksFact.
+
+// droppedCall is a deferred SIO002 candidate at a root's call.
+type droppedCall struct {
+	Root    string // the root's display name
+	Site    string // the root's call, "file:line:col"
+	EndSite string
+	// Name, Detail and Hint are the candidate's finding (the callee, "is
+	// given … instead of the request context", the fix to make).
+	Name, Detail, Hint string
+	Kind               knowledge.OpKind
+	// Dyn are the callee's interface calls, seen from the root's call.
+	Dyn []dynCall
+	// Fixes are the root's suggested fixes, their edits by site: the
+	// join's pass maps them back, and drops a fix whose edits it cannot
+	// place exactly.
+	Fixes []carriedFix
+}
+
+// carriedFix is a suggested fix made in another package's pass.
+type carriedFix struct {
+	Message string
+	Edits   []carriedEdit
+}
+
+type carriedEdit struct {
+	Site, EndSite string
+	NewText       string
+}
+
+// deferDropped returns the deferred candidate of a root's item whose
+// paths (resolveAt) are fs, or false when the item is decided here.
+func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall, bool) {
+	if r.thirdParty || it.term == nil || it.term.rule != "SIO002" || it.call == nil || it.lock != "" || it.tx != "" ||
+		it.term.kind == knowledge.OpMemory || len(fs) != 1 || fs[0].rule != "SIO002" || fs[0].lock != "" || fs[0].tx != "" {
+		return droppedCall{}, false
+	}
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.call)
+	if fn == nil {
+		return droppedCall{}, false
+	}
+	ds := r.onlyDyn(fn.Origin())
+	if len(ds) == 0 {
+		return droppedCall{}, false
+	}
+	site := r.site(it.pos)
+	dc := droppedCall{Root: s.name, Site: site, EndSite: r.endSite(it.end),
+		Name: it.term.chain[0], Detail: it.term.detail, Hint: it.term.hint, Kind: it.term.kind}
+	for _, d := range ds {
+		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
+	}
+	for _, fx := range r.fixes(s, it) {
+		cf := carriedFix{Message: fx.Message}
+		for _, e := range fx.TextEdits {
+			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
+		}
+		dc.Fixes = append(dc.Fixes, cf)
+	}
+	return dc, true
+}
+
+// onlyDyn returns the interface calls of fn when they are its only
+// evidence of I/O: no path, nothing opaque, at least one call made
+// outside the dependencies (ownDyn), and results that cannot carry the
+// context to I/O done later (carriesContext). It returns nil otherwise,
+// and for the standard library, the table's rows and request roots,
+// which keep the signature rule (factlessIdle).
+func (r *runner) onlyDyn(fn *types.Func) []dynCall {
+	if fn.Pkg() == nil || knowledge.StdPath(fn.Pkg().Path()) || r.memoryRow(fn) {
+		return nil
+	}
+	if sig, _ := fn.Type().(*types.Signature); sig == nil || resultsCarryContext(sig) {
+		return nil
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		s := r.byFunc[fn]
+		if s == nil || s.root != notRoot || s.result != nil || s.opaque || (s.memOpaque && !r.memoryIdle()) || !ownDyn(s.dyn) {
+			return nil
+		}
+		return s.dyn
+	}
+	if _, ok := r.cfg.Blocking[knowledge.Qualified(fn, fn.Pkg().Path())]; ok {
+		return nil
+	}
+	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
+		return nil
+	}
+	var f blocksFact
+	if !r.pass.ImportObjectFact(fn, &f) || len(f.Chain) > 0 || len(f.More) > 0 || f.Opaque ||
+		(f.OpaqueMemory && !r.memoryIdle()) || !ownDyn(f.Dyn) {
+		return nil
+	}
+	return f.Dyn
+}
+
+// resultsCarryContext reports whether a result of sig may hold a context:
+// an interface other than error, a func, a type parameter, or a struct,
+// pointer, slice, array, map or channel of one (a builder's *gorm.DB
+// holds its Statement's Context). plainResults is the stricter test of
+// factlessIdle, where no fact says what the callee does.
+func resultsCarryContext(sig *types.Signature) bool {
+	seen := map[types.Type]bool{}
+	var carries func(t types.Type) bool
+	carries = func(t types.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if isErrorType(t) {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			return false
+		case *types.Pointer:
+			return carries(u.Elem())
+		case *types.Slice:
+			return carries(u.Elem())
+		case *types.Array:
+			return carries(u.Elem())
+		case *types.Chan:
+			return carries(u.Elem())
+		case *types.Map:
+			return carries(u.Key()) || carries(u.Elem())
+		case *types.Struct:
+			for i := range u.NumFields() {
+				if carries(u.Field(i).Type()) {
+					return true
+				}
+			}
+			return false
+		}
+		return true // interfaces, funcs, type parameters
+	}
+	for i := range sig.Results().Len() {
+		if carries(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// decideDropped decides a deferred candidate with the bindings b this
+// package sees (see Deferred candidates above), reporting it when it
+// leads to I/O. It returns the joinedFact key of a report.
+func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]bool) (string, bool) {
+	f := &finding{rule: "SIO002", chain: []string{dc.Name}, sites: []string{dc.Site}, detail: dc.Detail, hint: dc.Hint, kind: dc.Kind}
+	key := dc.Site + "|SIO002|" + f.terminal()
+	if reported[key] {
+		return "", false
+	}
+	reaches := false
+	for _, d := range dc.Dyn {
+		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
+		b.Explored = map[string]bool{}
+		b.Opaque = false
+		if fs := r.dispatch(d, b, 0, map[string]bool{}); len(fs) > 0 || b.Opaque {
+			reaches = true
+			break
+		}
+	}
+	if !reaches && (!r.programMain() || !unbound(dc, b)) {
+		return "", false
+	}
+	pos := r.sitePos(dc.Site)
+	if !pos.IsValid() {
+		return "", false
+	}
+	end := r.sitePos(dc.EndSite)
+	if !end.IsValid() || end < pos {
+		end = token.NoPos
+	}
+	f.poses = []token.Pos{pos}
+	r.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
+	return key, true
+}
+
+// placeFixes maps carried fixes into this pass's file set, keeping those
+// whose every edit lands exactly on its site (a driver that knows the
+// root's file by line only gets none).
+func (r *runner) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
+	var out []analysis.SuggestedFix
+	exact := func(site string) token.Pos {
+		pos := r.sitePos(site)
+		if !pos.IsValid() || r.pass.Fset.Position(pos).String() != site {
+			return token.NoPos
+		}
+		return pos
+	}
+next:
+	for _, cf := range cfs {
+		fx := analysis.SuggestedFix{Message: cf.Message}
+		for _, e := range cf.Edits {
+			pos, end := exact(e.Site), exact(e.EndSite)
+			if !pos.IsValid() || !end.IsValid() {
+				continue next
+			}
+			fx.TextEdits = append(fx.TextEdits, analysis.TextEdit{Pos: pos, End: end, NewText: []byte(e.NewText)})
+		}
+		out = append(out, fx)
+	}
+	return out
+}
+
+// unbound reports whether some context-taking interface call of dc made
+// outside the dependencies has no binding in what b indexes: no concrete
+// type converted to its interface or to one flowing into it, no func
+// stored in its slot.
+func unbound(dc droppedCall, b *bindings) bool {
+	for _, d := range dc.Dyn {
+		if d.Dep || !d.Ctx {
+			continue
+		}
+		any := false
+		for iface := range b.Reaching(d.Iface) {
+			if b.Bound[iface] {
+				any = true
+				break
+			}
+		}
+		if !any {
+			return true
+		}
+	}
+	return false
+}
+
+// programMain reports whether the package is a program's main package,
+// above which no binding can come. The main package go test generates
+// for a package's tests (path "….test", file _testmain.go), which the
+// standalone checker loads with its -test default, is not: it imports
+// the package under test and its dependencies, not the program's wiring,
+// and deciding there reported every deferred candidate of answer's
+// middleware as unbound.
+func (r *runner) programMain() bool {
+	if r.pass.Pkg.Name() != "main" || strings.HasSuffix(r.pass.Pkg.Path(), ".test") {
+		return false
+	}
+	for _, f := range r.pass.Files {
+		if tf := r.pass.Fset.File(f.Pos()); tf != nil && filepath.Base(tf.Name()) == "_testmain.go" {
+			return false
+		}
+	}
+	return true
 }

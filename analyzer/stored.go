@@ -218,9 +218,14 @@ func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr)
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
+	ctx := false
+	if t := r.pass.TypesInfo.TypeOf(fun); t != nil {
+		sig, _ := t.Underlying().(*types.Signature)
+		ctx = sig != nil && takesContext(sig)
+	}
 	var out []item
 	for _, k := range r.slots.Called(fun) {
-		d := &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}}
+		d := &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}, Ctx: ctx}
 		if resolve.Generic(k.Key) {
 			d.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(fun))
 		}

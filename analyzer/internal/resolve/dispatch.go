@@ -37,6 +37,10 @@ type DynCall[F any] struct {
 	// (Sig): only the functions of that type stored there are followed.
 	// "" when the call's type mentions a type parameter.
 	Sig string
+	// Ctx marks a call of a method that takes a context.Context: a
+	// context handed to the function that makes it may reach the
+	// binding (SIO002's deferred decision, the analyzer's rule_dropped.go).
+	Ctx bool
 	// Dep marks a call made inside a dependency (a session library's
 	// store.Get): it is dispatched only to the concrete types the program
 	// itself converts, never to the dependency's own.
@@ -131,6 +135,10 @@ type Conv[F any] struct {
 	// its own connection type): no interface call made inside a
 	// dependency (DynCall.Dep) is dispatched to it.
 	Dep bool
+	// A Conv with neither From, Methods nor Site says only that the
+	// package binds Iface to a type none of whose methods does anything
+	// (an in-memory cache), once per interface and package: SIO002's
+	// deferred candidates tell an idle binding from none (Bindings.Bound).
 }
 
 // ConvMethod is a slice entry, not a map: facts must encode
@@ -160,7 +168,12 @@ type Bindings[F any] struct {
 	Into     map[string][]string        // interface → the interfaces converted to it
 	Stored   map[string]map[string]bool // slot → the places a func is stored there
 	Sigs     map[string]map[string]bool // generic slot → the types of the funcs stored there
-	Own      map[string]bool            // method names of the program's own conversions (Conv.Dep unset)
+	Bound    map[string]bool            // interfaces (and slots) some concrete type or func is bound to, idle ones included
+	// Opaque is set when a binding followed hands its context to a call
+	// the analysis cannot follow: SIO002's deferred candidates count it
+	// as reaching I/O.
+	Opaque bool
+	Own    map[string]bool // method names of the program's own conversions (Conv.Dep unset)
 	// Budget is what is left of the join's work bound for the pending
 	// call being joined.
 	Budget int

@@ -1,4 +1,4 @@
-// want package:`pending\(5\)` package:`joined\(2\)`
+// want package:`pending\(5\)` package:`convs\(1\)` package:`joined\(2\)`
 
 // Package dbxcase: dbx's finishers judged by the chain before them, as
 // navidrome (every query .WithContext(r.ctx)) and pocketbase (queries

@@ -12,12 +12,13 @@ import (
 
 func Routes(db *sql.DB) *http.ServeMux {
 	s := &store.SQL{DB: db}
-	h := &api.Handlers{DB: s, Users: s}
+	h := &api.Handlers{DB: s, Users: s, Sessions: &store.Memory{}, Tokens: s}
 	h.OnSignup = welcome
 	mux := http.NewServeMux()
 	mux.HandleFunc("/health", h.Health)
 	mux.HandleFunc("/user", h.User)
 	mux.HandleFunc("/signup", h.Signup)
+	mux.HandleFunc("/session", h.Session)
 	// A registration root: Report is no handler by its type; only the
 	// registration through adapt makes it one.
 	mux.HandleFunc("/report", adapt(h.Report)) // finding: SIO001

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"sync"
 )
 
 type SQL struct{ DB *sql.DB }
@@ -20,4 +21,23 @@ func (s *SQL) User(ctx context.Context, id string) (string, error) {
 	// A second hop that drops the context: a separate finding.
 	_, err = http.Get("http://audit.internal/" + id)
 	return name, err
+}
+
+// Token reads a token with the context it is given.
+func (s *SQL) Token(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.DB.QueryRowContext(ctx, "SELECT v FROM tokens WHERE k = ?", key).Scan(&v)
+	return v, err
+}
+
+// Memory is an in-memory cache: no I/O.
+type Memory struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (m *Memory) Get(_ context.Context, key string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m[key], nil
 }

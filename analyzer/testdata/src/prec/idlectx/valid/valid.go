@@ -36,8 +36,9 @@ func Remote(ctx context.Context, field string) error { // want Remote:`io\(net/h
 	return resp.Body.Close()
 }
 
-// Invoker reduces a generated gRPC client's connection: an interface the
-// analysis does not dispatch into.
+// Invoker reduces a generated gRPC client's connection: an interface that
+// nothing in the program binds (grpc's own ClientConnInterface is not
+// dispatched at all, so a real client's method is opaque).
 type Invoker interface {
 	Invoke(ctx context.Context, method string, in, out any) error
 }
