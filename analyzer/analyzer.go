@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(adapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(memoFact), new(rootSlotsFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -372,6 +372,9 @@ type runner struct {
 	// argLits are the literals passed to interface methods
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
+	// slotRoots are the functions the package stores into slots that
+	// request roots below call (slotroots.go).
+	slotRoots *slotRoots
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -405,6 +408,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
 	r.scanStores(files)
+	r.findSlotRoots(files)
 	r.scanCtxCallbacks(files)
 	r.exportAttaches(files)
 
@@ -425,6 +429,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			if k == notRoot {
 				k = rootCustom
 				regFW, registered := r.reg.lits[lit]
+				slotFW, stored := r.slotRoots.lits[lit]
 				switch {
 				case r.patternRoot(sig):
 					how, framework = seen.HowConfig, "custom"
@@ -432,6 +437,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					how, framework = seen.HowAdapter, "custom"
 				case registered:
 					how, framework = seen.HowRegistration, regFW
+				case stored:
+					how, framework = seen.HowStored, slotFW
 				default:
 					k = notRoot
 				}
@@ -467,6 +474,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				if s.root == notRoot {
 					s.root = rootCustom
 					regFW, registered := r.reg.funcs[fn]
+					slotFW, stored := r.slotRoots.funcs[fn]
 					switch {
 					case r.configRoot(fn, s.sig):
 						s.how = seen.HowConfig
@@ -474,6 +482,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 						s.how = seen.HowAdapter
 					case registered:
 						s.how, s.framework = seen.HowRegistration, regFW
+					case stored:
+						s.how, s.framework = seen.HowStored, slotFW
 					default:
 						s.root = notRoot
 					}
@@ -572,6 +582,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}
+	r.exportRootSlots(roots)
 	var pending []pendingCall
 	for _, s := range roots {
 		for _, it := range s.items {
