@@ -42,7 +42,7 @@ func TestStoredFuncs(t *testing.T) {
 // (Queue[T].Handler's t.Do) follows none.
 func TestGenericSlots(t *testing.T) {
 	t.Parallel()
-	crossReports(t, "genslots", "genslots/router", "genslots/queue", "genslots/app", "genslots/cmd")
+	crossReports(t, "genslots", "genslots/router", "genslots/queue", "genslots/handlers", "genslots/app", "genslots/cmd")
 }
 
 // TestStdCallbacks: the standard library's callbacks (regexp's *Func
@@ -56,11 +56,12 @@ func TestStdCallbacks(t *testing.T) {
 
 // TestSlotRoots: app's handlers stored into router.Route[T].Action,
 // which router's request roots call, are roots of their own in the roots
-// report ("stored"), the function and the literal; router's own route,
+// report ("stored"), the function, the literal and another package's
+// function (a root at the store); router's own route,
 // stored in the roots' package, is not (followed through the slot).
 func TestSlotRoots(t *testing.T) {
 	t.Parallel()
-	pkgs := seenPackages(t, cases.Run(quiet{T: t}, Analyzer, "genslots/router", "genslots/queue", "genslots/app"))
+	pkgs := seenPackages(t, cases.Run(quiet{T: t}, Analyzer, "genslots/router", "genslots/queue", "genslots/handlers", "genslots/app"))
 	var got []string
 	for _, path := range []string{"genslots/router", "genslots/app"} {
 		for _, r := range pkgs[path].Roots {
@@ -71,8 +72,9 @@ func TestSlotRoots(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
-		"genslots/app: app.settingsSet net/http app.go:17:6",
-		"genslots/app: func literal net/http app.go:23:23",
+		"genslots/app: app.settingsSet net/http app.go:18:6",
+		"genslots/app: func literal net/http app.go:25:23",
+		"genslots/app: handlers.Export net/http app.go:24:23", // another package's, a root at the store
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("stored roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
