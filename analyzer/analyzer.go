@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -379,6 +379,9 @@ type runner struct {
 	// argLits are the literals passed to interface methods
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
+	// slotRoots are the functions the package stores into slots that
+	// request roots below call (slotroots.go).
+	slotRoots *slotRoots
 }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
@@ -412,6 +415,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
 	r.scanStores(files)
+	r.findSlotRoots(files)
 	r.scanCtxCallbacks(files)
 	r.exportAttaches(files)
 
@@ -433,6 +437,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			if k == resolve.NotRoot {
 				k = resolve.RootCustom
 				regFW, registered := r.reg.lits[lit]
+				slotFW, stored := r.slotRoots.lits[lit]
 				switch {
 				case r.patternRoot(sig):
 					how, framework = seen.HowConfig, "custom"
@@ -440,6 +445,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 					how, framework = seen.HowAdapter, "custom"
 				case registered:
 					how, framework = seen.HowRegistration, regFW
+				case stored:
+					how, framework = seen.HowStored, slotFW
 				default:
 					k = resolve.NotRoot
 				}
@@ -478,6 +485,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 				if s.root == resolve.NotRoot {
 					s.root = resolve.RootCustom
 					regFW, registered := r.reg.funcs[fn]
+					slotFW, stored := r.slotRoots.funcs[fn]
 					switch {
 					case r.configRoot(fn, s.sig):
 						s.how = seen.HowConfig
@@ -485,6 +493,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 						s.how = seen.HowAdapter
 					case registered:
 						s.how, s.framework = seen.HowRegistration, regFW
+					case stored:
+						s.how, s.framework = seen.HowStored, slotFW
 					default:
 						s.root = resolve.NotRoot
 					}
@@ -588,6 +598,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}
+	r.exportRootSlots(roots)
 	var pending []pendingCall
 	var dropped []droppedCall
 	for _, s := range roots {

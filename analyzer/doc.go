@@ -113,7 +113,16 @@
 //     handler argument that cannot be
 //     followed is recorded with the reason in the pass's seen.Package,
 //     and with Config.StrictRoots a package whose registrations all lead
-//     nowhere, with no root of its own, is reported (SIO000).
+//     nowhere, with no root of its own, is reported (SIO000);
+//   - any function stored into a slot (stored.go) that a request root of
+//     a package below calls itself, through the slot or by handing the
+//     value read from it to a parameter called on the spot
+//     (routeHook.Trigger(event, v.Action)): the root's package exports
+//     those slots (rootSlotsFact, slotroots.go), and a package storing a
+//     function there, directly or through a parameter its callee stores
+//     (storesFact), makes it a root ("stored" in the roots report), as a
+//     registration would: a service's own router's handlers are
+//     reported inside themselves, not merged at the router's call.
 //
 // # Rules
 //
@@ -345,7 +354,15 @@
 //     above leads the call to every stored function it sees, at most
 //     maxSlotTargets (256) per slot and package, with "(via the func
 //     stored in router.Route.Action by app.Register)" in the chain. A
-//     stored function that is a request root is not followed. A call
+//     stored function that is a request root is not followed, and one
+//     stored into a slot a root below calls is a root (slotroots.go):
+//     the join follows a slot to what remains, the functions stored by
+//     the root's own package or a package below it, which cannot see
+//     the root's fact, those stored into a field of one value, and the
+//     slots the root reaches only through a callee (a hook's handlers
+//     inside Trigger). A call in generic code makes the stored functions
+//     roots only when the storing package sees functions of one type
+//     there, as the join follows them. A call
 //     through a local or a package variable of this package that
 //     resolve follows to literals or functions (a closure returned and
 //     called, mk()(x)) leads to them directly. A literal handed to a

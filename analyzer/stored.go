@@ -280,6 +280,9 @@ func (r *runner) recordStores() []conv {
 				}
 				name = s.name
 			case t.Func != nil && !t.Call:
+				if r.slotRoots.ext[t.Func.Origin()] {
+					continue // a root at the store (slotroots.go)
+				}
 				bf = r.methodFact(t.Func)
 				name = displayName(t.Func)
 			}

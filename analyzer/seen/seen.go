@@ -20,6 +20,7 @@ const (
 	HowAdapter      = "adapter"      // it was handed to a handler adapter of the program
 	HowDirective    = "directive"    // //syncio:handler
 	HowConfig       = "-roots"       // Config.Roots (-roots, golangci settings)
+	HowStored       = "stored"       // it was stored into a slot (a struct field) that a request root calls
 )
 
 // What a root is to a reader who counts a service's handlers (Root.Kind).

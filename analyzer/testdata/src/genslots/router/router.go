@@ -6,6 +6,7 @@ package router
 
 import (
 	"net/http"
+	"time"
 
 	"genslots/chain"
 )
@@ -38,8 +39,14 @@ type Router[T chain.Resolver] struct {
 	factory func(w http.ResponseWriter, r *http.Request) T
 }
 
+// New registers a route of the router's own: its action is stored in
+// the package of the roots that call the slot, whose fact packages above
+// see, not this one, so it is followed through the slot as before and
+// reported at the roots' calls (the fallback of slotroots.go).
 func New[T chain.Resolver](factory func(w http.ResponseWriter, r *http.Request) T) *Router[T] {
-	return &Router[T]{factory: factory}
+	r := &Router[T]{factory: factory}
+	r.GET("/ping", func(e T) error { time.Sleep(time.Second); return nil })
+	return r
 }
 
 func (r *Router[T]) BuildMux() *http.ServeMux {
@@ -48,7 +55,7 @@ func (r *Router[T]) BuildMux() *http.ServeMux {
 		switch v := child.(type) {
 		case *Route[T]:
 			mux.HandleFunc(v.Path, func(w http.ResponseWriter, req *http.Request) {
-				_ = v.Action(r.factory(w, req)) // reports: `^func literal calls v.Action \(via the func stored in router.Route\[T\].Action by app.Register\) → app.settingsSet → os/exec.Command, which starts a process the request cannot cancel.*\(SIO001\)$`
+				_ = v.Action(r.factory(w, req)) // reports: `^func literal calls v.Action \(via the func stored in router.Route\[T\].Action by router.New\) → func literal at router.go:48 → time.Sleep, which waits with no way to cancel it.*\(SIO005\)$`
 			})
 		}
 	}
@@ -64,7 +71,7 @@ func (r *Router[T]) BuildChained() *http.ServeMux {
 		case *Route[T]:
 			h := &chain.Hook[T]{}
 			mux.HandleFunc(v.Path, func(w http.ResponseWriter, req *http.Request) {
-				_ = h.Trigger(r.factory(w, req), v.Action) // reports: `^func literal calls v.Action \(via the func stored in router.Route\[T\].Action by app.Register\) → app.settingsSet → os/exec.Command, which starts a process the request cannot cancel.*\(SIO001\)$`
+				_ = h.Trigger(r.factory(w, req), v.Action) // reports: `^func literal calls v.Action \(via the func stored in router.Route\[T\].Action by router.New\) → func literal at router.go:48 → time.Sleep, which waits with no way to cancel it.*\(SIO005\)$`
 			})
 		}
 	}

@@ -42,17 +42,17 @@ func FastOrder(w http.ResponseWriter, r *http.Request) { _ = Fast.Run() }
 func SlowOrder(w http.ResponseWriter, r *http.Request) { _ = Slow.Run() }
 
 func listUsers(e *router.Event) error {
-	_, err := http.Get("http://users")
+	_, err := http.Get("http://users") // reports: `^net/http.Get blocks without the request context.*\(SIO001\)$`
 	return err
 }
 
-func authenticate(e *router.Event) { _, _ = net.Dial("tcp", "auth:1") }
+func authenticate(e *router.Event) { _, _ = net.Dial("tcp", "auth:1") } // reports: `^net.Dial blocks without the request context.*\(SIO001\)$`
 
 func encodeRemote(v any) ([]byte, error) {
-	_, err := http.Post("http://encoder", "application/json", nil)
+	_, err := http.Post("http://encoder", "application/json", nil) // reports: `^net/http.Post blocks without the request context.*\(SIO001\)$`
 	return nil, err
 }
 
-func auditSlowly(path string) { time.Sleep(time.Second) }
+func auditSlowly(path string) { time.Sleep(time.Second) } // reports: `^time.Sleep waits with no way to cancel it.*\(SIO005\)$`
 
 func closeSlowly() { _, _ = http.Head("http://goodbye") }
