@@ -53,7 +53,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
 			}
-			for _, j := range r.onceParams(n) {
+			for _, j := range r.memos.Once(n) {
 				for _, a := range resolve.CalledArgs(info, n, j) {
 					onceSpans = append(onceSpans, [2]token.Pos{a.Pos(), a.End()})
 				}
@@ -263,14 +263,14 @@ func (r *runner) opaqueCall(call *ast.CallExpr) bool {
 		return false // a literal called on the spot is walked with the body
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" && len(call.Args) == 0 &&
-		isContextType(info.TypeOf(sel.X)) {
+		named.IsContext(info.TypeOf(sel.X)) {
 		// ctx.Done(): a wait bounded by the context (x/sync/semaphore's
 		// Acquire selects on it), which context.Background() never ends.
 		return true
 	}
 	ctxArg := false
 	for _, a := range call.Args {
-		if isContextType(info.TypeOf(a)) {
+		if named.IsContext(info.TypeOf(a)) {
 			ctxArg = true
 			break
 		}

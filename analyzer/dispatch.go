@@ -1,8 +1,6 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,6 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Interface dispatch.
@@ -158,7 +159,7 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 	case it.ext != nil:
 		in = it.ext.Dyn
 	case it.local != nil:
-		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
+		if callee := r.byFunc[it.local]; callee != nil && callee.root == resolve.NotRoot {
 			in = callee.dyn
 		}
 	case it.lit != nil:
@@ -240,7 +241,7 @@ func (r *runner) methodFact(m *types.Func) *blocksFact {
 		return nil
 	}
 	if s := r.byFunc[m]; s != nil {
-		if s.root != notRoot || (s.result == nil && len(s.dyn) == 0) {
+		if s.root != resolve.NotRoot || (s.result == nil && len(s.dyn) == 0) {
 			return nil
 		}
 		bf := &blocksFact{Dyn: s.dyn}
@@ -290,7 +291,7 @@ func (r *runner) methodOpaque(m *types.Func) bool {
 		return false
 	}
 	if s := r.byFunc[m]; s != nil {
-		return s.root == notRoot && (s.opaque || (s.memOpaque && !r.memoryIdle()))
+		return s.root == resolve.NotRoot && (s.opaque || (s.memOpaque && !r.memoryIdle()))
 	}
 	var f blocksFact
 	return r.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.memoryIdle()))

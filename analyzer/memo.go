@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"go/ast"
 	"go/token"
 )
 
@@ -17,10 +16,6 @@ import (
 
 // onceRules are the rules a once-only callback does not count for.
 var onceRules = map[string]bool{"SIO004": true, "SIO005": true}
-
-// onceParams returns the parameters of the callee of call that run once
-// per value or key rather than per call (resolve's Memos.Once).
-func (r *runner) onceParams(call *ast.CallExpr) []int { return r.memos.Once(call) }
 
 // markOnce marks the items inside the given spans (the arguments given
 // to once-only parameters) as once-only.

@@ -159,7 +159,7 @@ func (r *runner) rootRefs(files []*ast.File, roots []*fnSummary) []seen.Ref {
 // last node of path, may be a root there: it has a handler's shape, or it
 // is handed to an adapter here.
 func (r *runner) mayBeRoot(sig *types.Signature, path []ast.Node) bool {
-	if signatureRoot(sig) != notRoot {
+	if resolve.SignatureRoot(sig) != resolve.NotRoot {
 		return true
 	}
 	_, ok := r.adapterArg(path)
@@ -172,7 +172,7 @@ func returnsRoot(sig *types.Signature) bool {
 		return false
 	}
 	res, _ := sig.Results().At(0).Type().Underlying().(*types.Signature)
-	return signatureRoot(res) != notRoot
+	return resolve.SignatureRoot(res) != resolve.NotRoot
 }
 
 // outer is the index in path of the outermost parenthesised expression

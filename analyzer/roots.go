@@ -4,28 +4,11 @@ import (
 	"go/types"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
-	"github.com/syncio/syncio/analyzer/internal/named"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Which functions are request roots by signature is resolve's
 // (resolve.SignatureRoot, DeclRoot); the roots the configuration names are
 // the analyzer's, below.
-
-// The names below are resolve's, knowledge's and named's under the names
-// rule_dropped.go, classify.go, stored.go and dispatch.go still use
-// (issue 20 moved them while those files had open changes on other
-// branches); no other file uses them.
-const (
-	notRoot     = resolve.NotRoot
-	pathContext = knowledge.PathContext
-)
-
-func signatureRoot(sig *types.Signature) resolve.RootKind { return resolve.SignatureRoot(sig) }
-func grpcRoot(fn *types.Func) bool                        { return resolve.GRPCRoot(fn) }
-func grpcStreamRoot(fn *types.Func) bool                  { return resolve.GRPCStreamRoot(fn) }
-func isContextType(t types.Type) bool                     { return named.IsContext(t) }
-func isErrorType(t types.Type) bool                       { return named.IsError(t) }
 
 // configRoot reports whether Config.Roots names fn, or a func(T) pattern
 // matches its signature.

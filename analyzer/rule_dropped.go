@@ -13,6 +13,8 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // SIO002 dropped-context: a call that takes a context is given one the
@@ -27,8 +29,8 @@ import (
 // framework value (gin's c) also yields what the call leads to otherwise.
 func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
-		isContextType(sig.Params().At(0).Type()) &&
-		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pathContext) &&
+		named.IsContext(sig.Params().At(0).Type()) &&
+		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathContext) &&
 		(!r.thirdParty || fn != nil) {
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) {
 			memory := r.memoryRow(fn)
@@ -91,7 +93,7 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	}
 	// A request root exports no fact whatever it does (a gRPC method
 	// called with context.Background()).
-	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
+	if sig, _ := fn.Type().(*types.Signature); resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || r.configRoot(fn, sig) {
 		return false
 	}
 	var f blocksFact
@@ -117,7 +119,7 @@ func plainResults(fn *types.Func) bool {
 	}
 	for i := range sig.Results().Len() {
 		t := sig.Results().At(i).Type()
-		if _, basic := t.Underlying().(*types.Basic); !basic && !isErrorType(t) {
+		if _, basic := t.Underlying().(*types.Basic); !basic && !named.IsError(t) {
 			return false
 		}
 	}
@@ -236,7 +238,7 @@ func (r *runner) scanCtxCallbacks(files []*ast.File) {
 // takesContext reports whether sig has a context.Context parameter.
 func takesContext(sig *types.Signature) bool {
 	for i := range sig.Params().Len() {
-		if isContextType(sig.Params().At(i).Type()) {
+		if named.IsContext(sig.Params().At(i).Type()) {
 			return true
 		}
 	}
@@ -386,7 +388,7 @@ func (r *runner) onlyDyn(fn *types.Func) []dynCall {
 	}
 	if fn.Pkg() == r.pass.Pkg {
 		s := r.byFunc[fn]
-		if s == nil || s.root != notRoot || s.result != nil || s.opaque || (s.memOpaque && !r.memoryIdle()) || !ownDyn(s.dyn) {
+		if s == nil || s.root != resolve.NotRoot || s.result != nil || s.opaque || (s.memOpaque && !r.memoryIdle()) || !ownDyn(s.dyn) {
 			return nil
 		}
 		return s.dyn
@@ -394,7 +396,7 @@ func (r *runner) onlyDyn(fn *types.Func) []dynCall {
 	if _, ok := r.cfg.Blocking[knowledge.Qualified(fn, fn.Pkg().Path())]; ok {
 		return nil
 	}
-	if sig, _ := fn.Type().(*types.Signature); signatureRoot(sig) != notRoot || grpcRoot(fn) || grpcStreamRoot(fn) || r.configRoot(fn, sig) {
+	if sig, _ := fn.Type().(*types.Signature); resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || r.configRoot(fn, sig) {
 		return nil
 	}
 	var f blocksFact
@@ -418,7 +420,7 @@ func resultsCarryContext(sig *types.Signature) bool {
 			return false
 		}
 		seen[t] = true
-		if isErrorType(t) {
+		if named.IsError(t) {
 			return false
 		}
 		switch u := t.Underlying().(type) {

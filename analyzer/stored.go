@@ -1,13 +1,14 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -152,7 +153,7 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fn
 			continue
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &fnSummary{root: notRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		s := &fnSummary{root: resolve.NotRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
 		s.items = r.collect(sig, lit.Body)
 		r.litSummaries[lit] = s
 		out = append(out, s)
@@ -379,7 +380,7 @@ func (r *runner) unfollowedItem(it item) string {
 	case it.ext != nil:
 		return it.ext.Unfollowed
 	case it.local != nil:
-		if callee := r.byFunc[it.local]; callee != nil && callee.root == notRoot {
+		if callee := r.byFunc[it.local]; callee != nil && callee.root == resolve.NotRoot {
 			return callee.unfollowed
 		}
 	case it.lit != nil:
