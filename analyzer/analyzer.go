@@ -354,12 +354,15 @@ type runner struct {
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
 	ctxCallbacks map[string]bool
-	cb           *callbacks        // what is passed to adapters (callbacks.go)
-	sync         *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	adapters     *resolve.Adapters // handler adapters, by fact (resolve)
-	reg          *registered       // registration calls and their roots (registrations.go)
-	handlers     *resolve.Handlers // follows handler values to functions
-	memos        *resolve.Memos    // this package's memoisers, by fact (resolve)
+	// ctxUnused: this package's functions that never read their context
+	// parameter (rule_dropped.go).
+	ctxUnused map[*types.Func]bool
+	cb        *callbacks        // what is passed to adapters (callbacks.go)
+	sync      *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	adapters  *resolve.Adapters // handler adapters, by fact (resolve)
+	reg       *registered       // registration calls and their roots (registrations.go)
+	handlers  *resolve.Handlers // follows handler values to functions
+	memos     *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// emitted are the (site, rule) pairs reported so far: dispatch does
 	// not report a root's call again for a rule its static path showed.
 	emitted map[string]bool
@@ -417,6 +420,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.scanStores(files)
 	r.findSlotRoots(files)
 	r.scanCtxCallbacks(files)
+	r.scanCtxUse(files)
 	r.exportAttaches(files)
 
 	var decls, roots []*fnSummary
@@ -595,6 +599,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			bf.Opaque = s.opaque
 			bf.Unfollowed = s.unfollowed
 			bf.OpaqueMemory = s.memOpaque && !s.opaque
+			bf.CtxUnused = r.ctxUnused[s.fn]
 			pass.ExportObjectFact(s.fn, bf)
 		}
 	}

@@ -143,7 +143,11 @@
 // no fact (another package, factlessIdle) or whose summary shows nothing
 // (the same package, idleCallee) is silent, while the standard library, interface methods,
 // func values and request roots, which have no facts, keep the signature
-// rule. A function that hands a context to a call the analysis cannot
+// rule. A static callee of the module whose context parameter is unnamed,
+// "_" or never referenced in its body (ignoresContext; blocksFact.CtxUnused
+// for another package) is silent too: the context cannot leave it, and
+// what it blocks on with a context of its own is reported as its path.
+// A function that hands a context to a call the analysis cannot
 // follow (an interface method not dispatched, a func value) is opaque
 // (blocksFact.Opaque, which its callers inherit), never idle; contexts
 // of unknown origin (fields, function results) are never flagged, and

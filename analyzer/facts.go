@@ -68,6 +68,11 @@ type blocksFact struct {
 	// count as opaque only where the program hands their library a
 	// function taking a context.
 	OpaqueMemory bool
+	// CtxUnused: the function's first parameter is a context.Context it
+	// never reads (rule_dropped.go, ignoresContext): a dropped context
+	// given to it reaches nothing, whatever it blocks on with its own. Only
+	// a fact exported anyway carries it: a callee without one is idle.
+	CtxUnused bool `json:",omitempty"`
 }
 
 func (*blocksFact) AFact() {}
@@ -103,6 +108,12 @@ func (f *blocksFact) String() string {
 			s += " + "
 		}
 		s += "opaque(memory)"
+	}
+	if f.CtxUnused {
+		if s != "" {
+			s += " + "
+		}
+		s += "ctxunused"
 	}
 	return s
 }

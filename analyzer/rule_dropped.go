@@ -32,7 +32,7 @@ func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *ty
 		named.IsContext(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathContext) &&
 		(!r.thirdParty || fn != nil) {
-		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) {
+		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) && !r.ignoresContext(fn, sig) {
 			memory := r.memoryRow(fn)
 			if memory && r.memoryIdle() {
 				return item{}, false // the context reaches only the library's own callbacks
@@ -106,6 +106,77 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	// program gives no context-taking callback (memoryIdle).
 	memoryBusy := f.OpaqueMemory && !r.memoryIdle()
 	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !memoryBusy && !ownDyn(f.Dyn)
+}
+
+// Callees that never read their context. A function of the module whose
+// context parameter (the first) is unnamed, "_", or never referenced in
+// its body cannot hand the context it is given to anything: not to a
+// call, a closure, a field or a result. Whatever it blocks on, it does
+// with a context of its own (apache/answer's GetAIProvider(ctx) does its
+// reads with context.TODO()), which is reported at the same call as a
+// path of its own; the call's SIO002 would suggest a fix that changes
+// nothing. Any reference keeps the finding, even one that cannot carry
+// the context (ctx.Err(), a log line): the test is syntactic, not a
+// flow analysis. Only the module's code is judged so (not a
+// dependency's, not the standard library, which has no body here), and
+// only a static callee: an interface method or func value may be bound
+// to a function that does read it.
+
+// ignoresContext reports whether the call's static callee fn, of this
+// module, never reads the context parameter the call gives a dropped
+// context: from ctxUnused for this package, from its blocksFact
+// (CtxUnused) for another (a callee with no fact is factlessIdle).
+func (r *runner) ignoresContext(fn *types.Func, sig *types.Signature) bool {
+	if fn == nil || fn.Pkg() == nil || r.thirdParty {
+		return false
+	}
+	fn = fn.Origin()
+	// A method expression's signature has the receiver first: its first
+	// argument is not the method's context parameter.
+	if own, _ := fn.Type().(*types.Signature); own == nil || sig == nil || own.Params().Len() != sig.Params().Len() {
+		return false
+	}
+	if fn.Pkg() == r.pass.Pkg {
+		return r.ctxUnused[fn]
+	}
+	var f blocksFact
+	return r.pass.ImportObjectFact(fn, &f) && f.CtxUnused
+}
+
+// scanCtxUse records the functions of this package, module code, whose
+// first parameter is a context.Context never referenced in their body
+// (ctxUnused).
+func (r *runner) scanCtxUse(files []*ast.File) {
+	r.ctxUnused = map[*types.Func]bool{}
+	if r.thirdParty {
+		return
+	}
+	info := r.pass.TypesInfo
+	used := map[*types.Var]bool{}
+	for _, obj := range info.Uses {
+		if v, ok := obj.(*types.Var); ok && !v.IsField() {
+			used[v] = true
+		}
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			sig, _ := fn.Type().(*types.Signature)
+			if sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
+				continue
+			}
+			if p := sig.Params().At(0); p.Name() == "" || p.Name() == "_" || !used[p] {
+				r.ctxUnused[fn] = true
+			}
+		}
+	}
 }
 
 // plainResults reports whether fn returns only basic values and errors:

@@ -58,6 +58,6 @@ func newBlob() *azblob.Client { // want newBlob:`^blocks\(SIO004: azblob.NewClie
 
 // Setup runs at start-up, not on a request: nothing is reported here, but
 // a handler calling it would be.
-func Setup(ctx context.Context) *http.Client { // want Setup:`^blocks\(SIO004: http.Transport\{\}\)$`
+func Setup(ctx context.Context) *http.Client { // want Setup:`^blocks\(SIO004: http.Transport\{\}\) \+ ctxunused$`
 	return &http.Client{Transport: &http.Transport{}}
 }

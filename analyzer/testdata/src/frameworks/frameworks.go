@@ -85,8 +85,13 @@ func (p *Plain) SayHello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRe
 	return nil, nil
 }
 
-// loadReport does its own ctx-less I/O, whatever context it is given.
+// loadReport does its own ctx-less I/O, whatever context it is given. It
+// reads the context (a callee that never does is no SIO002 at its call:
+// prec/idlectx), so the context it is given counts.
 func loadReport(ctx context.Context) error { // want loadReport:`blocks\(SIO001: net/http.Get\)`
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	_, err := http.Get("http://example.com/report")
 	return err
 }

@@ -79,3 +79,35 @@ func (w *Weighted) Acquire(ctx context.Context) error { // want Acquire:`opaque`
 		return ctx.Err()
 	}
 }
+
+// Providers reduces apache/answer's GetAIProvider: it takes a context,
+// never reads it, and reads its settings with a context.TODO() of its
+// own. A dropped context given to it reaches nothing.
+func Providers(ctx context.Context) ([]string, error) { // want Providers:`blocks\(SIO002: net/http.NewRequestWithContext\) \+ ctxunused`
+	return providers(context.TODO())
+}
+
+// Named ignores its context too, with a blank name.
+func Named(_ context.Context) error { // want Named:`blocks\(SIO002: net/http.NewRequestWithContext\) \+ ctxunused`
+	_, err := providers(context.TODO())
+	return err
+}
+
+func providers(ctx context.Context) ([]string, error) { // want providers:`io\(net/http.\(\*Client\).Do\)`
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://settings/ai", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	return nil, resp.Body.Close()
+}
+
+// Forward passes the context it is given on: reported where it is given
+// a dropped one.
+func Forward(ctx context.Context) error { // want Forward:`io\(net/http.\(\*Client\).Do\)`
+	_, err := providers(ctx)
+	return err
+}
