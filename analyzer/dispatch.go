@@ -190,6 +190,7 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 	out := make([]dynCall, 0, len(in))
 	site := r.site(it.pos)
 	for _, d := range in {
+		d.Lock = throughCall(d.Lock, it.recvOwn)
 		out = append(out, d.Prepend(it.name, site, it.lock, ignore))
 	}
 	return out
