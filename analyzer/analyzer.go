@@ -301,6 +301,7 @@ type item struct {
 	fixKey   string      // SIO001 table key, for suggested fixes
 	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
 	lock     string      // a mutex held at the item (SIO003), see regions.Lock
+	recvOwn  callOwner   // how the call's receiver relates to the function (lockowner.go)
 	tx       string      // a transaction open at the item (SIO007), see regions.Tx
 	gormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
 	dyn      *dynCall    // a call through an interface method (dispatch.go)
@@ -797,7 +798,7 @@ func (r *runner) reportLock(s *fnSummary, it item, f *finding, also []*finding, 
 	if detail == "" {
 		detail = "does I/O"
 	}
-	detail += " while " + f.lock + " is held"
+	detail += " while " + lockName(f.lock) + " is held"
 	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
 		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
 	if strings.Contains(f.lock, regions.ReadLocked) {
@@ -891,7 +892,7 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 				msg += ", which " + detail
 			}
 			if rule == "SIO003" && a.lock != "" {
-				msg += " while " + a.lock + " is held"
+				msg += " while " + lockName(a.lock) + " is held"
 			}
 			if rule == "SIO007" && a.tx != "" {
 				msg += " while transaction " + a.tx + " is open"

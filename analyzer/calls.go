@@ -65,19 +65,19 @@ func (r *runner) resolve(it item) *finding {
 		for i := range it.ext.More {
 			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
 		}
-		return f.prepend(it.name, r.site(it.pos), it.pos)
+		return ownLocks(f.prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
 	case it.lit != nil:
 		callee := r.litSummaries[it.lit]
 		if callee == nil || callee.result == nil {
 			return nil
 		}
-		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
+		return ownLocks(callee.summary().prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
 	case it.local != nil:
 		callee := r.byFunc[it.local]
 		if callee == nil || callee.root != resolve.NotRoot || callee.result == nil {
 			return nil
 		}
-		return callee.summary().prepend(it.name, r.site(it.pos), it.pos)
+		return ownLocks(callee.summary().prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
 	}
 	return nil
 }

@@ -116,8 +116,16 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {
-			items[i].lock = regions.LockHeldAt(locks, items[i].pos)
+			desc, root := regions.LockHeld(locks, items[i].pos)
+			if desc != "" && root != nil && sig != nil && root == sig.Recv() {
+				desc = recvLock + desc // lockowner.go
+			}
+			items[i].lock = desc
 		}
+	}
+	own := newOwners(info, sig, body)
+	for i := range items {
+		items[i].recvOwn = own.call(items[i].call)
 	}
 	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
 		for i := range items {

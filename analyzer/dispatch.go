@@ -190,6 +190,7 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 	out := make([]dynCall, 0, len(in))
 	site := r.site(it.pos)
 	for _, d := range in {
+		d.Lock = throughCall(d.Lock, it.recvOwn)
 		out = append(out, d.Prepend(it.name, site, it.lock, ignore))
 	}
 	return out
@@ -750,10 +751,13 @@ func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bi
 	}
 	var out []*finding
 	wrap := func(f *finding) *finding {
-		if f.ref {
-			return f // names its operation only
-		}
 		g := *f
+		// A lock the bound method takes on its own receiver is judged by
+		// no call on the way here (lockowner.go): it counts as shared.
+		g.lock = lockName(f.lock)
+		if f.ref {
+			return &g // names its operation only
+		}
 		g.chain = append(append([]string(nil), prefix...), f.chain...)
 		g.sites = append(append([]string(nil), sites...), f.sites...)
 		g.poses = nil

@@ -244,3 +244,14 @@ func TestInterfaceOnlyDroppedContextFix(t *testing.T) {
 		t.Errorf("fix edits %q, want %q", fixed, want)
 	}
 }
+
+// TestPerRequestLock: a lock a method takes on its own receiver (a blob
+// bucket's mutex around a remote call) is SIO003 where the receiver is
+// shared (a package variable, a long-lived handler's field, a bucket
+// handed to a constructor, a local passed on), and silent where the
+// handler makes the value per request with a New* constructor given only
+// basic values and uses it only as a receiver (lockowner.go).
+func TestPerRequestLock(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "perreq", "perreq/store", "perreq/api")
+}

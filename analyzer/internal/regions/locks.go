@@ -24,6 +24,10 @@ type Lock struct {
 	// Unlock inside the branch does (singleflight's Do: Unlock, then
 	// wg.Wait, then return).
 	gaps []span
+	// root is the variable the locked mutex is reached from through
+	// field selections only (s in s.cache.mu), nil when it is reached
+	// otherwise (an index, a call, a package-level selector).
+	root types.Object
 }
 
 type span struct{ from, to token.Pos }
@@ -187,7 +191,7 @@ func Locks(info *types.Info, fset *token.FileSet, body *ast.BlockStmt) []Lock {
 					how = ReadLocked
 				}
 				rg := Lock{
-					from: call.End(), to: end,
+					from: call.End(), to: end, root: lockRoot(info, call),
 					desc: recv + " (" + how + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + ")",
 				}
 				for _, g := range released[recv] {
@@ -205,12 +209,49 @@ func Locks(info *types.Info, fset *token.FileSet, body *ast.BlockStmt) []Lock {
 
 // LockHeldAt returns the description of a lock held at pos, or "".
 func LockHeldAt(regions []Lock, pos token.Pos) string {
+	desc, _ := LockHeld(regions, pos)
+	return desc
+}
+
+// LockHeld is LockHeldAt that also returns the variable the held mutex
+// is reached from through field selections only (nil if none), so that
+// a caller can tell a lock on its function's receiver from a shared one.
+func LockHeld(regions []Lock, pos token.Pos) (desc string, root types.Object) {
 	for _, rg := range regions {
 		if pos >= rg.from && pos < rg.to && !inGap(rg.gaps, pos) {
-			return rg.desc
+			return rg.desc, rg.root
 		}
 	}
-	return ""
+	return "", nil
+}
+
+// lockRoot returns the variable a Lock call's mutex is reached from
+// through field selections only, or nil.
+func lockRoot(info *types.Info, call *ast.CallExpr) types.Object {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	e := sel.X
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+				return nil
+			}
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			if !ok || v.IsField() {
+				return nil
+			}
+			return v
+		default:
+			return nil
+		}
+	}
 }
 
 func inGap(gaps []span, pos token.Pos) bool {
