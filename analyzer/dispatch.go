@@ -548,33 +548,7 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 		}
 		return
 	}
-	b := &bindings{ByMethod: map[string][]*conv{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{}}
-	for i := range allConvs {
-		c := &allConvs[i]
-		if c.From != "" {
-			b.Into[c.Iface] = append(b.Into[c.Iface], c.From)
-			continue
-		}
-		b.Bound[c.Iface] = true
-		if c.Site != "" {
-			if b.Stored[c.Iface] == nil {
-				b.Stored[c.Iface] = map[string]bool{}
-			}
-			b.Stored[c.Iface][c.Site] = true
-		}
-		if c.Sig != "" && len(c.Methods) > 0 {
-			if b.Sigs[c.Iface] == nil {
-				b.Sigs[c.Iface] = map[string]bool{}
-			}
-			b.Sigs[c.Iface][c.Sig] = true
-		}
-		for _, m := range c.Methods {
-			b.ByMethod[m.Name] = append(b.ByMethod[m.Name], c)
-			if !c.Dep {
-				b.Own[m.Name] = true
-			}
-		}
-	}
+	b := resolve.Index(allConvs)
 	w := r.walk(b)
 	for _, pc := range allPending {
 		var fs []*finding
