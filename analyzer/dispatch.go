@@ -549,38 +549,13 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 		}
 		return
 	}
-	b := &bindings{ByMethod: map[string][]*conv{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{}}
-	for i := range allConvs {
-		c := &allConvs[i]
-		if c.From != "" {
-			b.Into[c.Iface] = append(b.Into[c.Iface], c.From)
-			continue
-		}
-		b.Bound[c.Iface] = true
-		if c.Site != "" {
-			if b.Stored[c.Iface] == nil {
-				b.Stored[c.Iface] = map[string]bool{}
-			}
-			b.Stored[c.Iface][c.Site] = true
-		}
-		if c.Sig != "" && len(c.Methods) > 0 {
-			if b.Sigs[c.Iface] == nil {
-				b.Sigs[c.Iface] = map[string]bool{}
-			}
-			b.Sigs[c.Iface][c.Sig] = true
-		}
-		for _, m := range c.Methods {
-			b.ByMethod[m.Name] = append(b.ByMethod[m.Name], c)
-			if !c.Dep {
-				b.Own[m.Name] = true
-			}
-		}
-	}
+	b := resolve.Index(allConvs)
+	w := r.walk(b)
 	for _, pc := range allPending {
 		var fs []*finding
 		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
 		b.Explored = map[string]bool{}
-		for _, f := range r.dispatch(pc.Dyn, b, 0, map[string]bool{}) {
+		for _, f := range w.Dispatch(pc.Dyn) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
 			}
@@ -650,167 +625,53 @@ func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
 	return g
 }
 
-// dispatch returns the paths behind one interface call: one per bound
-// concrete type whose method blocks, following nested interface calls.
-func (r *runner) dispatch(d dynCall, b *bindings, depth int, visiting map[string]bool) []*finding {
-	if depth >= maxDispatchDepth || (d.Dep && !b.Own[d.Method]) || visiting[d.Key()] {
-		return nil
-	}
-	if d.Method == "" && d.One && len(b.Stored[d.Iface]) != 1 {
-		// A field of one value, stored into at several places: which of
-		// them filled this value is not known here (two order.Services
-		// literals, one blocking and one not), so none is followed. Nor
-		// is a standard-library field (http.Transport.DialContext), whose
-		// places are not recorded.
-		return nil
-	}
-	if d.Method == "" && d.Sig == "" && len(b.Sigs[d.Iface]) > 1 {
-		// A generic type's field called in generic code (v.Action(e) in
-		// Router[T]), where functions of several types are stored: which
-		// instantiation the call reads is not known here (one hook's
-		// Handler[T].Func holds route middlewares, another's shutdown
-		// hooks), so none is followed.
-		return nil
-	}
-	// The same interface call reached again on another path, at the same
-	// depth with the same lock and ignores, leads to the same operations:
-	// the join keeps the first path to each, so it is explored once.
-	done := d.Key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
-	if b.Explored[done] {
-		return nil
-	}
-	b.Explored[done] = true
-	visiting[d.Key()] = true
-	defer delete(visiting, d.Key())
-	var out []*finding
-	last := len(d.Chain) - 1
-	reach := b.Reaching(d.Iface)
-	targets := 0
-	for _, c := range b.ByMethod[d.Method] {
-		if !reach[c.Iface] || (d.Dep && c.Dep) {
-			// A dependency's call bound to the dependency's own type
-			// (a pool's connection, a driver's statement) is its
-			// plumbing: the tables judge its I/O where the program
-			// calls it.
-			continue
-		}
-		if b.Budget--; b.Budget < 0 {
-			break
-		}
-		cm := c.Method(d.Method)
-		bf := cm.Fact
-		ifaceName := d.Iface
-		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
-			ifaceName = ifaceName[i+1:]
-		}
-		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
-		method := resolve.MethodName(c.Type, d.Method)
-		if d.Method == "" {
-			// A call through a slot (stored.go): c is a function stored there.
-			if d.Sig != "" && c.Sig != "" && c.Sig != d.Sig {
-				continue // another instantiation's
+// walk returns resolve's dispatch walk over b, told what only the analyzer
+// knows: what a blocksFact leads to, and which paths a caller's lock holds.
+func (r *runner) walk(b *bindings) *resolve.Walk[blocksFact, *finding] {
+	return &resolve.Walk[blocksFact, *finding]{
+		B:          b,
+		MaxDepth:   maxDispatchDepth,
+		MaxTargets: maxSlotTargets,
+		ArgDynWork: maxArgDynWork,
+		Opaque: func(bf *blocksFact) bool {
+			return bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle())
+		},
+		Dyn: func(bf *blocksFact) []dynCall { return bf.Dyn },
+		Paths: func(bf *blocksFact, prefix, sites []string) []*finding {
+			if len(bf.Chain) == 0 {
+				return nil
 			}
-			if targets++; targets > maxSlotTargets {
-				break
+			f := r.fromFact(bf)
+			for i := range bf.More {
+				f.more = append(f.more, r.fromFact(&bf.More[i]))
 			}
-			entry = d.Chain[last] + " (via the func stored in " + slotName(d.Iface) + " by " + c.Where + ")"
-			method = c.Type
-		}
-		// The path up to and including the interface call, then the
-		// concrete method at the same site.
-		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
-		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
-		out = append(out, r.follow(d, bf, prefix, sites, b, depth, visiting, 0)...)
-		// The func arguments the bound method calls on the spot run on
-		// the caller's path, after the method in the chain.
-		for _, a := range d.Args {
-			if b.ArgBudget <= 0 {
-				break
+			var out []*finding
+			for _, p := range f.all() {
+				g := *p
+				// A lock the bound method takes on its own receiver is
+				// judged by no call on the way here (lockowner.go): it
+				// counts as shared.
+				g.lock = lockName(p.lock)
+				if p.ref {
+					out = append(out, &g) // names its operation only
+					continue
+				}
+				g.chain = append(append([]string(nil), prefix...), p.chain...)
+				g.sites = append(append([]string(nil), sites...), p.sites...)
+				g.poses = nil
+				for _, s := range g.sites {
+					g.poses = append(g.poses, r.sitePos(s))
+				}
+				out = append(out, &g)
 			}
-			if !slices.Contains(cm.Calls, a.Param) {
-				continue
+			return out
+		},
+		Held: func(f *finding, lock string) {
+			if f.lock == "" && lockable[f.rule] {
+				f.lock = lock
 			}
-			p := append(append([]string(nil), prefix...), a.Name)
-			s := append(append([]string(nil), sites...), a.Site)
-			out = append(out, r.follow(d, a.Fact, p, s, b, depth, visiting, maxArgDynWork)...)
-		}
+		},
 	}
-	return out
-}
-
-// follow returns the paths of bf (a bound method, or a func argument it
-// calls) after prefix, the chain to it from d's caller, following its
-// interface calls one hop deeper. With sub > 0 (a func argument), each of
-// those interface calls may visit at most sub bindings, counted against
-// the call's argBudget too: a literal full of repository calls
-// (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
-// calls written after them still get their share.
-func (r *runner) follow(d dynCall, bf *blocksFact, prefix, sites []string, b *bindings, depth int, visiting map[string]bool, sub int) []*finding {
-	if bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle()) {
-		b.Opaque = true
-	}
-	var out []*finding
-	wrap := func(f *finding) *finding {
-		g := *f
-		// A lock the bound method takes on its own receiver is judged by
-		// no call on the way here (lockowner.go): it counts as shared.
-		g.lock = lockName(f.lock)
-		if f.ref {
-			return &g // names its operation only
-		}
-		g.chain = append(append([]string(nil), prefix...), f.chain...)
-		g.sites = append(append([]string(nil), sites...), f.sites...)
-		g.poses = nil
-		for _, s := range g.sites {
-			g.poses = append(g.poses, r.sitePos(s))
-		}
-		return &g
-	}
-	if len(bf.Chain) > 0 {
-		f := r.fromFact(bf)
-		for i := range bf.More {
-			f.more = append(f.more, r.fromFact(&bf.More[i]))
-		}
-		for _, p := range f.all() {
-			out = append(out, wrap(p))
-		}
-	}
-	for _, nd := range bf.Dyn {
-		if depth+1 >= maxDispatchDepth || (nd.Dep && !b.Own[nd.Method]) {
-			// Nothing the program converts has the method: a dependency's
-			// call here leads nowhere, and copying its chain for every
-			// binding cost more memory than all the rest of the join
-			// (pocketbase).
-			continue
-		}
-		nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
-		nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
-		if nd.Lock == "" {
-			nd.Lock = d.Lock
-		}
-		nd.Ignore = resolve.Union(nd.Ignore, d.Ignore)
-		saved := b.Budget
-		if sub > 0 {
-			if b.ArgBudget <= 0 {
-				break
-			}
-			b.Budget = min(saved, sub, b.ArgBudget)
-		}
-		start := b.Budget
-		fs := r.dispatch(nd, b, depth+1, visiting)
-		if sub > 0 {
-			used := start - max(b.Budget, 0)
-			b.Budget = saved - used
-			b.ArgBudget -= used
-		}
-		for _, f := range fs {
-			if f.lock == "" && d.Lock != "" && lockable[f.rule] {
-				f.lock = d.Lock
-			}
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // pendingOf returns the pending calls of a root's items.

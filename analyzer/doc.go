@@ -33,9 +33,13 @@
 //	                    dispatch model (dispatch.go): the
 //	                    interface calls and conversions facts carry, which
 //	                    interfaces are followed, the bindings' index, with
-//	                    what a call does as the analyzer's payload
+//	                    what a call does as the analyzer's payload; the
+//	                    dispatch walk over the bindings (walk.go: hops,
+//	                    budgets, slots' funcs, func arguments), told by
+//	                    the analyzer what a payload leads to
 //	analyzer            the roots the configuration names, operations,
-//	                    call resolution, facts, the dispatch join,
+//	                    call resolution, facts, the dispatch join (facts
+//	                    read and exported, rules applied, reports),
 //	                    directives, diagnostics and fixes;
 //	                    each rule's decisions in a file of its own:
 //	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
@@ -72,8 +76,10 @@
 //     (fixes.go), unless directives.go suppresses it.
 //  6. Interface calls at roots travel as pendingFact (resolve's model,
 //     with blocksFact as the payload); dispatch.go joins them
-//     with the conversions (convFact) where both are seen and reports at
-//     the root's call, once (joinedFact). Calls through slots join the
+//     with the conversions (convFact) where both are seen: resolve's
+//     Walk follows each through the bindings to the paths behind it,
+//     and the join applies the rules and reports at the root's call,
+//     once (joinedFact). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as
 //     convs, with the place of each store). A SIO002 at a root's call
 //     whose callee's only evidence of I/O is such interface calls travels

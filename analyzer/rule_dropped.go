@@ -539,7 +539,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
 		b.Explored = map[string]bool{}
 		b.Opaque = false
-		if fs := r.dispatch(d, b, 0, map[string]bool{}); len(fs) > 0 || b.Opaque {
+		if fs := r.walk(b).Dispatch(d); len(fs) > 0 || b.Opaque {
 			reaches = true
 			break
 		}

@@ -332,14 +332,6 @@ func slotPkg(key string) string {
 	return key
 }
 
-// slotName shortens a slot's key for a chain: router.Route.Action.
-func slotName(key string) string {
-	if i := lastSlash(key); i >= 0 {
-		return key[i+1:]
-	}
-	return key
-}
-
 func lastSlash(s string) int {
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] == '/' {

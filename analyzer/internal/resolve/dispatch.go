@@ -185,6 +185,39 @@ type Bindings[F any] struct {
 	Explored map[string]bool
 }
 
+// Index returns the bindings of the conversions a package sees. The
+// Bindings point into convs, which must not change after.
+func Index[F any](convs []Conv[F]) *Bindings[F] {
+	b := &Bindings[F]{ByMethod: map[string][]*Conv[F]{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{}}
+	for i := range convs {
+		c := &convs[i]
+		if c.From != "" {
+			b.Into[c.Iface] = append(b.Into[c.Iface], c.From)
+			continue
+		}
+		b.Bound[c.Iface] = true
+		if c.Site != "" {
+			if b.Stored[c.Iface] == nil {
+				b.Stored[c.Iface] = map[string]bool{}
+			}
+			b.Stored[c.Iface][c.Site] = true
+		}
+		if c.Sig != "" && len(c.Methods) > 0 {
+			if b.Sigs[c.Iface] == nil {
+				b.Sigs[c.Iface] = map[string]bool{}
+			}
+			b.Sigs[c.Iface][c.Sig] = true
+		}
+		for _, m := range c.Methods {
+			b.ByMethod[m.Name] = append(b.ByMethod[m.Name], c)
+			if !c.Dep {
+				b.Own[m.Name] = true
+			}
+		}
+	}
+	return b
+}
+
 // Reaching returns iface and every interface whose values flow into it.
 func (b *Bindings[F]) Reaching(iface string) map[string]bool {
 	seen := map[string]bool{iface: true}

@@ -704,3 +704,11 @@ func HandedAndRun(info *types.Info, body ast.Node) map[*ast.FuncLit]bool {
 	}
 	return out
 }
+
+// SlotName shortens a slot's key for a chain: router.Route.Action.
+func SlotName(key string) string {
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}

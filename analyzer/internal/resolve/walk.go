@@ -1,0 +1,186 @@
+package resolve
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Walk follows interface calls (DynCall) through the bindings a joining
+// package sees, to the paths behind them: one per bound concrete method
+// (or func stored in a slot) that does something, following nested
+// interface calls one hop at a time, and the func arguments of a call into
+// the bindings that call them on the spot.
+//
+// It is generic over the analyzer's summary F, which it never reads, and
+// the path P the analyzer makes of one: the functions say what only the
+// analyzer knows (what an F does, how a path holds a lock), so that the
+// walk knows no rule.
+type Walk[F, P any] struct {
+	B *Bindings[F]
+
+	// MaxDepth bounds the interface hops followed (handler → service
+	// interface → repository interface → driver interface).
+	MaxDepth int
+	// MaxTargets bounds the functions one call through a slot is led to.
+	MaxTargets int
+	// ArgDynWork bounds the bindings one interface call inside a func
+	// argument visits (B.ArgBudget bounds them all).
+	ArgDynWork int
+
+	// Opaque reports whether f hands its context to a call the analysis
+	// cannot follow (B.Opaque is set when a binding followed does).
+	Opaque func(f *F) bool
+	// Dyn returns f's interface calls, seen from f.
+	Dyn func(f *F) []DynCall[F]
+	// Paths returns f's own paths, each after prefix and sites (the chain
+	// to f from the interface call's caller).
+	Paths func(f *F, prefix, sites []string) []P
+	// Held marks a path reached through a nested interface call with the
+	// lock held at the call that led there, when the path holds none and
+	// a lock makes a finding of it.
+	Held func(p P, lock string)
+}
+
+// Dispatch returns the paths behind one interface call. The caller resets
+// B's Budget, ArgBudget and Explored for each pending call.
+func (w *Walk[F, P]) Dispatch(d DynCall[F]) []P {
+	return w.dispatch(d, 0, map[string]bool{})
+}
+
+func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool) []P {
+	b := w.B
+	if depth >= w.MaxDepth || (d.Dep && !b.Own[d.Method]) || visiting[d.Key()] {
+		return nil
+	}
+	if d.Method == "" && d.One && len(b.Stored[d.Iface]) != 1 {
+		// A field of one value, stored into at several places: which of
+		// them filled this value is not known here (two order.Services
+		// literals, one blocking and one not), so none is followed. Nor
+		// is a standard-library field (http.Transport.DialContext), whose
+		// places are not recorded.
+		return nil
+	}
+	if d.Method == "" && d.Sig == "" && len(b.Sigs[d.Iface]) > 1 {
+		// A generic type's field called in generic code (v.Action(e) in
+		// Router[T]), where functions of several types are stored: which
+		// instantiation the call reads is not known here (one hook's
+		// Handler[T].Func holds route middlewares, another's shutdown
+		// hooks), so none is followed.
+		return nil
+	}
+	// The same interface call reached again on another path, at the same
+	// depth with the same lock and ignores, leads to the same operations:
+	// the join keeps the first path to each, so it is explored once.
+	done := d.Key() + "|" + strconv.Itoa(depth) + "|" + d.Lock + "|" + strings.Join(d.Ignore, ",")
+	if b.Explored[done] {
+		return nil
+	}
+	b.Explored[done] = true
+	visiting[d.Key()] = true
+	defer delete(visiting, d.Key())
+	var out []P
+	last := len(d.Chain) - 1
+	reach := b.Reaching(d.Iface)
+	targets := 0
+	for _, c := range b.ByMethod[d.Method] {
+		if !reach[c.Iface] || (d.Dep && c.Dep) {
+			// A dependency's call bound to the dependency's own type
+			// (a pool's connection, a driver's statement) is its
+			// plumbing: the tables judge its I/O where the program
+			// calls it.
+			continue
+		}
+		if b.Budget--; b.Budget < 0 {
+			break
+		}
+		cm := c.Method(d.Method)
+		ifaceName := d.Iface
+		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
+			ifaceName = ifaceName[i+1:]
+		}
+		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
+		method := MethodName(c.Type, d.Method)
+		if d.Method == "" {
+			// A call through a slot: c is a function stored there.
+			if d.Sig != "" && c.Sig != "" && c.Sig != d.Sig {
+				continue // another instantiation's
+			}
+			if targets++; targets > w.MaxTargets {
+				break
+			}
+			entry = d.Chain[last] + " (via the func stored in " + SlotName(d.Iface) + " by " + c.Where + ")"
+			method = c.Type
+		}
+		// The path up to and including the interface call, then the
+		// concrete method at the same site.
+		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
+		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
+		out = append(out, w.follow(d, cm.Fact, prefix, sites, depth, visiting, 0)...)
+		// The func arguments the bound method calls on the spot run on
+		// the caller's path, after the method in the chain.
+		for _, a := range d.Args {
+			if b.ArgBudget <= 0 {
+				break
+			}
+			if !slices.Contains(cm.Calls, a.Param) {
+				continue
+			}
+			p := append(append([]string(nil), prefix...), a.Name)
+			s := append(append([]string(nil), sites...), a.Site)
+			out = append(out, w.follow(d, a.Fact, p, s, depth, visiting, w.ArgDynWork)...)
+		}
+	}
+	return out
+}
+
+// follow returns the paths of f (a bound method, or a func argument it
+// calls) after prefix, the chain to it from d's caller, following its
+// interface calls one hop deeper. With sub > 0 (a func argument), each of
+// those interface calls may visit at most sub bindings, counted against
+// B.ArgBudget too: a literal full of repository calls
+// (tx.Album(ctx).Get(id), …) is followed as far as that goes, and the
+// calls written after them still get their share.
+func (w *Walk[F, P]) follow(d DynCall[F], f *F, prefix, sites []string, depth int, visiting map[string]bool, sub int) []P {
+	b := w.B
+	if w.Opaque(f) {
+		b.Opaque = true
+	}
+	out := w.Paths(f, prefix, sites)
+	for _, nd := range w.Dyn(f) {
+		if depth+1 >= w.MaxDepth || (nd.Dep && !b.Own[nd.Method]) {
+			// Nothing the program converts has the method: a dependency's
+			// call here leads nowhere, and copying its chain for every
+			// binding cost more memory than all the rest of the join
+			// (pocketbase).
+			continue
+		}
+		nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
+		nd.Sites = append(append([]string(nil), sites...), nd.Sites...)
+		if nd.Lock == "" {
+			nd.Lock = d.Lock
+		}
+		nd.Ignore = Union(nd.Ignore, d.Ignore)
+		saved := b.Budget
+		if sub > 0 {
+			if b.ArgBudget <= 0 {
+				break
+			}
+			b.Budget = min(saved, sub, b.ArgBudget)
+		}
+		start := b.Budget
+		ps := w.dispatch(nd, depth+1, visiting)
+		if sub > 0 {
+			used := start - max(b.Budget, 0)
+			b.Budget = saved - used
+			b.ArgBudget -= used
+		}
+		for _, p := range ps {
+			if d.Lock != "" {
+				w.Held(p, d.Lock)
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
