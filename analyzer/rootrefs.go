@@ -52,30 +52,20 @@ func markBranch(s *fnSummary, fn *types.Func, key string) {
 // runs the literal on the spot.
 func returnedLits(info *types.Info, files []*ast.File) map[*ast.FuncLit]*types.Func {
 	out := map[*ast.FuncLit]*types.Func{}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, _ := info.Defs[fd.Name].(*types.Func)
-			if fn == nil {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false // its returns are its own
-				case *ast.ReturnStmt:
-					for _, e := range n.Results {
-						if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
-							out[lit] = fn
-						}
+	for fd, fn := range funcDecls(info, files) {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // its returns are its own
+			case *ast.ReturnStmt:
+				for _, e := range n.Results {
+					if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+						out[lit] = fn
 					}
 				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
 	return out
 }

@@ -158,23 +158,13 @@ func (r *runner) scanCtxUse(files []*ast.File) {
 			used[v] = true
 		}
 	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, _ := info.Defs[fd.Name].(*types.Func)
-			if fn == nil {
-				continue
-			}
-			sig, _ := fn.Type().(*types.Signature)
-			if sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
-				continue
-			}
-			if p := sig.Params().At(0); p.Name() == "" || p.Name() == "_" || !used[p] {
-				r.ctxUnused[fn] = true
-			}
+	for _, fn := range funcDecls(info, files) {
+		sig, _ := fn.Type().(*types.Signature)
+		if sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
+			continue
+		}
+		if p := sig.Params().At(0); p.Name() == "" || p.Name() == "_" || !used[p] {
+			r.ctxUnused[fn] = true
 		}
 	}
 }

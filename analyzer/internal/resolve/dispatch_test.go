@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"go/ast"
 	"go/types"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -59,23 +60,12 @@ var (
 		"local": "example.com/app.Local", "alias": "example.com/app.Local", "st": "example.com/store.Store",
 		"empty": "", "concrete": "", "stream": "", "w": "", "log": "", "rd": "",
 	}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok {
-			continue
+	for id := range packageVars(f) {
+		key, ok := IfaceKey(info.Defs[id].Type())
+		if w := want[id.Name]; key != w || ok != (w != "") {
+			t.Errorf("IfaceKey(type of %s) = %q, %v; want %q", id.Name, key, ok, w)
 		}
-		for _, sp := range gd.Specs {
-			vs, ok := sp.(*ast.ValueSpec)
-			if !ok {
-				continue
-			}
-			id := vs.Names[0]
-			key, ok := IfaceKey(info.Defs[id].Type())
-			if w := want[id.Name]; key != w || ok != (w != "") {
-				t.Errorf("IfaceKey(type of %s) = %q, %v; want %q", id.Name, key, ok, w)
-			}
-			delete(want, id.Name)
-		}
+		delete(want, id.Name)
 	}
 	if len(want) > 0 {
 		t.Errorf("not checked: %v", slices.Sorted(maps.Keys(want)))
@@ -154,19 +144,26 @@ var (
 )
 `, nil)
 	want := map[string]bool{"store": true, "value": false, "prov": false}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok {
-			continue
+	for id := range packageVars(f) {
+		typ := info.Defs[id].Type()
+		if got := Implementable(typ, typ.Underlying().(*types.Interface)); got != want[id.Name] {
+			t.Errorf("Implementable(type of %s) = %v, want %v", id.Name, got, want[id.Name])
 		}
-		for _, sp := range gd.Specs {
-			vs, ok := sp.(*ast.ValueSpec)
+	}
+}
+
+// packageVars yields the first name of each package-level var spec of f.
+func packageVars(f *ast.File) iter.Seq[*ast.Ident] {
+	return func(yield func(*ast.Ident) bool) {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
 			if !ok {
 				continue
 			}
-			typ := info.Defs[vs.Names[0]].Type()
-			if got := Implementable(typ, typ.Underlying().(*types.Interface)); got != want[vs.Names[0].Name] {
-				t.Errorf("Implementable(type of %s) = %v, want %v", vs.Names[0].Name, got, want[vs.Names[0].Name])
+			for _, sp := range gd.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok && !yield(vs.Names[0]) {
+					return
+				}
 			}
 		}
 	}
