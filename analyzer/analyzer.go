@@ -440,20 +440,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			k := resolve.SignatureRoot(sig)
 			how, framework := seen.HowSignature, frameworkOf(k)
 			if k == resolve.NotRoot {
-				k = resolve.RootCustom
-				regFW, registered := r.reg.lits[lit]
-				slotFW, stored := r.slotRoots.lits[lit]
-				switch {
-				case r.patternRoot(sig):
-					how, framework = seen.HowConfig, "custom"
-				case r.cb.adaptedLits[lit]:
-					how, framework = seen.HowAdapter, "custom"
-				case registered:
-					how, framework = seen.HowRegistration, regFW
-				case stored:
-					how, framework = seen.HowStored, slotFW
-				default:
-					k = resolve.NotRoot
+				var ok bool
+				if how, framework, ok = r.rootBy(nil, lit, sig); ok {
+					k = resolve.RootCustom
 				}
 			}
 			if k != resolve.NotRoot {
@@ -488,20 +477,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			if fn != nil {
 				s.sig, _ = fn.Type().(*types.Signature)
 				if s.root == resolve.NotRoot {
-					s.root = resolve.RootCustom
-					regFW, registered := r.reg.funcs[fn]
-					slotFW, stored := r.slotRoots.funcs[fn]
-					switch {
-					case r.configRoot(fn, s.sig):
-						s.how = seen.HowConfig
-					case r.cb.adapted[fn]:
-						s.how = seen.HowAdapter
-					case registered:
-						s.how, s.framework = seen.HowRegistration, regFW
-					case stored:
-						s.how, s.framework = seen.HowStored, slotFW
-					default:
-						s.root = resolve.NotRoot
+					if how, framework, ok := r.rootBy(fn, nil, s.sig); ok {
+						s.root, s.how, s.framework = resolve.RootCustom, how, framework
 					}
 				}
 				r.byFunc[fn] = s

@@ -1,41 +1,82 @@
 package analyzer
 
 import (
+	"go/ast"
 	"go/types"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/seen"
 )
 
 // Which functions are request roots by signature is resolve's
-// (resolve.SignatureRoot, DeclRoot); the roots the configuration names are
-// the analyzer's, below.
+// (resolve.SignatureRoot, DeclRoot); the roots the configuration names
+// are Config's, below; the roots a package's own code makes (adapters,
+// registration calls, stored handlers) are the runner's (rootBy).
 
-// configRoot reports whether Config.Roots names fn, or a func(T) pattern
-// matches its signature.
-func (r *runner) configRoot(fn *types.Func, sig *types.Signature) bool {
-	if len(r.cfg.Roots) == 0 || fn.Pkg() == nil {
+// namesRoot reports whether Roots names fn, or a func(T) pattern matches
+// its signature.
+func (c *Config) namesRoot(fn *types.Func, sig *types.Signature) bool {
+	if len(c.Roots) == 0 || fn.Pkg() == nil {
 		return false
 	}
 	key := knowledge.Qualified(fn, fn.Pkg().Path())
-	for _, rt := range r.cfg.Roots {
+	for _, rt := range c.Roots {
 		if rt == key {
 			return true
 		}
 	}
-	return r.patternRoot(sig)
+	return c.matchesRoot(sig)
 }
 
-// patternRoot reports whether a "func(T)" entry of Config.Roots matches the
-// first parameter of sig.
-func (r *runner) patternRoot(sig *types.Signature) bool {
-	if len(r.cfg.Roots) == 0 || sig == nil || sig.Params().Len() == 0 {
+// matchesRoot reports whether a "func(T)" entry of Roots matches the first
+// parameter of sig.
+func (c *Config) matchesRoot(sig *types.Signature) bool {
+	if len(c.Roots) == 0 || sig == nil || sig.Params().Len() == 0 {
 		return false
 	}
 	first := "func(" + types.TypeString(sig.Params().At(0).Type(), nil) + ")"
-	for _, rt := range r.cfg.Roots {
+	for _, rt := range c.Roots {
 		if rt == first {
 			return true
 		}
 	}
 	return false
+}
+
+// isRoot reports whether fn serves requests whoever calls it: by its
+// signature or by the configuration. Such a function exports no fact,
+// whatever it does (a gRPC method called with context.Background()).
+func (c *Config) isRoot(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	return resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || c.namesRoot(fn, sig)
+}
+
+// rootBy says why a function (fn) or func literal (lit) that no signature
+// makes a root is one, and under which framework: the configuration names
+// it, an adapter is given it, a registration call or a stored handler
+// slot takes it. ok is false when none does.
+func (r *runner) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature) (how, framework string, ok bool) {
+	var named, adapted, registered, stored bool
+	var regFW, slotFW string
+	if lit != nil {
+		named, adapted = r.cfg.matchesRoot(sig), r.cb.adaptedLits[lit]
+		regFW, registered = r.reg.lits[lit]
+		slotFW, stored = r.slotRoots.lits[lit]
+	} else {
+		named, adapted = r.cfg.namesRoot(fn, sig), r.cb.adapted[fn]
+		regFW, registered = r.reg.funcs[fn]
+		slotFW, stored = r.slotRoots.funcs[fn]
+	}
+	switch {
+	case named:
+		return seen.HowConfig, "custom", true
+	case adapted:
+		return seen.HowAdapter, "custom", true
+	case registered:
+		return seen.HowRegistration, regFW, true
+	case stored:
+		return seen.HowStored, slotFW, true
+	}
+	return "", "", false
 }

@@ -93,7 +93,7 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 	}
 	// A request root exports no fact whatever it does (a gRPC method
 	// called with context.Background()).
-	if sig, _ := fn.Type().(*types.Signature); resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || r.configRoot(fn, sig) {
+	if r.cfg.isRoot(fn) {
 		return false
 	}
 	var f blocksFact
@@ -457,7 +457,7 @@ func (r *runner) onlyDyn(fn *types.Func) []dynCall {
 	if _, ok := r.cfg.Blocking[knowledge.Qualified(fn, fn.Pkg().Path())]; ok {
 		return nil
 	}
-	if sig, _ := fn.Type().(*types.Signature); resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || r.configRoot(fn, sig) {
+	if r.cfg.isRoot(fn) {
 		return nil
 	}
 	var f blocksFact
