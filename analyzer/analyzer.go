@@ -609,9 +609,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pending = append(pending, r.pendingOf(s)...)
 		}
 	}
-	r.join(pending, dropped, append(r.recordConversions(files), r.recordStores()...))
+	unfollowed := r.join(pending, dropped, append(r.recordConversions(files), r.recordStores()...))
 	r.reportStale(decls)
 	res := r.seenResult(roots)
+	res.Unfollowed = unfollowed
 	if !r.thirdParty {
 		res.Refs = r.rootRefs(files, roots)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/seen"
 )
 
 // Interface dispatch.
@@ -496,7 +497,10 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 // conversions it sees, reports what no dependency reported, and exports
 // what this package adds for the packages above it. dropped are this
 // package's deferred SIO002 candidates (decideDropped).
-func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv) {
+//
+// It returns the calls through a func field that the walk followed to
+// none of the functions stored there, for the roots report.
+func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
 	if len(pending) > 0 || len(dropped) > 0 {
 		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
 	}
@@ -547,14 +551,13 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 		if len(keys) > 0 {
 			r.pass.ExportPackageFact(&joinedFact{Keys: keys})
 		}
-		return
+		return nil
 	}
 	b := resolve.Index(allConvs)
 	w := r.walk(b)
 	for _, pc := range allPending {
 		var fs []*finding
-		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
-		b.Explored = map[string]bool{}
+		b.Start(maxDispatchWork, maxArgWork)
 		for _, f := range w.Dispatch(pc.Dyn) {
 			if g := r.applyPending(pc, f); g != nil {
 				fs = append(fs, g)
@@ -613,6 +616,12 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 	if len(keys) > 0 {
 		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
 	}
+	var unfollowed []seen.Unfollowed
+	for site, slot := range b.Unfollowed {
+		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: slot})
+	}
+	sort.Slice(unfollowed, func(i, j int) bool { return unfollowed[i].Pos < unfollowed[j].Pos })
+	return unfollowed
 }
 
 // applyPending applies the configuration and the suppressions recorded on

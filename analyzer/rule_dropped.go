@@ -526,9 +526,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 	}
 	reaches := false
 	for _, d := range dc.Dyn {
-		b.Budget, b.ArgBudget = maxDispatchWork, maxArgWork
-		b.Explored = map[string]bool{}
-		b.Opaque = false
+		b.Start(maxDispatchWork, maxArgWork)
 		if fs := r.walk(b).Dispatch(d); len(fs) > 0 || b.Opaque {
 			reaches = true
 			break

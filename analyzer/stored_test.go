@@ -80,3 +80,41 @@ func TestSlotRoots(t *testing.T) {
 		t.Errorf("stored roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestUnfollowedCalls: a call on a request path through a func field that
+// the join followed to none of the functions stored there is in the roots
+// report, with the field and why, once, however many packages join it:
+// Queue[T].Handler's t.Do in generic code (functions of two types stored
+// in Task[T].Do), the hook chain's call through Handler[T].Func
+// (pocketbase's middlewares), and Workflow.Run's w.svc.Profile (a field
+// of one value filled at two places). Without it the roots line read "every handler
+// resolved" and the run looked clean.
+func TestUnfollowedCalls(t *testing.T) {
+	t.Parallel()
+	var pkgs []*seen.Package
+	for _, group := range [][]string{
+		{"genslots/router", "genslots/queue", "genslots/handlers", "genslots/app", "genslots/cmd"},
+		{"stored/hook", "stored/router", "stored/app", "stored/cmd"},
+	} {
+		for _, p := range seenPackages(t, cases.Run(quiet{T: t}, Analyzer, group...)) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	rep := seen.Merge(pkgs)
+	var got []string
+	for _, u := range rep.Unfollowed {
+		got = append(got, shortSite(u.Pos)+" "+u.Slot)
+	}
+	want := []string{
+		"queue.go:24:8 queue.Task[T].Do holds functions of several types",
+		"hook.go:44:39 hook.Handler[T].Func holds functions of several types",
+		"router.go:54:41 router.Services.Profile is filled at several places",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("unfollowed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	line := rep.Line(nil)
+	if !strings.Contains(line, "; 3 calls on request paths through a func field that syncio followed to none of the functions stored there (first at ") {
+		t.Errorf("roots line does not name the unfollowed calls:\n%s", line)
+	}
+}

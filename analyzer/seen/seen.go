@@ -97,6 +97,20 @@ type Package struct {
 	// be, roots (of this package or another): how often each is called
 	// on the spot and how often used as a value.
 	Refs []Ref `json:"-"`
+	// Unfollowed are the calls on request paths through a func field
+	// that the package's dispatch join met and followed to none of the
+	// functions stored there (see Unfollowed).
+	Unfollowed []Unfollowed `json:"unfollowed_calls,omitempty"`
+}
+
+// Unfollowed is a call through a func field, on a request path, that
+// syncio followed to none of the functions stored there because it cannot
+// tell which one the call reads (a generic type's field holding functions
+// of several types, a field of one value filled at several places): what
+// runs there is unseen, whether the root reached other operations or not.
+type Unfollowed struct {
+	Pos  string `json:"pos"`  // file:line:col of the call
+	Slot string `json:"slot"` // the field, and why: "hook.Handler[T].Func holds functions of several types"
 }
 
 // Ref counts one package's references to one function (Root.Key).
@@ -137,6 +151,9 @@ type Report struct {
 	// Blind are the packages that register routes but where no root was
 	// found (see Package.Blind).
 	Blind []BlindPackage `json:"blind_packages"`
+	// Unfollowed are the calls through a func field that no package
+	// followed (see Package.Unfollowed), each once, in position order.
+	Unfollowed []Unfollowed `json:"unfollowed_calls"`
 }
 
 // BlindPackage is a package whose routes led to no request root.
@@ -154,6 +171,7 @@ func Merge(pkgs []*Package) Report {
 	byPath := map[string]*Package{}
 	var paths []string
 	refs := map[string]*Ref{}
+	unfollowed := map[string]Unfollowed{}
 	for _, p := range pkgs {
 		if p == nil {
 			continue
@@ -186,6 +204,12 @@ func Merge(pkgs []*Package) Report {
 				m.Registrations = append(m.Registrations, r)
 			}
 		}
+		for _, u := range p.Unfollowed {
+			// Every package above the call joins it again: once each.
+			if _, ok := unfollowed[u.Pos]; !ok {
+				unfollowed[u.Pos] = u
+			}
+		}
 	}
 	sort.Strings(paths)
 	var rep Report
@@ -202,6 +226,13 @@ func Merge(pkgs []*Package) Report {
 		return posLess(rep.Roots[i].Pos, rep.Roots[j].Pos, rep.Roots[i].Name, rep.Roots[j].Name)
 	})
 	rep.Registrations = sortedRegs(rep.Registrations)
+	rep.Unfollowed = []Unfollowed{}
+	for _, u := range unfollowed {
+		rep.Unfollowed = append(rep.Unfollowed, u)
+	}
+	sort.Slice(rep.Unfollowed, func(i, j int) bool {
+		return posLess(rep.Unfollowed[i].Pos, rep.Unfollowed[j].Pos, rep.Unfollowed[i].Slot, rep.Unfollowed[j].Slot)
+	})
 	registered := map[string]bool{}
 	for _, r := range rep.Registrations {
 		if len(r.Unresolved) > 0 {
@@ -356,6 +387,11 @@ func (rep Report) Line(short func(string) string) string {
 		if len(blind) > 0 {
 			fmt.Fprintf(&b, "; %d of the roots %s no operation but %s a func value kept in a field, map or package variable that syncio could not follow (first at %s), so what runs behind %s is unseen: mark those handlers //syncio:handler or pass -roots",
 				len(blind), verb(len(blind), "reaches", "reach"), verb(len(blind), "calls", "call"), blind[0], verb(len(blind), "it", "them"))
+		}
+		if n := len(rep.Unfollowed); n > 0 {
+			u := rep.Unfollowed[0]
+			fmt.Fprintf(&b, "; %d %s on request paths through a func field that syncio followed to none of the functions stored there (first at %s, where %s), so what runs behind %s is unseen",
+				n, plural(n, "call"), shortPos(short, u.Pos), u.Slot, verb(n, "it", "them"))
 		}
 	}
 	fmt.Fprintf(&b, "; %d registration %s", len(rep.Registrations), plural(len(rep.Registrations), "call"))

@@ -139,3 +139,29 @@ func TestClearReached(t *testing.T) {
 		t.Errorf("line: %s", line)
 	}
 }
+
+// TestLineNamesUnfollowedCalls: calls through a func field that no
+// package followed are merged once each, in position order, and the line
+// names how many and the first, even when every root reached operations
+// and every registration resolved: "every handler resolved" alone would
+// read as a run that saw everything.
+func TestLineNamesUnfollowedCalls(t *testing.T) {
+	u1 := Unfollowed{Pos: "core/hook.go:44:39", Slot: "hook.Handler[T].Func holds functions of several types"}
+	u2 := Unfollowed{Pos: "core/app.go:9:2", Slot: "core.Services.Profile is filled at several places"}
+	low := &Package{Path: "ex/core", Roots: []Root{{Name: "core.Serve", Pos: "core/serve.go:3:6", Framework: "net/http", How: HowSignature}},
+		Unfollowed: []Unfollowed{u1}}
+	high := &Package{Path: "ex/cmd", Unfollowed: []Unfollowed{u1, u2},
+		Registrations: []Registration{{Pos: "cmd/main.go:5:2", Call: "net/http.HandleFunc", Framework: "net/http", Handlers: []string{"core.Serve"}}}}
+	rep := Merge([]*Package{high, low})
+	if len(rep.Unfollowed) != 2 || rep.Unfollowed[0] != u2 || rep.Unfollowed[1] != u1 {
+		t.Fatalf("Unfollowed = %+v, want %+v then %+v", rep.Unfollowed, u2, u1)
+	}
+	want := "roots: 1 request handler (net/http 1; by signature 1); 2 calls on request paths through a func field that syncio followed to none of the functions stored there " +
+		"(first at core/app.go:9, where core.Services.Profile is filled at several places), so what runs behind them is unseen; 1 registration call, every handler resolved"
+	if got := rep.Line(nil); got != want {
+		t.Errorf("line:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Merge([]*Package{low}).Line(nil); !strings.Contains(got, "; 1 call on request paths through a func field that syncio followed to none of the functions stored there (first at core/hook.go:44, where hook.Handler[T].Func holds functions of several types), so what runs behind it is unseen") {
+		t.Errorf("one call: %s", got)
+	}
+}

@@ -183,12 +183,26 @@ type Bindings[F any] struct {
 	// Explored are the interface calls the pending call has been
 	// followed through.
 	Explored map[string]bool
+	// Unfollowed are the calls through a slot the walk met and led to
+	// none of the functions stored there, because it cannot tell which
+	// one the call reads: site (file:line:col) → the slot and why. Start
+	// keeps them: they are the whole join's.
+	Unfollowed map[string]string
+}
+
+// Start readies b for the walk of one call: its budgets full, nothing
+// explored, nothing opaque yet.
+func (b *Bindings[F]) Start(work, argWork int) {
+	b.Budget, b.ArgBudget = work, argWork
+	b.Explored = map[string]bool{}
+	b.Opaque = false
 }
 
 // Index returns the bindings of the conversions a package sees. The
 // Bindings point into convs, which must not change after.
 func Index[F any](convs []Conv[F]) *Bindings[F] {
-	b := &Bindings[F]{ByMethod: map[string][]*Conv[F]{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{}}
+	b := &Bindings[F]{ByMethod: map[string][]*Conv[F]{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{},
+		Unfollowed: map[string]string{}}
 	for i := range convs {
 		c := &convs[i]
 		if c.From != "" {

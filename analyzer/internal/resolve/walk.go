@@ -56,9 +56,13 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 	if d.Method == "" && d.One && len(b.Stored[d.Iface]) != 1 {
 		// A field of one value, stored into at several places: which of
 		// them filled this value is not known here (two order.Services
-		// literals, one blocking and one not), so none is followed. Nor
-		// is a standard-library field (http.Transport.DialContext), whose
-		// places are not recorded.
+		// literals, one blocking and one not), so none is followed, and
+		// the call is recorded as unfollowed. Nor is a standard-library
+		// field (http.Transport.DialContext), whose places are not
+		// recorded: the tables judge its I/O, so it is no blind spot.
+		if len(b.Stored[d.Iface]) > 1 && b.doing(d.Iface) {
+			b.unfollow(d, WhyPlaces)
+		}
 		return nil
 	}
 	if d.Method == "" && d.Sig == "" && len(b.Sigs[d.Iface]) > 1 {
@@ -67,6 +71,7 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 		// instantiation the call reads is not known here (one hook's
 		// Handler[T].Func holds route middlewares, another's shutdown
 		// hooks), so none is followed.
+		b.unfollow(d, WhyTypes)
 		return nil
 	}
 	// The same interface call reached again on another path, at the same
@@ -183,4 +188,33 @@ func (w *Walk[F, P]) follow(d DynCall[F], f *F, prefix, sites []string, depth in
 		}
 	}
 	return out
+}
+
+// Why a call through a slot was followed to none of the functions stored
+// there (Bindings.Unfollowed).
+const (
+	WhyPlaces = "is filled at several places"
+	WhyTypes  = "holds functions of several types"
+)
+
+// unfollow records d's call as one the walk could not follow, so that the
+// roots report says what runs there is unseen instead of reading as clean.
+func (b *Bindings[F]) unfollow(d DynCall[F], why string) {
+	site := d.Sites[len(d.Sites)-1]
+	if _, ok := b.Unfollowed[site]; !ok {
+		b.Unfollowed[site] = SlotName(d.Iface) + " " + why
+	}
+}
+
+// doing reports whether some function stored in slot does something: the
+// analyzer records a stored function as a binding only then, and a
+// place wherever one is stored, so a field filled at several places
+// with functions that do nothing hides nothing.
+func (b *Bindings[F]) doing(slot string) bool {
+	for _, c := range b.ByMethod[""] {
+		if c.Iface == slot {
+			return true
+		}
+	}
+	return false
 }

@@ -26,8 +26,7 @@ type wp struct {
 
 func testWalk(convs []Conv[wf]) *Walk[wf, *wp] {
 	b := Index(convs)
-	b.Budget, b.ArgBudget = 1<<10, 1<<10
-	b.Explored = map[string]bool{}
+	b.Start(1<<10, 1<<10)
 	return &Walk[wf, *wp]{
 		B: b, MaxDepth: 2, MaxTargets: 2, ArgDynWork: 8,
 		Opaque: func(f *wf) bool { return f.opaque },
@@ -285,5 +284,48 @@ func TestIndex(t *testing.T) {
 	}
 	if !b.Stored[slot]["a.go:1"] || !b.Sigs[slot]["func(int)"] || len(b.ByMethod[""]) != 1 {
 		t.Errorf("slot: Stored %v, Sigs %v, %d funcs", b.Stored[slot], b.Sigs[slot], len(b.ByMethod[""]))
+	}
+}
+
+// TestWalkRecordsUnfollowed: a call through a slot that the walk leads to
+// none of the functions stored there is recorded with the slot and why,
+// once per site and whatever Start resets: a generic field of several
+// types called in generic code, a field of one value filled at several
+// places. A field of one value with no recorded place (the standard
+// library's) is not: the tables judge its I/O.
+func TestWalkRecordsUnfollowed(t *testing.T) {
+	const gen, one, std = "ex.com/hook.Handler.Func", "ex.com/router.Services.Profile", "net/http.Transport.DialContext"
+	sleep := wf{op: "time.Sleep"}
+	stored := func(slot, site, sig string) Conv[wf] {
+		f := sleep
+		return Conv[wf]{Type: "app.f" + site, Iface: slot, Where: "app.A", Site: site, Sig: sig, Methods: []ConvMethod[wf]{{Fact: &f}}}
+	}
+	w := testWalk([]Conv[wf]{
+		stored(gen, "a.go:1", "func(int)"), stored(gen, "a.go:2", "func(string)"),
+		stored(one, "b.go:1", ""), stored(one, "b.go:2", ""),
+	})
+	for _, d := range []DynCall[wf]{
+		{Iface: gen, Chain: []string{"h.Func"}, Sites: []string{"hook.go:9:2"}},
+		{Iface: one, One: true, Chain: []string{"w.svc.Profile"}, Sites: []string{"router.go:5:3"}},
+		{Iface: std, One: true, Chain: []string{"t.DialContext"}, Sites: []string{"client.go:7:4"}},
+	} {
+		for range 2 {
+			w.B.Start(1<<10, 1<<10)
+			if got := w.Dispatch(d); len(got) != 0 {
+				t.Errorf("%s: %d paths, want none followed", d.Iface, len(got))
+			}
+		}
+	}
+	want := map[string]string{
+		"hook.go:9:2":   "hook.Handler.Func " + WhyTypes,
+		"router.go:5:3": "router.Services.Profile " + WhyPlaces,
+	}
+	if len(w.B.Unfollowed) != len(want) {
+		t.Errorf("Unfollowed = %v, want %v", w.B.Unfollowed, want)
+	}
+	for site, why := range want {
+		if w.B.Unfollowed[site] != why {
+			t.Errorf("Unfollowed[%s] = %q, want %q", site, w.B.Unfollowed[site], why)
+		}
 	}
 }

@@ -59,6 +59,11 @@ func relativePackage(p *seen.Package, dir string) *seen.Package {
 		}
 		c.Refs[i] = x
 	}
+	c.Unfollowed = make([]seen.Unfollowed, len(p.Unfollowed))
+	for i, u := range p.Unfollowed {
+		u.Pos = shortPath(dir, u.Pos)
+		c.Unfollowed[i] = u
+	}
 	c.Registrations = make([]seen.Registration, len(p.Registrations))
 	for i, r := range p.Registrations {
 		r.Pos = shortPath(dir, r.Pos)
