@@ -340,13 +340,14 @@ type item struct {
 }
 
 type runner struct {
-	pass    *analysis.Pass
-	cfg     *Config
-	dirs    *directives
-	byFunc  map[*types.Func]*fnSummary
-	assigns map[*ast.CallExpr]*ast.AssignStmt
-	files   map[string]*token.File // lazily built, for cross-package sites
-	src     map[string][]byte
+	pass   *analysis.Pass
+	cfg    *Config
+	dirs   *directives
+	byFunc map[*types.Func]*fnSummary
+	files  map[string]*token.File // lazily built, for cross-package sites
+	// rep makes the diagnostics (report.go), from the moment the
+	// directives are read.
+	rep *reporter
 	// thirdParty is set for packages of dependency modules (isThirdParty):
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
@@ -393,8 +394,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		pass:    pass,
 		cfg:     cfg,
 		byFunc:  map[*types.Func]*fnSummary{},
-		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
-		src:     map[string][]byte{},
 		emitted: map[string]bool{},
 
 		litSummaries: map[*ast.FuncLit]*fnSummary{},
@@ -415,6 +414,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		files = append(files, f)
 	}
 	r.dirs = newDirectives(pass.Fset, files)
+	r.rep = newReporter(pass, cfg)
 	r.reportBadIgnores()
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
@@ -901,7 +901,7 @@ func (r *runner) emit(s *fnSummary, it item, f *finding, rule, detail, hint stri
 		}
 	}
 	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
-		d.SuggestedFixes = r.fixes(s, it)
+		d.SuggestedFixes = r.rep.fixes(s, it)
 	}
 	if it.fixes != nil && rule == "SIO002" {
 		d.SuggestedFixes = it.fixes

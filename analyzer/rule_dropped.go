@@ -424,7 +424,7 @@ func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
 	}
-	for _, fx := range r.fixes(s, it) {
+	for _, fx := range r.rep.fixes(s, it) {
 		cf := carriedFix{Message: fx.Message}
 		for _, e := range fx.TextEdits {
 			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
