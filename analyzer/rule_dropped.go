@@ -546,7 +546,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 		end = token.NoPos
 	}
 	f.poses = []token.Pos{pos}
-	r.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
+	r.rep.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
 	return key, true
 }
 
