@@ -43,7 +43,7 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 
 // applyConfig is resolveAt for one path.
 func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
-	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.suppressed(s, it, rule) })
+	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.rep.suppressed(s, it, rule) })
 }
 
 // resolve returns the blocking path behind an item, or nil.

@@ -46,7 +46,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		case *ast.AssignStmt:
 			if len(n.Rhs) == 1 {
 				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					r.assigns[call] = n
+					r.rep.assigns[call] = n
 				}
 			}
 		case *ast.CallExpr:

@@ -176,7 +176,7 @@ func (r *runner) dynOf(s *fnSummary, it item) []dynCall {
 	// used (never reported stale).
 	var ignore []string
 	for _, rule := range Rules {
-		if r.suppressed(s, it, rule.ID) {
+		if r.rep.suppressed(s, it, rule.ID) {
 			ignore = append(ignore, rule.ID)
 		}
 	}
@@ -518,7 +518,7 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 	for _, pc := range pending {
 		pendingSites[pc.Site] = true
 	}
-	for k := range r.emitted {
+	for k := range r.rep.emitted {
 		reported[k] = true
 		if site, _, _ := strings.Cut(k, "|"); pendingSites[site] {
 			keys = append(keys, k)
@@ -605,7 +605,7 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 		if !end.IsValid() || end < pos {
 			end = token.NoPos
 		}
-		r.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
+		r.rep.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
 	}
 	for _, dc := range allDropped {
 		if key, ok := r.decideDropped(dc, b, reported); ok {

@@ -40,7 +40,8 @@
 //	analyzer            the roots the configuration names, operations,
 //	                    call resolution, facts, the dispatch join (facts
 //	                    read and exported, rules applied, reports),
-//	                    directives, diagnostics and fixes;
+//	                    directives, diagnostics and fixes (the reporter:
+//	                    report.go, fixes.go);
 //	                    each rule's decisions in a file of its own:
 //	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
 //	                    rule_held.go (SIO003, SIO007), rule_client.go
@@ -71,9 +72,11 @@
 //     variable (slots).
 //  4. A function that is no root exports its paths as a blocksFact; its
 //     interface calls travel up with it.
-//  5. At a root's call, report groups the paths by rule and emits one
-//     diagnostic per rule with the chain, related positions and fixes
-//     (fixes.go), unless directives.go suppresses it.
+//  5. At a root's call, the reporter (report.go) groups the paths by rule
+//     and emits one diagnostic per rule with the chain, related positions
+//     and fixes (fixes.go), unless a directive (directives.go) suppresses
+//     it. run hands it what it needs (the directives, how to name a site)
+//     and it holds no runner; the join (6) reads back only what it emitted.
 //  6. Interface calls at roots travel as pendingFact (resolve's model,
 //     with blocksFact as the payload); dispatch.go joins them
 //     with the conversions (convFact) where both are seen: resolve's

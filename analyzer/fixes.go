@@ -15,7 +15,7 @@ import (
 // requestCtx returns the expression for the request context of root s,
 // valid at pos, or "" when there is none or a shadowing declaration hides
 // it.
-func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
+func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
 	if s.sig == nil {
 		return ""
 	}
@@ -60,7 +60,7 @@ func (r *runner) requestCtx(s *fnSummary, pos token.Pos) string {
 }
 
 // fixes returns the mechanical rewrite for a root's direct finding, if any.
-func (r *runner) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
+func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 	if it.call == nil {
 		return nil
 	}
@@ -117,7 +117,7 @@ func (r *runner) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 // *http.Client methods) into NewRequestWithContext + Do. It keeps the
 // original semantics: when building the request fails, resp is nil and err
 // is set, as http.Get itself does. Other statement forms get no fix.
-func (r *runner) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
+func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
 	as := r.assigns[it.call]
 	if as == nil || as.Tok != token.DEFINE || len(as.Lhs) != 2 {
 		return nil
@@ -185,7 +185,7 @@ func identOf(e ast.Expr) *ast.Ident {
 
 // importName returns the name under which the file containing pos imports
 // path, or "" (not imported, dot or blank import).
-func (r *runner) importName(pos token.Pos, path string) string {
+func (r *reporter) importName(pos token.Pos, path string) string {
 	for _, f := range r.pass.Files {
 		if f.FileStart > pos || pos > f.FileEnd {
 			continue
@@ -209,7 +209,7 @@ func (r *runner) importName(pos token.Pos, path string) string {
 }
 
 // source returns the content of the file containing pos.
-func (r *runner) source(pos token.Pos) []byte {
+func (r *reporter) source(pos token.Pos) []byte {
 	tf := r.pass.Fset.File(pos)
 	if tf == nil {
 		return nil
@@ -226,7 +226,7 @@ func (r *runner) source(pos token.Pos) []byte {
 }
 
 // text returns the source text of e, or "" when unavailable.
-func (r *runner) text(src []byte, e ast.Expr) string {
+func (r *reporter) text(src []byte, e ast.Expr) string {
 	tf := r.pass.Fset.File(e.Pos())
 	if src == nil || tf == nil {
 		return ""
@@ -239,7 +239,7 @@ func (r *runner) text(src []byte, e ast.Expr) string {
 }
 
 // indent returns the leading whitespace of the line holding pos.
-func (r *runner) indent(src []byte, pos token.Pos) string {
+func (r *reporter) indent(src []byte, pos token.Pos) string {
 	tf := r.pass.Fset.File(pos)
 	if src == nil || tf == nil {
 		return ""

@@ -424,7 +424,7 @@ func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
 	}
-	for _, fx := range r.fixes(s, it) {
+	for _, fx := range r.rep.fixes(s, it) {
 		cf := carriedFix{Message: fx.Message}
 		for _, e := range fx.TextEdits {
 			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
@@ -544,7 +544,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 		end = token.NoPos
 	}
 	f.poses = []token.Pos{pos}
-	r.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
+	r.rep.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
 	return key, true
 }
 

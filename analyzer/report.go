@@ -1,0 +1,326 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/analyzer/internal/regions"
+)
+
+// reporter turns a root's findings into diagnostics: messages, related
+// positions, chains and suggested fixes (fixes.go). The runner hands it
+// what it needs and never the other way round, so the rules and call
+// resolution do not depend on how a finding is worded.
+type reporter struct {
+	pass *analysis.Pass
+	cfg  *Config
+	dirs *directives // the //syncio:ignore comments, shared with the runner
+	// site is the runner's "file:line:col" of a position (calls.go), the
+	// form of emitted's keys and of the facts' sites.
+	site func(token.Pos) string
+	// emitted are the (site, rule, operation) triples reported so far:
+	// dispatch does not report a root's call again for a rule its static
+	// path showed.
+	emitted map[string]bool
+	// assigns are the assignments of single calls' results, recorded by
+	// collect (classify.go): httpFix rewrites the whole statement.
+	assigns map[*ast.CallExpr]*ast.AssignStmt
+	src     map[string][]byte // file contents read for fixes, by name
+}
+
+func newReporter(pass *analysis.Pass, cfg *Config, dirs *directives, site func(token.Pos) string) *reporter {
+	return &reporter{
+		pass:    pass,
+		cfg:     cfg,
+		dirs:    dirs,
+		site:    site,
+		emitted: map[string]bool{},
+		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
+		src:     map[string][]byte{},
+	}
+}
+
+// suppressed reports whether rule is hidden at the root's item: by an
+// ignore (marked used, for reportStale) or because the item runs once,
+// not per request. Resolution asks it before a path reaches report.
+func (r *reporter) suppressed(s *fnSummary, it item, rule string) bool {
+	if it.once && onceRules[rule] {
+		return true // once per process or key, not per request (memo.go)
+	}
+	return !r.cfg.ReportIgnored && (funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule))
+}
+
+// report emits the diagnostics for a root's item: one per rule of the
+// operations it leads to, and one for a lock held across them. Each is
+// about the rule's first path; the rule's other distinct blocking
+// operations (terminals) are listed in the same message ("also reaches"),
+// so that every one is visible at once, in one diagnostic per rule.
+func (r *reporter) report(s *fnSummary, it item, fs []*finding) {
+	type group struct {
+		main *finding
+		also []*finding
+		seen map[string]bool
+		over int // the most operations past those listed that one path counts (blocksFact.Over)
+	}
+	groups := map[string]*group{}
+	var order []string
+	add := func(rule string, f *finding) {
+		g := groups[rule]
+		if g == nil {
+			g = &group{main: f, seen: map[string]bool{f.terminal(): true}}
+			groups[rule] = g
+			order = append(order, rule)
+		} else if k := f.terminal(); !g.seen[k] {
+			g.seen[k] = true
+			g.also = append(g.also, f)
+		}
+		g.over = max(g.over, f.over)
+	}
+	for _, f := range fs {
+		if f.rule != "" {
+			add(f.rule, f)
+		}
+		if f.lock != "" {
+			add("SIO003", f)
+		}
+		if f.tx != "" {
+			add("SIO007", f)
+		}
+	}
+	for _, rule := range order {
+		g := groups[rule]
+		site := r.site(it.pos)
+		for _, f := range append([]*finding{g.main}, g.also...) {
+			r.emitted[site+"|"+rule+"|"+f.terminal()] = true
+		}
+		// The count of what the message does not name: exact for one
+		// callee's paths of one rule; a lower bound where a count past
+		// maxOps meets other paths (dispatch over several bindings, a lock
+		// or transaction across several rules' operations).
+		more := moreOps{n: max(0, len(g.also)-(maxTerminals-1)), atLeast: g.over > 0}
+		if g.over > 0 && !it.merged && rule != "SIO003" && rule != "SIO007" {
+			more.n += g.over
+		}
+		if rule == "SIO003" {
+			r.reportLock(s, it, g.main, g.also, more)
+			continue
+		}
+		if rule == "SIO007" {
+			detail := g.main.detail
+			if detail == "" {
+				detail = "does I/O"
+			}
+			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.tx+" is open", txHint, g.also, more)
+			continue
+		}
+		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also, more)
+	}
+}
+
+// moreOps is what a message says of the operations it does not name:
+// "and N more", or "and at least N more" when N is a lower bound.
+type moreOps struct {
+	n       int
+	atLeast bool
+}
+
+func (m moreOps) String() string {
+	switch {
+	case m.atLeast && m.n == 0:
+		return "and possibly more"
+	case m.atLeast:
+		return fmt.Sprintf("and at least %d more", m.n)
+	case m.n > 0:
+		return fmt.Sprintf("and %d more", m.n)
+	}
+	return ""
+}
+
+// reportLock emits the SIO003 diagnostic for a lock held across f (and
+// across the operations of also).
+func (r *reporter) reportLock(s *fnSummary, it item, f *finding, also []*finding, more moreOps) {
+	detail := f.detail
+	if detail == "" {
+		detail = "does I/O"
+	}
+	detail += " while " + lockName(f.lock) + " is held"
+	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
+		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+	if strings.Contains(f.lock, regions.ReadLocked) {
+		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
+			"release the lock before the call (copy what you need under it)"
+	}
+	r.emit(s, it, f, "SIO003", detail, hint, also, more)
+}
+
+// emit reports f under rule at the root's item; also are the paths to the
+// rule's other blocking operations: the message names the first
+// maxTerminals-1 after the hint and says how many more there are (more),
+// and every one is attached as related information at its operation, so
+// that -json and SARIF carry them all.
+func (r *reporter) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding, more moreOps) {
+	s.reported++
+	var msg string
+	last := f.chain[len(f.chain)-1]
+	if len(f.chain) == 1 {
+		msg = last + " " + detail
+	} else {
+		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + detail
+	}
+	msg += "; " + hint
+	if len(also) > 0 || more.String() != "" {
+		var others []string
+		for i, a := range also {
+			if i >= maxTerminals-1 {
+				break
+			}
+			o := strings.Join(a.chain, " → ")
+			if n := len(a.sites); n > 0 {
+				o += " at " + shortSite(a.sites[n-1])
+			}
+			others = append(others, o)
+		}
+		if m := more.String(); m != "" && len(others) > 0 {
+			others = append(others, m)
+		} else if m != "" {
+			// Only a count (past maxOps, nothing listed): "also reaches
+			// 3 more operations".
+			others = append(others, strings.TrimPrefix(m, "and ")+" operations")
+		}
+		msg += "; also reaches " + strings.Join(others, ", ")
+	}
+	msg += " (" + rule + ")"
+	d := analysis.Diagnostic{
+		Pos:      it.pos,
+		End:      it.end,
+		Category: rule,
+		URL:      r.cfg.fixURL(rule),
+		Message:  msg,
+	}
+	if len(f.chain) > 1 {
+		for i, name := range f.chain {
+			m := "calls " + name
+			if i == len(f.chain)-1 {
+				m = name + " " + detail
+			}
+			pos, site := token.NoPos, ""
+			if i < len(f.poses) {
+				pos = f.poses[i]
+			}
+			if i < len(f.sites) {
+				site = f.sites[i]
+			}
+			// A driver that compiles one package at a time (go vet) knows
+			// other packages' files by line only, or not at all: keep the
+			// hop, at the finding when its file is unknown, with its exact
+			// place in the message.
+			if site != "" && (!pos.IsValid() || r.pass.Fset.Position(pos).String() != site) {
+				m += " (at " + site + ")"
+				if !pos.IsValid() {
+					pos = it.pos
+				}
+			}
+			if !pos.IsValid() {
+				continue
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: m})
+		}
+	}
+	for _, a := range also {
+		if n := len(a.chain); n > 0 && n <= len(a.poses) && a.poses[n-1].IsValid() {
+			detail := a.detail
+			if detail == "" {
+				detail = "does I/O"
+			}
+			msg := "also reaches " + a.chain[n-1]
+			if !a.ref {
+				msg += ", which " + detail
+			}
+			if rule == "SIO003" && a.lock != "" {
+				msg += " while " + lockName(a.lock) + " is held"
+			}
+			if rule == "SIO007" && a.tx != "" {
+				msg += " while transaction " + a.tx + " is open"
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.poses[n-1], Message: msg})
+		}
+	}
+	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
+		d.SuggestedFixes = r.fixes(s, it)
+	}
+	if it.fixes != nil && rule == "SIO002" {
+		d.SuggestedFixes = it.fixes
+	}
+	r.pass.Report(d)
+}
+
+// shortSite is a "file:line:col" site with the file's base name.
+func shortSite(site string) string {
+	rest, col, ok1 := cutLast(site)
+	file, line, ok2 := cutLast(rest)
+	if !ok1 || !ok2 {
+		return site
+	}
+	return filepath.Base(file) + ":" + line + ":" + col
+}
+
+// reportStale reports //syncio:ignore directives that hid nothing, once
+// every item has been resolved (runner.resolveHelpers).
+func (r *reporter) reportStale() {
+	for _, ig := range r.dirs.all {
+		if ig.used || ig.bad || r.cfg.ReportIgnored {
+			continue
+		}
+		judgeable := true
+		for _, id := range ig.ids {
+			if !r.cfg.enabled(id) {
+				judgeable = false // a disabled rule reports nothing to hide
+			}
+		}
+		if !judgeable {
+			continue
+		}
+		rule := ig.ids[0]
+		r.pass.Report(analysis.Diagnostic{
+			Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(),
+			Message: "stale syncio:ignore: no " + strings.Join(ig.ids, "/") + " finding here to suppress; remove it (" + rule + ")",
+		})
+	}
+}
+
+// reportBadIgnores reports //syncio:ignore comments without a reason or
+// without valid rule IDs. They are reported under the first rule they
+// name (SIO000 when they name none), so SARIF keeps one rule per ID.
+func (r *reporter) reportBadIgnores() {
+	for _, ig := range r.dirs.all {
+		rule := "SIO000"
+		var unknown []string
+		for _, id := range ig.ids {
+			if _, ok := RuleByID(id); ok {
+				if rule == "SIO000" {
+					rule = id
+				}
+			} else {
+				unknown = append(unknown, id)
+			}
+		}
+		var problem string
+		switch {
+		case len(ig.ids) == 0:
+			problem = "syncio:ignore names no rule; write //syncio:ignore SIO001 -- why this is safe"
+		case len(unknown) > 0:
+			problem = "syncio:ignore names unknown rule " + strings.Join(unknown, ", ") + "; use IDs from docs/rules"
+		case ig.reason == "":
+			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.ids, ",") + " -- why this is safe"
+		default:
+			continue
+		}
+		ig.bad = true
+		r.pass.Report(analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(), Message: problem + " (" + rule + ")"})
+	}
+}
