@@ -337,12 +337,30 @@ type item struct {
 	fixes []analysis.SuggestedFix
 }
 
-type runner struct {
-	pass   *analysis.Pass
-	cfg    *Config
-	dirs   *directives
-	byFunc map[*types.Func]*fnSummary
-	files  map[string]*token.File // lazily built, for cross-package sites
+// The analysis of one package is three layers, each embedding the one
+// below it, so that a method's receiver says what it may read and the
+// compiler keeps the flow one way (a lower layer cannot reach a higher
+// one's fields or methods):
+//
+//	pkgView  the package as the driver gave it, the configuration, the
+//	         directives and the reporter: sites, and each rule's judgement
+//	         of one operation (the rule_*.go tables and shapes);
+//	scanned  what the package's pre-passes found (adapters and
+//	         registrations, slots and stores, memoisers, callbacks, which
+//	         functions read their context): roots, and turning a body into
+//	         items (classify.go), with no summary to read;
+//	runner   the summaries of the package's functions and literals: what
+//	         an item leads to (calls.go), the fixpoint and facts (run), the
+//	         dispatch join (dispatch.go), and what a rule decides over
+//	         several functions (joins.go, the deferred SIO002).
+//
+// Every layer's receiver is named r: it is one package's analysis, seen
+// from as high as the method needs.
+type pkgView struct {
+	pass  *analysis.Pass
+	cfg   *Config
+	dirs  *directives
+	files map[string]*token.File // lazily built, for cross-package sites
 	// rep makes the diagnostics (report.go), from the moment the
 	// directives are read.
 	rep *reporter
@@ -350,6 +368,17 @@ type runner struct {
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
+	// ginFallback: a *gin.Context is the request's context here (the
+	// configuration says so, or this package sets ContextWithFallback).
+	ginFallback bool
+	// semChans are the channels this package uses as semaphores (see
+	// semaphoreChan); nil until first asked.
+	semChans map[types.Object]bool
+}
+
+// scanned is the package with what its pre-passes found (see pkgView).
+type scanned struct {
+	pkgView
 	// ctxCallbacks: the memory rows' packages the program, as far as
 	// this package sees, hands a function taking a context
 	// (rule_dropped.go).
@@ -363,19 +392,11 @@ type runner struct {
 	reg       *registered       // registration calls and their roots (registrations.go)
 	handlers  *resolve.Handlers // follows handler values to functions
 	memos     *resolve.Memos    // this package's memoisers, by fact (resolve)
-	// ginFallback: a *gin.Context is the request's context here (the
-	// configuration says so, or this package sets ContextWithFallback).
-	ginFallback bool
-	// semChans are the channels this package uses as semaphores (see
-	// semaphoreChan); nil until first asked.
-	semChans map[types.Object]bool
 	// Stored func values (stored.go): the package's slots, the
-	// parameters its functions store, its stores, and the summaries of
-	// the literals it stores.
+	// parameters its functions store, and its stores.
 	slots        *resolve.Slots
 	storedParams map[*types.Func][]resolve.ParamSlot
 	stores       []resolve.Store
-	litSummaries map[*ast.FuncLit]*fnSummary
 	// argLits are the literals passed to interface methods
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
@@ -384,12 +405,20 @@ type runner struct {
 	slotRoots *slotRoots
 }
 
+// runner is the package with its functions' summaries (see pkgView).
+type runner struct {
+	scanned
+	byFunc map[*types.Func]*fnSummary
+	// litSummaries are the summaries of the literals the package stores
+	// or calls through a value (stored.go) and passes to interface
+	// methods (dyncallbacks.go).
+	litSummaries map[*ast.FuncLit]*fnSummary
+}
+
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r := &runner{
-		pass:   pass,
-		cfg:    cfg,
-		byFunc: map[*types.Func]*fnSummary{},
-
+		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
+		byFunc:       map[*types.Func]*fnSummary{},
 		litSummaries: map[*ast.FuncLit]*fnSummary{},
 	}
 	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)

@@ -65,7 +65,7 @@ func (cb *callbacks) addExt(ref adaptedRef) {
 // scanCallbacks runs before bodies are summarised: it finds the package's
 // synchronous callbacks and adapters, exports them as facts, and finds the
 // functions passed to adapters.
-func (r *runner) scanCallbacks(files []*ast.File) {
+func (r *scanned) scanCallbacks(files []*ast.File) {
 	info := r.pass.TypesInfo
 	cb := &callbacks{adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{}}
 	r.cb = cb

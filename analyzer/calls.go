@@ -42,7 +42,7 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 }
 
 // applyConfig is resolveAt for one path.
-func (r *runner) applyConfig(s *fnSummary, it item, f *finding) *finding {
+func (r *pkgView) applyConfig(s *fnSummary, it item, f *finding) *finding {
 	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.rep.suppressed(s, it, rule) })
 }
 
@@ -83,7 +83,7 @@ func (r *runner) resolve(it item) *finding {
 }
 
 // fromFact is the finding of one path of another package's fact.
-func (r *runner) fromFact(bf *blocksFact) *finding {
+func (r *pkgView) fromFact(bf *blocksFact) *finding {
 	f := &finding{rule: bf.Rule, lock: bf.Lock, tx: bf.Tx, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint,
 		kind: bf.Kind, ref: bf.Ref, over: bf.Over}
 	for _, s := range bf.Sites {
@@ -92,7 +92,7 @@ func (r *runner) fromFact(bf *blocksFact) *finding {
 	return f
 }
 
-func (r *runner) site(pos token.Pos) string {
+func (r *pkgView) site(pos token.Pos) string {
 	p := r.pass.Fset.Position(pos)
 	return p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
 }
@@ -101,7 +101,7 @@ func (r *runner) site(pos token.Pos) string {
 // file set, adding the file from disk when the file set lacks it or knows
 // it only as an export-data stand-in (go vet, see sitefile.go); token.NoPos
 // when the site is malformed or its file cannot be read.
-func (r *runner) sitePos(site string) token.Pos {
+func (r *pkgView) sitePos(site string) token.Pos {
 	if r.files == nil {
 		r.files = map[string]*token.File{}
 		r.pass.Fset.Iterate(func(f *token.File) bool {
@@ -146,7 +146,7 @@ func cutLast(s string) (before, after string, ok bool) {
 
 // refItem is an item for a call of fn at [pos, end): a function value
 // passed to a synchronous parameter, or handed to an adapter.
-func (r *runner) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
+func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
 	fn = fn.Origin()
 	if fn.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
 		return item{}, false

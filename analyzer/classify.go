@@ -138,7 +138,7 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 
 // term is an item for an operation found in the body itself (not a call
 // of a table), named name.
-func (r *runner) term(rule string, pos, end token.Pos, name, detail, hint string) item {
+func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint string) item {
 	return item{pos: pos, end: end, term: &finding{
 		rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
 		detail: detail, hint: hint, kind: knowledge.OpKindOf(name),
@@ -148,7 +148,7 @@ func (r *runner) term(rule string, pos, end token.Pos, name, detail, hint string
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (item, bool) {
+func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -262,7 +262,7 @@ func (r *runner) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow
 // generated client, any interface inside a dependency) or a func value,
 // or reads the Done channel of a context (a wait that only it bounds).
 // Loggers' and tracers' interfaces take a context to read values from it.
-func (r *runner) opaqueCall(call *ast.CallExpr) bool {
+func (r *pkgView) opaqueCall(call *ast.CallExpr) bool {
 	info := r.pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
 		return false

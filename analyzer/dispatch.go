@@ -108,7 +108,7 @@ const (
 // binding Dep calls only to the program's conversions, but some are the
 // program's to implement (a session library's Store, bound to the
 // service's Postgres store in main).
-func (r *runner) dynItem(call *ast.CallExpr) *dynCall {
+func (r *scanned) dynItem(call *ast.CallExpr) *dynCall {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -500,7 +500,7 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 //
 // It returns the calls through a func field that the walk followed to
 // none of the functions stored there, for the roots report.
-func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
+func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
 	if len(pending) > 0 || len(dropped) > 0 {
 		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
 	}
@@ -626,7 +626,7 @@ func (r *runner) join(pending []pendingCall, dropped []droppedCall, convs []conv
 
 // applyPending applies the configuration and the suppressions recorded on
 // the way to a dispatched finding.
-func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
+func (r *pkgView) applyPending(pc pendingCall, f *finding) *finding {
 	g := r.applyRules(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
 	if g == nil || (g.rule == "" && g.lock == "") {
 		return nil
@@ -636,7 +636,7 @@ func (r *runner) applyPending(pc pendingCall, f *finding) *finding {
 
 // walk returns resolve's dispatch walk over b, told what only the analyzer
 // knows: what a blocksFact leads to, and which paths a caller's lock holds.
-func (r *runner) walk(b *bindings) *resolve.Walk[blocksFact, *finding] {
+func (r *scanned) walk(b *bindings) *resolve.Walk[blocksFact, *finding] {
 	return &resolve.Walk[blocksFact, *finding]{
 		B:          b,
 		MaxDepth:   maxDispatchDepth,

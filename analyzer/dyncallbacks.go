@@ -30,7 +30,7 @@ const maxArgDepth = 2
 // for a summary of their own (argLits). A dependency's interface calls
 // carry none: they are bound only to the program's types, and their
 // callbacks are the library's plumbing.
-func (r *runner) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.ArgRef {
+func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.ArgRef {
 	if r.thirdParty || sig == nil || sig.Params().Len() == 0 {
 		return nil
 	}

@@ -296,7 +296,7 @@ func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx 
 
 // exportAttaches exports an attachFact for each function of files that
 // attaches a context parameter to a request parameter.
-func (r *runner) exportAttaches(files []*ast.File) {
+func (r *pkgView) exportAttaches(files []*ast.File) {
 	info := r.pass.TypesInfo
 	for fd, fn := range funcDecls(info, files) {
 		params := map[types.Object]int{}
@@ -326,7 +326,7 @@ func (r *runner) exportAttaches(files []*ast.File) {
 }
 
 // attachOf reads fn's attachFact.
-func (r *runner) attachOf(fn *types.Func) (attachFact, bool) {
+func (r *pkgView) attachOf(fn *types.Func) (attachFact, bool) {
 	var f attachFact
 	if fn.Pkg() == nil || !r.pass.ImportObjectFact(fn, &f) {
 		return attachFact{}, false

@@ -66,7 +66,7 @@ type siteCall struct {
 }
 
 // registrar returns fn's registrarFact, or nil.
-func (r *runner) registrar(fn *types.Func) *registrarFact {
+func (r *scanned) registrar(fn *types.Func) *registrarFact {
 	if fn.Pkg() == r.pass.Pkg {
 		return r.reg.registrars[fn]
 	}
@@ -79,7 +79,7 @@ func (r *runner) registrar(fn *types.Func) *registrarFact {
 
 // addRegistrar records that p's function registers p; it reports whether
 // that is new.
-func (r *runner) addRegistrar(p resolve.ParamRef, framework string) bool {
+func (r *scanned) addRegistrar(p resolve.ParamRef, framework string) bool {
 	f := r.reg.registrars[p.Func]
 	if f == nil {
 		f = &registrarFact{Framework: framework}
@@ -97,7 +97,7 @@ func (r *runner) addRegistrar(p resolve.ParamRef, framework string) bool {
 
 // noteCall keeps call for registrarCalls when its callee may be a
 // registrar.
-func (r *runner) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
@@ -113,7 +113,7 @@ func (r *runner) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
 // registered handlers, until no new registrar is found (a registrar that
 // passes its parameter on makes its own callers registrars), then exports
 // the package's registrars.
-func (r *runner) registrarCalls() {
+func (r *scanned) registrarCalls() {
 	done := map[*ast.CallExpr]map[int]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -164,7 +164,7 @@ func isHandlerType(t types.Type) bool {
 
 // registration records call when it registers handlers with a router, and
 // makes the functions it resolves to request roots.
-func (r *runner) registration(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*ignore) {
 	info := r.pass.TypesInfo
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
@@ -209,7 +209,7 @@ func (r *runner) registration(call *ast.CallExpr, in string, ignores []*ignore) 
 // functions that will run and makes them roots. A parameter of the
 // function around the call makes that function a registrar: its callers'
 // arguments are followed instead (registrarCalls).
-func (r *runner) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*ignore) {
+func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*ignore) {
 	for _, a := range args {
 		if p, ok := r.handlers.Param(a); ok {
 			r.addRegistrar(p, reg.Framework)
@@ -226,7 +226,7 @@ func (r *runner) registerArgs(reg *seen.Registration, args []ast.Expr, in string
 
 // addTargets makes the functions a registration's argument resolved to
 // request roots: this package's here, another package's at the argument.
-func (r *runner) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*ignore) {
+func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*ignore) {
 	for _, t := range ts {
 		switch {
 		case t.Lit != nil:
@@ -289,7 +289,7 @@ func frameworkOf(k resolve.RootKind) string {
 }
 
 // seenResult is the package's result: its roots and registrations.
-func (r *runner) seenResult(roots []*fnSummary) *seen.Package {
+func (r *scanned) seenResult(roots []*fnSummary) *seen.Package {
 	res := &seen.Package{Path: r.pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: r.reg.list}
 	for _, s := range roots {
 		name := s.label
@@ -311,7 +311,7 @@ func (r *runner) seenResult(roots []*fnSummary) *seen.Package {
 
 // reportBlind reports, with Config.StrictRoots, a package that registers
 // routes but where no request root was found.
-func (r *runner) reportBlind(res *seen.Package) {
+func (r *scanned) reportBlind(res *seen.Package) {
 	if !r.cfg.StrictRoots || !res.Blind() {
 		return
 	}
@@ -326,7 +326,7 @@ func (r *runner) reportBlind(res *seen.Package) {
 
 // endSite is r.site of end, or "" when there is none (a root that is
 // another package's function).
-func (r *runner) endSite(end token.Pos) string {
+func (r *pkgView) endSite(end token.Pos) string {
 	if !end.IsValid() {
 		return ""
 	}

@@ -74,7 +74,7 @@ func returnedLits(info *types.Info, files []*ast.File) map[*ast.FuncLit]*types.F
 // roots here, and to other packages' functions of a handler's shape (or
 // that return one, or are handed to an adapter), which may be roots
 // there.
-func (r *runner) rootRefs(files []*ast.File, roots []*fnSummary) []seen.Ref {
+func (r *scanned) rootRefs(files []*ast.File, roots []*fnSummary) []seen.Ref {
 	info := r.pass.TypesInfo
 	own := map[string]bool{}
 	for _, s := range roots {
@@ -148,7 +148,7 @@ func (r *runner) rootRefs(files []*ast.File, roots []*fnSummary) []seen.Ref {
 // mayBeRoot reports whether another package's function, named by the
 // last node of path, may be a root there: it has a handler's shape, or it
 // is handed to an adapter here.
-func (r *runner) mayBeRoot(sig *types.Signature, path []ast.Node) bool {
+func (r *scanned) mayBeRoot(sig *types.Signature, path []ast.Node) bool {
 	if resolve.SignatureRoot(sig) != resolve.NotRoot {
 		return true
 	}
@@ -181,7 +181,7 @@ func outer(path []ast.Node) int {
 // adapterArg returns the path to the call that path's last node is an
 // argument of, when that call is a conversion or its callee an adapter of
 // the program that turns that parameter into a handler.
-func (r *runner) adapterArg(path []ast.Node) ([]ast.Node, bool) {
+func (r *scanned) adapterArg(path []ast.Node) ([]ast.Node, bool) {
 	i := outer(path)
 	if i == 0 {
 		return nil, false
@@ -229,7 +229,7 @@ func callee(path []ast.Node) ([]ast.Node, bool) {
 // any number of the program's adapters. With result, the function is one
 // that returns a root literal, and the literal is what counts: f(…)(…).
 // Any other use is a value, which may reach a router anywhere.
-func (r *runner) calledOnSpot(path []ast.Node, result bool) (bool, ast.Node) {
+func (r *scanned) calledOnSpot(path []ast.Node, result bool) (bool, ast.Node) {
 	if result {
 		p, ok := callee(path)
 		if !ok {

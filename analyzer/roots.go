@@ -56,7 +56,7 @@ func (c *Config) isRoot(fn *types.Func) bool {
 // makes a root is one, and under which framework: the configuration names
 // it, an adapter is given it, a registration call or a stored handler
 // slot takes it. ok is false when none does.
-func (r *runner) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature) (how, framework string, ok bool) {
+func (r *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature) (how, framework string, ok bool) {
 	var named, adapted, registered, stored bool
 	var regFW, slotFW string
 	if lit != nil {

@@ -28,7 +28,7 @@ func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint 
 
 // gormFinisher is the item of a gorm finisher (Find, First, Save, …, and
 // an association's Find/Append/…), judged by its chain.
-func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	path := knowledge.GormReceiver(fn)
 	finisher := path != "" && gormFinishers[fn.Name()]
 	if path == "" {
@@ -48,7 +48,7 @@ func (r *runner) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlo
 // finisher of *gorm.DB or *gorm.Association, a query method of
 // gorm.Migrator), judged by the chain before it: SIO001 when it never
 // calls WithContext and starts from a stored DB, else context-aware I/O.
-func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) item) item {
+func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) item) item {
 	info := r.pass.TypesInfo
 	pos, end := call.Pos(), call.End()
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -88,7 +88,7 @@ func (r *runner) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm
 // with none is SIO001 here; one the chain cannot tell (a parameter, a
 // query returned by another function) is left to dbx's fact. Inside dbx
 // its own source decides.
-func (r *runner) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	if !knowledge.DbxFinisher(fn) || r.pass.Pkg.Path() == knowledge.PathDbx {
 		return item{}, false
 	}

@@ -15,7 +15,7 @@ import (
 // is the one found by its type.
 
 // clientCall is the item of a call to a client constructor.
-func (r *runner) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
 	what := clientCtor(r.cfg.Clients, fn, key)
 	if what == "" {
 		return item{}, false
@@ -24,7 +24,7 @@ func (r *runner) clientCall(fn *types.Func, key string, mk func(rule, name, deta
 }
 
 // clientLiteral is the item of an http.Transport{} literal.
-func (r *runner) clientLiteral(n *ast.CompositeLit) (item, bool) {
+func (r *pkgView) clientLiteral(n *ast.CompositeLit) (item, bool) {
 	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, knowledge.PathHTTP, "Transport") {
 		return item{}, false
 	}

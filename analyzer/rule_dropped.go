@@ -27,7 +27,7 @@ import (
 // droppedContext reports a call whose first argument is a context the
 // request cannot cancel. The rule's fixes need the argument (fixArg); a
 // framework value (gin's c) also yields what the call leads to otherwise.
-func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		named.IsContext(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathContext) &&
@@ -84,7 +84,7 @@ func (r *runner) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *ty
 // resolve (idleCallee), once their summaries are known. A callee that
 // returns anything but basic values and errors may return the context
 // inside it (plainResults), and is never idle.
-func (r *runner) factlessIdle(fn *types.Func) bool {
+func (r *scanned) factlessIdle(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || knowledge.StdPath(fn.Pkg().Path()) || !plainResults(fn) {
 		return false
 	}
@@ -126,7 +126,7 @@ func (r *runner) factlessIdle(fn *types.Func) bool {
 // module, never reads the context parameter the call gives a dropped
 // context: from ctxUnused for this package, from its blocksFact
 // (CtxUnused) for another (a callee with no fact is factlessIdle).
-func (r *runner) ignoresContext(fn *types.Func, sig *types.Signature) bool {
+func (r *scanned) ignoresContext(fn *types.Func, sig *types.Signature) bool {
 	if fn == nil || fn.Pkg() == nil || r.thirdParty {
 		return false
 	}
@@ -146,7 +146,7 @@ func (r *runner) ignoresContext(fn *types.Func, sig *types.Signature) bool {
 // scanCtxUse records the functions of this package, module code, whose
 // first parameter is a context.Context never referenced in their body
 // (ctxUnused).
-func (r *runner) scanCtxUse(files []*ast.File) {
+func (r *scanned) scanCtxUse(files []*ast.File) {
 	r.ctxUnused = map[*types.Func]bool{}
 	if r.thirdParty {
 		return
@@ -233,7 +233,7 @@ func importPath(path string) string {
 }
 
 // memoryRow reports whether fn is a memory row's function.
-func (r *runner) memoryRow(fn *types.Func) bool {
+func (r *pkgView) memoryRow(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil || len(r.cfg.Memory) == 0 {
 		return false
 	}
@@ -243,7 +243,7 @@ func (r *runner) memoryRow(fn *types.Func) bool {
 // memoryIdle reports whether a dropped context given to a memory row's
 // function reaches nothing here: the program's passes decide, once they
 // know the callbacks (a dependency's pass keeps the operation, marked).
-func (r *runner) memoryIdle() bool {
+func (r *scanned) memoryIdle() bool {
 	return !r.thirdParty && len(r.ctxCallbacks) == 0
 }
 
@@ -251,7 +251,7 @@ func (r *runner) memoryIdle() bool {
 // or one it imports, hands a function taking a context: an argument of a
 // func type with a context.Context parameter to a function of that
 // package.
-func (r *runner) scanCtxCallbacks(files []*ast.File) {
+func (r *scanned) scanCtxCallbacks(files []*ast.File) {
 	r.ctxCallbacks = map[string]bool{}
 	if r.thirdParty || len(r.cfg.Memory) == 0 {
 		return
@@ -310,7 +310,7 @@ func takesContext(sig *types.Signature) bool {
 // context handed to an in-memory library) when the program registers no
 // callback that could use it (memoryIdle); f itself otherwise. The
 // remaining paths keep their order, the first becoming the main one.
-func (r *runner) dropMemory(f *blocksFact) *blocksFact {
+func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
 	if !r.memoryIdle() {
 		return f
 	}
@@ -518,7 +518,7 @@ func resultsCarryContext(sig *types.Signature) bool {
 // decideDropped decides a deferred candidate with the bindings b this
 // package sees (see Deferred candidates above), reporting it when it
 // leads to I/O. It returns the joinedFact key of a report.
-func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]bool) (string, bool) {
+func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string]bool) (string, bool) {
 	f := &finding{rule: "SIO002", chain: []string{dc.Name}, sites: []string{dc.Site}, detail: dc.Detail, hint: dc.Hint, kind: dc.Kind}
 	key := dc.Site + "|SIO002|" + f.terminal()
 	if reported[key] {
@@ -551,7 +551,7 @@ func (r *runner) decideDropped(dc droppedCall, b *bindings, reported map[string]
 // placeFixes maps carried fixes into this pass's file set, keeping those
 // whose every edit lands exactly on its site (a driver that knows the
 // root's file by line only gets none).
-func (r *runner) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
+func (r *pkgView) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
 	var out []analysis.SuggestedFix
 	exact := func(site string) token.Pos {
 		pos := r.sitePos(site)
@@ -605,7 +605,7 @@ func unbound(dc droppedCall, b *bindings) bool {
 // the package under test and its dependencies, not the program's wiring,
 // and deciding there reported every deferred candidate of answer's
 // middleware as unbound.
-func (r *runner) programMain() bool {
+func (r *pkgView) programMain() bool {
 	if r.pass.Pkg.Name() != "main" || strings.HasSuffix(r.pass.Pkg.Path(), ".test") {
 		return false
 	}

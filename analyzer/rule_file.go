@@ -8,7 +8,7 @@ import "go/ast"
 // applies the configuration, and file I/O under a lock is SIO003's.
 
 // fileCall is the item of a call that does file I/O.
-func (r *runner) fileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) fileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
 	if !isFileIO(r.cfg.Files, r.pass.TypesInfo, call, key) {
 		return item{}, false
 	}

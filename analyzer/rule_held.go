@@ -15,7 +15,7 @@ var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005
 // operation still counts as I/O under a lock), and adds the lock and the
 // transaction held where f is reached; dispatch (applyPending) applies the
 // same to what it carried from the handler's call.
-func (r *runner) applyRules(f *finding, lock, tx string, suppressed func(rule string) bool) *finding {
+func (r *pkgView) applyRules(f *finding, lock, tx string, suppressed func(rule string) bool) *finding {
 	g := *f
 	if g.rule != "" && (!r.cfg.enabled(g.rule) || suppressed(g.rule)) {
 		if !lockable[g.rule] {

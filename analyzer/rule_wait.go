@@ -15,7 +15,7 @@ import (
 // Done channels are escapes, which sends came first (a semaphore's take),
 // which channels are unbuffered and which receives are dropped.
 type waitFlow struct {
-	r    *runner
+	r    *pkgView
 	info *types.Info
 	flow *ctxFlow
 	// on is false in third-party code: its channel operations are the
@@ -46,7 +46,7 @@ type waitFlow struct {
 	discardedRecv map[*ast.UnaryExpr]bool
 }
 
-func (r *runner) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
+func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
 	info := r.pass.TypesInfo
 	w := &waitFlow{
 		r: r, info: info, flow: flow, on: !r.thirdParty,
@@ -208,7 +208,7 @@ func (w *waitFlow) receive(n *ast.UnaryExpr) (item, bool) {
 // tableWait is the item of a call matched by a wait row (time.Sleep,
 // WaitGroup.Wait, …); known says a row matched, whether or not it makes
 // an item.
-func (r *runner) tableWait(key string, mk func(rule, name, detail, hint string) item) (it item, ok, known bool) {
+func (r *pkgView) tableWait(key string, mk func(rule, name, detail, hint string) item) (it item, ok, known bool) {
 	hint, found := r.cfg.Waits[key]
 	if !found {
 		return item{}, false, false
@@ -311,7 +311,7 @@ func slotSends(sel *ast.SelectStmt, inSelect map[ast.Node]bool) {
 // such a channel gives a slot back and finds the element a take put there;
 // a token bucket's filler sends in a loop, and a hand-off sends from
 // another goroutine, so their receives stay waits.
-func (r *runner) semaphoreChan(ch ast.Expr) bool {
+func (r *pkgView) semaphoreChan(ch ast.Expr) bool {
 	obj := chanObject(r.pass.TypesInfo, ch)
 	if obj == nil {
 		return false

@@ -67,7 +67,7 @@ type slotRoots struct {
 // A dependency's roots call through no slot (slotItems), and a call
 // through a field of one value (dynCall.One) is left to dispatch, which
 // follows it only when one place stores there.
-func (r *runner) exportRootSlots(roots []*fnSummary) {
+func (r *pkgView) exportRootSlots(roots []*fnSummary) {
 	if r.thirdParty {
 		return
 	}
@@ -183,7 +183,7 @@ func (r *runner) findSlotRoots(files []*ast.File) {
 // framework of that root: for a generic type's field, a call of st's
 // func type, or a call in generic code when the functions stored there
 // are of one type, as dispatch would follow it.
-func (r *runner) slotCalled(calls []rootSlot, st resolve.Store, sigs map[string]bool) (string, bool) {
+func (r *pkgView) slotCalled(calls []rootSlot, st resolve.Store, sigs map[string]bool) (string, bool) {
 	sig := resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value))
 	for _, c := range calls {
 		switch {

@@ -19,7 +19,7 @@ import (
 // open remote I/O: interface dispatch does not carry the transaction, and
 // the generated client's concrete type is rarely bound where the analysis
 // can see it.
-func (r *runner) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []item, invoked map[*ast.FuncLit]bool) []item {
+func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []item, invoked map[*ast.FuncLit]bool) []item {
 	info := r.pass.TypesInfo
 	at := map[*ast.CallExpr]int{}
 	for i, it := range items {
