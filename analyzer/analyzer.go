@@ -48,7 +48,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -373,12 +373,11 @@ type runner struct {
 	// semChans are the channels this package uses as semaphores (see
 	// semaphoreChan); nil until first asked.
 	semChans map[types.Object]bool
-	// Stored func values (stored.go): the package's slots, the
-	// parameters its functions store, its stores, and the summaries of
-	// the literals it stores.
+	// Stored func values (stored.go): the package's slots, its stores
+	// and the parameters its functions store, and the summaries of the
+	// literals it stores.
 	slots        *resolve.Slots
-	storedParams map[*types.Func][]resolve.ParamSlot
-	stores       []resolve.Store
+	stored       *resolve.Stored
 	litSummaries map[*ast.FuncLit]*fnSummary
 	// argLits are the literals passed to interface methods
 	// (dyncallbacks.go), summarised with litSummaries.
@@ -418,7 +417,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.reportBadIgnores()
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
-	r.scanStores(files)
+	r.stored = resolve.NewStored(pass, r.slots)
+	if !r.thirdParty {
+		r.stored.Scan(files)
+	}
 	r.findSlotRoots(files)
 	r.scanCtxCallbacks(files)
 	r.scanCtxUse(files)

@@ -76,7 +76,8 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if r.throughValue(n) {
 				found := r.slotItems(n.Fun, n.Pos(), n.End(), n)
 				found = append(found, r.valueItems(n)...)
-				if len(found) == 0 && r.keptValue(n.Fun) {
+				// A dependency's func values are its own plumbing.
+				if len(found) == 0 && !r.thirdParty && resolve.KeptValue(info, n.Fun) {
 					found = append(found, item{pos: n.Pos(), end: n.End(), call: n, unfollowed: r.site(n.Pos())})
 				}
 				items = append(items, found...)
