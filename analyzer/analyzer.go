@@ -46,7 +46,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(storesFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
+		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -392,11 +392,10 @@ type scanned struct {
 	reg       *registered       // registration calls and their roots (registrations.go)
 	handlers  *resolve.Handlers // follows handler values to functions
 	memos     *resolve.Memos    // this package's memoisers, by fact (resolve)
-	// Stored func values (stored.go): the package's slots, the
-	// parameters its functions store, and its stores.
-	slots        *resolve.Slots
-	storedParams map[*types.Func][]resolve.ParamSlot
-	stores       []resolve.Store
+	// Stored func values (stored.go): the package's slots, its stores
+	// and the parameters its functions store (resolve.Stored).
+	slots  *resolve.Slots
+	stored *resolve.Stored
 	// argLits are the literals passed to interface methods
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
@@ -441,7 +440,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.rep.reportBadIgnores()
 	r.slots = resolve.NewSlots(pass.TypesInfo, files)
 	r.scanCallbacks(files)
-	r.scanStores(files)
+	r.stored = resolve.NewStored(pass, r.slots)
+	if !r.thirdParty {
+		r.stored.Scan(files)
+	}
 	r.findSlotRoots(files)
 	r.scanCtxCallbacks(files)
 	r.scanCtxUse(files)

@@ -19,7 +19,7 @@ import (
 // collect walks a body in source order and records what may block. The
 // body of a go statement and func literals that are not called on the spot
 // are off the request path and skipped.
-func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
+func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	if body == nil {
 		return nil
 	}
@@ -76,7 +76,8 @@ func (r *runner) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 			if r.throughValue(n) {
 				found := r.slotItems(n.Fun, n.Pos(), n.End(), n)
 				found = append(found, r.valueItems(n)...)
-				if len(found) == 0 && r.keptValue(n.Fun) {
+				// A dependency's func values are its own plumbing.
+				if len(found) == 0 && !r.thirdParty && resolve.KeptValue(info, n.Fun) {
 					found = append(found, item{pos: n.Pos(), end: n.End(), call: n, unfollowed: r.site(n.Pos())})
 				}
 				items = append(items, found...)

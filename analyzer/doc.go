@@ -26,7 +26,9 @@
 //	                    (roots.go) and handler adapters (adapters.go,
 //	                    AdapterFact); a handler value followed to the
 //	                    functions that run; the slots func values are
-//	                    stored in and called through (slots.go); the
+//	                    stored in and called through (slots.go), the
+//	                    package's stores and the parameters a function
+//	                    stores (stored.go, StoresFact); the
 //	                    parameters a function calls on the spot (sync.go,
 //	                    CallsFact); the memoisers, whose func parameters
 //	                    run once per key (memo.go, MemoFact); the
@@ -129,9 +131,10 @@
 //     (routeHook.Trigger(event, v.Action)): the root's package exports
 //     those slots (rootSlotsFact, slotroots.go), and a package storing a
 //     function there, directly or through a parameter its callee stores
-//     (storesFact), makes it a root ("stored" in the roots report), as a
-//     registration would: a service's own router's handlers are
-//     reported inside themselves, not merged at the router's call.
+//     (resolve.StoresFact), makes it a root ("stored" in the roots
+//     report), as a registration would: a service's own router's
+//     handlers are reported inside themselves, not merged at the
+//     router's call.
 //
 // # Rules
 //
@@ -356,14 +359,15 @@
 //     as that goes). Not followed: an implementation that hands the
 //     function on to another interface method, and a dependency's own
 //     interface calls' arguments.
-//   - stored func values (stored.go, resolve.Slots): a call through a func
-//     value kept in a slot (a struct field, a package variable, or a map,
-//     slice or array in one: rt.Action(e), hooks[k](x), a local ranged or
-//     appended from them) is a dynamic call of its own kind, and every
-//     func value the package stores there (an assignment, a composite
-//     literal's field or element, an append, or an argument to a
-//     parameter that the callee stores, which it exports as a storesFact)
-//     is a binding, with its function's (or literal's) fact; the join
+//   - stored func values (stored.go, resolve.Slots and resolve.Stored): a
+//     call through a func value kept in a slot (a struct field, a package
+//     variable, or a map, slice or array in one: rt.Action(e),
+//     hooks[k](x), a local ranged or appended from them) is a dynamic
+//     call of its own kind, and every func value the package stores there
+//     (an assignment, a composite literal's field or element, an append,
+//     or an argument to a parameter that the callee stores, which it
+//     exports as a resolve.StoresFact) is a binding, with its function's
+//     (or literal's) fact; the join
 //     above leads the call to every stored function it sees, at most
 //     maxSlotTargets (256) per slot and package, with "(via the func
 //     stored in router.Route.Action by app.Register)" in the chain. A

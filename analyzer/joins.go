@@ -50,7 +50,7 @@ var goStarters = map[string]bool{
 // literal of the body. known is false when the body starts none, or one
 // whose function is a value of unknown origin: then what the wait joins
 // is unknown.
-func (r *runner) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (out []item, known bool) {
+func (r *scanned) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (out []item, known bool) {
 	known = true
 	started := false
 	add := func(items []item, ok bool) {
@@ -136,7 +136,7 @@ func localLit(info *types.Info, body *ast.BlockStmt, e ast.Expr) *ast.FuncLit {
 // funcWork returns the items of running the function e: a literal's body,
 // a named function's item, or, for a go statement's call, the call itself.
 // known is false for a function value of unknown origin.
-func (r *runner) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, call *ast.CallExpr) ([]item, bool) {
+func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, call *ast.CallExpr) ([]item, bool) {
 	info := r.pass.TypesInfo
 	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
 		sig, _ := info.TypeOf(lit).(*types.Signature)
@@ -165,7 +165,7 @@ func (r *runner) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *lat
 
 // markJoins attaches the joined work to the join waits among items, in a
 // dependency module only, when that work is known.
-func (r *runner) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) {
+func (r *scanned) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) {
 	var started []item
 	computed, known := false, false
 	for i := range items {
@@ -244,7 +244,7 @@ func (r *runner) joinBlocks(items []item) bool {
 // (s.wg.Wait()): the goroutines started by the package's functions that
 // call Add on the same field. ok is false when the receiver is no field,
 // when no function adds to it, or when some of that work is unknown.
-func (r *runner) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (work []item, ok bool) {
+func (r *scanned) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (work []item, ok bool) {
 	info := r.pass.TypesInfo
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !isSel {

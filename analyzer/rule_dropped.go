@@ -265,7 +265,7 @@ func (r *scanned) scanCtxCallbacks(files []*ast.File) {
 	}
 	pkgs := map[string]bool{}
 	for k := range r.cfg.Memory {
-		pkgs[slotPkg(k)] = true
+		pkgs[resolve.SlotPkg(k)] = true
 	}
 	info := r.pass.TypesInfo
 	own := map[string]bool{}

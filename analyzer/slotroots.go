@@ -21,9 +21,9 @@ import (
 // one call, merged, where nobody can fix or ignore them. So the root's
 // package says which slots its roots call themselves (rootSlotsFact), and
 // a package above it that stores a function there (directly, or by
-// passing it to a parameter its callee stores, storesFact) makes that
-// function a root, as a registration call would: reported inside it, at
-// its own calls. recordStores records no binding for it, so the call
+// passing it to a parameter its callee stores, resolve.StoresFact) makes
+// that function a root, as a registration call would: reported inside
+// it, at its own calls. recordStores records no binding for it, so the call
 // through the slot no longer leads there.
 //
 // Analysis is bottom-up, so this needs the root's package below the
@@ -106,12 +106,12 @@ func (r *pkgView) exportRootSlots(roots []*fnSummary) {
 }
 
 // findSlotRoots makes the functions the package stores into slots that
-// the roots of the packages below call request roots (after scanStores):
-// this package's functions and literals in run's root pass, another
-// package's at the store, with its fact.
-func (r *runner) findSlotRoots(files []*ast.File) {
+// the roots of the packages below call request roots (after
+// resolve.Stored.Scan): this package's functions and literals in run's
+// root pass, another package's at the store, with its fact.
+func (r *scanned) findSlotRoots(files []*ast.File) {
 	r.slotRoots = &slotRoots{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}, ext: map[*types.Func]bool{}}
-	if r.thirdParty || len(r.stores) == 0 {
+	if r.thirdParty || len(r.stored.All()) == 0 {
 		return
 	}
 	called := map[string][]rootSlot{}
@@ -137,7 +137,7 @@ func (r *runner) findSlotRoots(files []*ast.File) {
 		return
 	}
 	info := r.pass.TypesInfo
-	for _, st := range r.stores {
+	for _, st := range r.stored.All() {
 		if sig := resolve.Sig(info.TypeOf(st.Value)); sig != "" && called[st.Slot] != nil {
 			if sigs[st.Slot] == nil {
 				sigs[st.Slot] = map[string]bool{}
@@ -149,9 +149,9 @@ func (r *runner) findSlotRoots(files []*ast.File) {
 	for fd, fn := range funcDecls(info, files) {
 		decls[fn] = fd
 	}
-	for _, st := range r.stores {
+	for _, st := range r.stored.All() {
 		fw, ok := r.slotCalled(called[st.Slot], st, sigs[st.Slot])
-		if !ok || r.isParam(st) {
+		if !ok || r.stored.IsParam(st) {
 			continue
 		}
 		ts, _ := r.handlers.Resolve(st.Value)

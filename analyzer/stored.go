@@ -6,12 +6,10 @@ import (
 	"go/types"
 	"path/filepath"
 	"strconv"
-	"strings"
-
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -27,13 +25,13 @@ import (
 //   - a call through a slot on a request path is a dynCall with the
 //     slot's key as Iface and no Method; it travels up in blocksFact.Dyn
 //     and, at a root, as a pendingFact;
-//   - every func value the package stores into a slot (resolve.Stores) is
+//   - every func value the package stores into a slot (resolve.Stored) is
 //     a conv with the stored function's fact as its only method, so the
 //     join leads the call to every function stored there that the joining
 //     package sees, at most maxSlotTargets per slot and package;
 //   - a function that stores one of its parameters into a slot (Route,
-//     GET, Bind) exports a storesFact, so that its callers' arguments are
-//     stores too.
+//     GET, Bind) exports a resolve.StoresFact, so that its callers'
+//     arguments are stores too.
 //
 // The chain says the call went through the slot: "rt.Action (via the
 // func stored in router.Route.Action by app.Register) → app.listUsers".
@@ -42,89 +40,13 @@ import (
 // (and so the targets a call through the slot leads to from one package).
 const maxSlotTargets = 256
 
-// storesFact lists the parameters a function stores into slots.
-type storesFact struct{ Params []resolve.ParamSlot }
-
-func (*storesFact) AFact() {}
-
-func (f *storesFact) String() string {
-	s := "stores("
-	for i, p := range f.Params {
-		if i > 0 {
-			s += ","
-		}
-		s += strconv.Itoa(p.Index) + "→" + p.Slot
-	}
-	return s + ")"
-}
-
-// paramSlots returns the parameters fn stores into slots.
-func (r *runner) paramSlots(fn *types.Func) []resolve.ParamSlot {
-	fn = fn.Origin()
-	if fn.Pkg() == r.pass.Pkg {
-		return r.storedParams[fn]
-	}
-	var f storesFact
-	if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	return nil
-}
-
-// scanStores finds the package's stores into slots, after the callbacks'
-// pre-pass: the parameters its functions store (a fixpoint, since passing
-// a parameter on to one that is stored stores it), exported as
-// storesFact, then every store.
-func (r *runner) scanStores(files []*ast.File) {
-	info := r.pass.TypesInfo
-	r.storedParams = map[*types.Func][]resolve.ParamSlot{}
-	if r.thirdParty {
-		return
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, st := range r.slots.Stores(files, r.paramSlots) {
-			if st.In == nil {
-				continue
-			}
-			sig := st.In.Type().(*types.Signature)
-			params := map[*types.Var]int{}
-			for i := range sig.Params().Len() {
-				params[sig.Params().At(i)] = i
-			}
-			id, ok := ast.Unparen(st.Value).(*ast.Ident)
-			if !ok {
-				continue
-			}
-			v, _ := info.Uses[id].(*types.Var)
-			i, ok := params[v]
-			if !ok {
-				continue
-			}
-			ps := resolve.ParamSlot{Index: i, Slot: st.Slot}
-			dup := false
-			for _, x := range r.storedParams[st.In] {
-				dup = dup || x == ps
-			}
-			if !dup {
-				r.storedParams[st.In] = append(r.storedParams[st.In], ps)
-				changed = true
-			}
-		}
-	}
-	for fn, ps := range r.storedParams {
-		r.pass.ExportObjectFact(fn, &storesFact{Params: ps})
-	}
-	r.stores = r.slots.Stores(files, r.paramSlots)
-}
-
 // laterLits returns summaries for the func literals the package stores
 // into slots or calls through a value (throughValue), that are no
 // request roots of their own, so that their callers and the join can say
 // what they do.
 func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fnSummary {
 	var lits []*ast.FuncLit
-	for _, st := range r.stores {
+	for _, st := range r.stored.All() {
 		// Stored as written, or returned by a function of the package
 		// (Func: middleware()), or kept in a local first.
 		ts, _ := r.handlers.Resolve(st.Value)
@@ -162,7 +84,7 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fn
 }
 
 // litName names a literal in a chain: func literal at file.go:12.
-func (r *runner) litName(lit *ast.FuncLit) string {
+func (r *pkgView) litName(lit *ast.FuncLit) string {
 	p := r.pass.Fset.Position(lit.Pos())
 	return "func literal at " + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }
@@ -170,7 +92,7 @@ func (r *runner) litName(lit *ast.FuncLit) string {
 // throughValue reports whether call calls a func value that is neither a
 // declared function, nor an interface's method, nor a literal called as
 // written: a local, a field, a package variable, an element, a result.
-func (r *runner) throughValue(call *ast.CallExpr) bool {
+func (r *pkgView) throughValue(call *ast.CallExpr) bool {
 	info := r.pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
 		return false
@@ -190,7 +112,7 @@ const maxValueTargets = 8
 // called (mk()(x), f := mk(); f(x)), a literal kept in a local or a
 // package variable of this package. resolve follows the value as it does
 // a handler given to a router.
-func (r *runner) valueItems(call *ast.CallExpr) []item {
+func (r *scanned) valueItems(call *ast.CallExpr) []item {
 	ts, _ := r.handlers.Resolve(call.Fun)
 	var out []item
 	for _, t := range ts {
@@ -211,7 +133,7 @@ func (r *runner) valueItems(call *ast.CallExpr) []item {
 
 // slotItems are the items of a call through a func value read from slots
 // (fun), or of such a value passed to a parameter its callee calls.
-func (r *runner) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []item {
+func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []item {
 	if r.thirdParty || r.slots == nil {
 		return nil
 	}
@@ -250,14 +172,14 @@ func (r *runner) recordStores() []conv {
 	count := map[string]int{}
 	places := map[string]map[string]bool{}
 	var out []conv
-	for _, st := range r.stores {
+	for _, st := range r.stored.All() {
 		site := r.site(st.Pos)
 		// A parameter stored by its function is no place of its own:
-		// its callers' arguments are (scanStores).
+		// its callers' arguments are (resolve.Stored).
 		// The standard library's fields record no place (a test main's
 		// testing.InternalTest.F would be one in every test package): a
 		// call through one of one value is not followed (dispatch).
-		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.isParam(st) && !knowledge.StdPath(slotPkg(st.Slot)) {
+		if p := places[st.Slot]; len(p) < 2 && !p[site] && !r.stored.IsParam(st) && !knowledge.StdPath(resolve.SlotPkg(st.Slot)) {
 			if p == nil {
 				places[st.Slot] = map[string]bool{}
 			}
@@ -304,63 +226,6 @@ func (r *runner) recordStores() []conv {
 		}
 	}
 	return out
-}
-
-// isParam reports whether st stores a parameter of the function it is in.
-func (r *runner) isParam(st resolve.Store) bool {
-	id, ok := ast.Unparen(st.Value).(*ast.Ident)
-	if !ok || st.In == nil {
-		return false
-	}
-	v, _ := r.pass.TypesInfo.Uses[id].(*types.Var)
-	params := st.In.Type().(*types.Signature).Params()
-	for i := range params.Len() {
-		if params.At(i) == v {
-			return true
-		}
-	}
-	return false
-}
-
-// slotPkg returns the import path of a slot's key: example.com/router
-// for example.com/router.Route.Action.
-func slotPkg(key string) string {
-	i := lastSlash(key) + 1
-	if j := strings.IndexByte(key[i:], '.'); j >= 0 {
-		return key[:i+j]
-	}
-	return key
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
-}
-
-// keptValue reports whether fun, called through a value, reads it from a
-// place a request path cannot see into when nothing resolves it: a field
-// (x.f()), an element (m[k](), fs[i]()) or a package variable, in the
-// module's own code. A parameter or a local is the caller's to resolve
-// (CallsFact), and a dependency's func values are its own plumbing.
-func (r *runner) keptValue(fun ast.Expr) bool {
-	if r.thirdParty {
-		return false
-	}
-	switch e := ast.Unparen(fun).(type) {
-	case *ast.SelectorExpr:
-		sel := r.pass.TypesInfo.Selections[e]
-		return sel != nil && sel.Kind() == types.FieldVal
-	case *ast.IndexExpr:
-		return true
-	case *ast.Ident:
-		v, ok := r.pass.TypesInfo.Uses[e].(*types.Var)
-		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
-	}
-	return false
 }
 
 // unfollowedItem is the site of the unresolved call through a kept func

@@ -12,7 +12,10 @@
 // request calls it (a struct field of a non-generic package-level type, a
 // package variable, a container in one), say which slots a call reads
 // from and whether from one struct value or a container's element, and
-// find the func values a package stores into them.
+// find the func values a package stores into them. Stored (stored.go)
+// holds a package's stores and the parameters its functions store into
+// slots, a fixpoint exported as StoresFact, so that a caller's argument
+// to such a parameter is a store too.
 //
 // Sync (sync.go) says which func-typed parameters a function calls before
 // it returns, so that a literal or function value passed there runs on the

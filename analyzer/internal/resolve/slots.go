@@ -329,6 +329,24 @@ func NewSlots(info *types.Info, files []*ast.File) *Slots {
 	return s
 }
 
+// KeptValue reports whether fun, called through a value, reads it from a
+// place a request path cannot see into when nothing resolves it: a field
+// (x.f()), an element (m[k](), fs[i]()) or a package variable. A
+// parameter or a local is the caller's to resolve (CallsFact).
+func KeptValue(info *types.Info, fun ast.Expr) bool {
+	switch e := ast.Unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		sel := info.Selections[e]
+		return sel != nil && sel.Kind() == types.FieldVal
+	case *ast.IndexExpr:
+		return true
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
+}
+
 // Called returns the slots a call through fun reads its func value from:
 // fun itself (x.F(…), hooks[k](…)), or a local variable assigned from
 // slots (h := x.F; for _, h := range x.Hooks; fs = append(fs, h.Func)),
@@ -709,6 +727,16 @@ func HandedAndRun(info *types.Info, body ast.Node) map[*ast.FuncLit]bool {
 func SlotName(key string) string {
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {
 		return key[i+1:]
+	}
+	return key
+}
+
+// SlotPkg returns the import path of a slot's key: example.com/router
+// for example.com/router.Route.Action.
+func SlotPkg(key string) string {
+	i := strings.LastIndexByte(key, '/') + 1
+	if j := strings.IndexByte(key[i:], '.'); j >= 0 {
+		return key[:i+j]
 	}
 	return key
 }
