@@ -118,3 +118,132 @@ func TestUnitsKnowNoRule(t *testing.T) {
 		})
 	}
 }
+
+// packageLayers are the layers of one package's analysis, lowest first
+// (see pkgView): each embeds the one before it.
+var packageLayers = []string{"pkgView", "scanned", "runner"}
+
+// TestMethodsAtTheirLayer: every method of a layer of the package's
+// analysis needs that layer: it reads one of the layer's own fields, or
+// calls a method that does. The compiler keeps a lower layer from
+// reaching up; this keeps a method from sitting higher than it needs,
+// which would let the runner grow back into the hub every file reaches
+// into. A method that fails here belongs on the layer the message names.
+func TestMethodsAtTheirLayer(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layerOf := map[string]int{}
+	for i, l := range packageLayers {
+		layerOf[l] = i
+	}
+	fieldLayer := map[string]int{} // a layer's own field → the layer
+	type method struct {
+		layer int
+		pos   string
+		uses  map[string]bool // r.X: fields and methods of any layer
+	}
+	methods := map[string]*method{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					ts, ok := sp.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					l, isLayer := layerOf[ts.Name.Name]
+					st, isStruct := ts.Type.(*ast.StructType)
+					if !isLayer || !isStruct {
+						continue
+					}
+					for _, fl := range st.Fields.List {
+						for _, n := range fl.Names {
+							fieldLayer[n.Name] = l
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil || len(d.Recv.List[0].Names) == 0 {
+					continue
+				}
+				star, ok := d.Recv.List[0].Type.(*ast.StarExpr)
+				if !ok {
+					continue
+				}
+				id, ok := star.X.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				l, isLayer := layerOf[id.Name]
+				if !isLayer {
+					continue
+				}
+				recv := d.Recv.List[0].Names[0].Name
+				m := &method{layer: l, pos: fset.Position(d.Pos()).String(), uses: map[string]bool{}}
+				ast.Inspect(d.Body, func(n ast.Node) bool {
+					if se, ok := n.(*ast.SelectorExpr); ok {
+						if x, ok := se.X.(*ast.Ident); ok && x.Name == recv {
+							m.uses[se.Sel.Name] = true
+						}
+					}
+					return true
+				})
+				methods[d.Name.Name] = m
+			}
+		}
+	}
+	if len(fieldLayer) == 0 || len(methods) == 0 {
+		t.Fatalf("found %d layer fields and %d layer methods: the layer types moved or were renamed", len(fieldLayer), len(methods))
+	}
+	// need is the highest layer whose own fields a method reads,
+	// through the methods it calls too.
+	memo := map[string]int{}
+	var need func(name string, onStack map[string]bool) int
+	need = func(name string, onStack map[string]bool) int {
+		if v, ok := memo[name]; ok {
+			return v
+		}
+		if onStack[name] {
+			return 0 // recursion: the cycle's other methods decide
+		}
+		onStack[name] = true
+		defer delete(onStack, name)
+		n := 0
+		for u := range methods[name].uses {
+			if l, ok := fieldLayer[u]; ok {
+				n = max(n, l)
+			} else if _, ok := methods[u]; ok {
+				n = max(n, need(u, onStack))
+			}
+		}
+		return n
+	}
+	for name, m := range methods {
+		memo = map[string]int{}
+		if n := need(name, map[string]bool{}); n < m.layer {
+			t.Errorf("%s: %s is a method of %s but reads nothing above %s: make it a method of %s",
+				m.pos, name, packageLayers[m.layer], packageLayers[n], packageLayers[n])
+		}
+	}
+	for i, l := range packageLayers {
+		n := 0
+		for _, m := range methods {
+			if m.layer == i {
+				n++
+			}
+		}
+		t.Logf("%s: %d methods", l, n)
+	}
+}
