@@ -39,16 +39,30 @@
 //	                    dispatch walk over the bindings (walk.go: hops,
 //	                    budgets, slots' funcs, func arguments), told by
 //	                    the analyzer what a payload leads to
-//	analyzer            the roots the configuration names, operations,
-//	                    call resolution, facts, the dispatch join (facts
-//	                    read and exported, rules applied, reports),
-//	                    directives, diagnostics and fixes (the reporter:
-//	                    report.go, fixes.go);
-//	                    each rule's decisions in a file of its own:
-//	                    rule_blocking.go (SIO001), rule_dropped.go (SIO002),
-//	                    rule_held.go (SIO003, SIO007), rule_client.go
-//	                    (SIO004), rule_wait.go and joins.go (SIO005),
-//	                    rule_file.go (SIO006)
+//	analyzer            one package's analysis, in three layers that each
+//	                    embed the one below (pkgView in analyzer.go), so a
+//	                    method's receiver says what it may read and the
+//	                    compiler refuses a reach upwards; each method sits
+//	                    on the lowest layer it needs (TestMethodsAtTheirLayer):
+//	                      pkgView: the pass, Config (with the roots it
+//	                      names, roots.go), directives, sites, and each
+//	                      rule's judgement of one operation;
+//	                      scanned: what the pre-passes found (adapters,
+//	                      registrations, stores, memoisers, which
+//	                      functions read their context), the roots, and
+//	                      bodies turned into items (classify.go);
+//	                      runner: the summaries: what an item leads to
+//	                      (calls.go), the fixpoint and facts (run), the
+//	                      dispatch join (dispatch.go), and what a rule
+//	                      decides over several functions (joins.go, the
+//	                      deferred SIO002);
+//	                    beside them the reporter (report.go, fixes.go),
+//	                    which turns paths into diagnostics and fixes and
+//	                    holds no layer; each rule's decisions in a file of
+//	                    its own: rule_blocking.go (SIO001), rule_dropped.go
+//	                    (SIO002), rule_held.go (SIO003, SIO007),
+//	                    rule_client.go (SIO004), rule_wait.go and joins.go
+//	                    (SIO005), rule_file.go (SIO006)
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line, and
 //	                    the references that tell a dispatch branch from a
@@ -89,7 +103,11 @@
 //     convs, with the place of each store). A SIO002 at a root's call
 //     whose callee's only evidence of I/O is such interface calls travels
 //     in the pendingFact too (droppedCall) and is decided at the join
-//     (rule_dropped.go).
+//     (rule_dropped.go). A call through a slot that the walk follows to
+//     none of the funcs stored there (a generic field holding funcs of
+//     several types, a field of one value filled at several places) is
+//     recorded (Bindings.Unfollowed) and goes into the package's result
+//     (seen.Package.Unfollowed), so the roots line says it is unseen.
 //
 // # Request roots
 //
