@@ -390,7 +390,12 @@ func analyze(cfg Config, o options, patterns []string) int {
 	}
 
 	if o.sarif != "" {
-		if err := writeSARIF(cfg, o.sarif, dir, found, problems, blindWarnings(roots), joined); err != nil {
+		var notices []string
+		if sawRoots {
+			// What the run saw, for a reader of the log alone.
+			notices = append(notices, roots.Line(nil))
+		}
+		if err := writeSARIF(cfg, o.sarif, dir, found, problems, blindWarnings(roots), notices, joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			code = ExitError
 		}
@@ -661,8 +666,8 @@ func sarifFindings(found []finding) []sarifreport.Finding {
 
 // writeSARIF writes the findings, with the run-time verdicts of joined
 // (nil without -confirm) as properties and its uncovered sites as notes.
-func writeSARIF(cfg Config, path, dir string, found []finding, problems, warnings []string, joined *confirm.Result) error {
-	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Warnings: warnings, Findings: sarifFindings(found)}
+func writeSARIF(cfg Config, path, dir string, found []finding, problems, warnings, notices []string, joined *confirm.Result) error {
+	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Warnings: warnings, Notices: notices, Findings: sarifFindings(found)}
 	if joined != nil {
 		props, notes := joined.SARIF(func(p string) string { return shortPath(dir, p) })
 		for i := range run.Findings {

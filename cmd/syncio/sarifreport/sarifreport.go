@@ -120,6 +120,11 @@ type Run struct {
 	// incomplete by themselves (a package whose routes led to no request
 	// root). They become tool execution notifications of level warning.
 	Warnings []string
+	// Notices say what the run looked at (the roots line: the request
+	// roots found, and what could not be followed), so that a log with no
+	// result still says whether anything was seen. They become tool
+	// execution notifications of level note.
+	Notices []string
 	// ReadFile reads source files to convert go/token's byte columns into
 	// the UTF-16 columns SARIF viewers count in. Nil means os.ReadFile; a
 	// file that cannot be read keeps its byte columns.
@@ -205,6 +210,11 @@ func Build(tool Tool, run Run) (*sarif.Report, error) {
 		inv.AddToolExecutionNotification(sarif.NewNotification().
 			WithLevel(sarif.LevelWarning).
 			WithMessage(sarif.NewTextMessage(w)))
+	}
+	for _, n := range run.Notices {
+		inv.AddToolExecutionNotification(sarif.NewNotification().
+			WithLevel(sarif.LevelNote).
+			WithMessage(sarif.NewTextMessage(n)))
 	}
 	b.run.AddInvocation(inv)
 
