@@ -493,25 +493,30 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
 }
 
-// join resolves the pending interface calls this package sees against the
-// conversions it sees, reports what no dependency reported, and exports
-// what this package adds for the packages above it. dropped are this
-// package's deferred SIO002 candidates (decideDropped).
-//
-// It returns the calls through a func field that the walk followed to
-// none of the functions stored there, for the roots report.
-func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
+// joinInput is what a package's join works on: its own pending calls,
+// deferred candidates and conversions with those of every package below
+// it, and what was reported already (joinedFact keys, and the static
+// paths this package reported at its roots' calls).
+type joinInput struct {
+	pending  []pendingCall
+	dropped  []droppedCall
+	convs    []conv
+	reported map[string]bool
+	// keys are the reported keys this package adds for the packages
+	// above it (its joinedFact).
+	keys []string
+}
+
+// gather exports this package's pending calls and conversions and
+// reads those of the packages below it, in a fixed order.
+func (r *pkgView) gather(pending []pendingCall, dropped []droppedCall, convs []conv) *joinInput {
 	if len(pending) > 0 || len(dropped) > 0 {
 		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
 	}
 	if len(convs) > 0 {
 		r.pass.ExportPackageFact(&convFact{Convs: convs})
 	}
-	allConvs := convs
-	allPending := pending
-	allDropped := dropped
-	reported := map[string]bool{}
-	var keys []string
+	in := &joinInput{pending: pending, dropped: dropped, convs: convs, reported: map[string]bool{}}
 	// The static paths this package reported at its roots' calls count
 	// as reported, here and (for calls with pending dispatch) above.
 	pendingSites := map[string]bool{}
@@ -519,12 +524,12 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 		pendingSites[pc.Site] = true
 	}
 	for k := range r.rep.emitted {
-		reported[k] = true
+		in.reported[k] = true
 		if site, _, _ := strings.Cut(k, "|"); pendingSites[site] {
-			keys = append(keys, k)
+			in.keys = append(in.keys, k)
 		}
 	}
-	sort.Strings(keys)
+	sort.Strings(in.keys)
 	// Drivers hand the package facts over in map order. The order decides
 	// which of several bindings to one blocking operation leads a
 	// diagnostic (its "bound to … in …" label) and the order of reports,
@@ -537,25 +542,37 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 		}
 		switch f := pf.Fact.(type) {
 		case *convFact:
-			allConvs = append(allConvs, f.Convs...)
+			in.convs = append(in.convs, f.Convs...)
 		case *pendingFact:
-			allPending = append(allPending, f.Calls...)
-			allDropped = append(allDropped, f.Dropped...)
+			in.pending = append(in.pending, f.Calls...)
+			in.dropped = append(in.dropped, f.Dropped...)
 		case *joinedFact:
 			for _, k := range f.Keys {
-				reported[k] = true
+				in.reported[k] = true
 			}
 		}
 	}
-	if (len(allPending) == 0 || len(allConvs) == 0) && len(allDropped) == 0 {
-		if len(keys) > 0 {
-			r.pass.ExportPackageFact(&joinedFact{Keys: keys})
+	return in
+}
+
+// join resolves the pending interface calls this package sees against the
+// conversions it sees, reports what no dependency reported, and exports
+// what this package adds for the packages above it. dropped are this
+// package's deferred SIO002 candidates (decideDropped).
+//
+// It returns the calls through a func field that the walk followed to
+// none of the functions stored there, for the roots report.
+func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
+	in := r.gather(pending, dropped, convs)
+	if (len(in.pending) == 0 || len(in.convs) == 0) && len(in.dropped) == 0 {
+		if len(in.keys) > 0 {
+			r.pass.ExportPackageFact(&joinedFact{Keys: in.keys})
 		}
 		return nil
 	}
-	b := resolve.Index(allConvs)
+	b := resolve.Index(in.convs)
 	w := r.walk(b)
-	for _, pc := range allPending {
+	for _, pc := range in.pending {
 		var fs []*finding
 		b.Start(maxDispatchWork, maxArgWork)
 		for _, f := range w.Dispatch(pc.Dyn) {
@@ -573,10 +590,10 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 		for _, f := range fs {
 			g := *f
 			term := f.terminal()
-			if g.rule != "" && reported[pc.Site+"|"+g.rule+"|"+term] {
+			if g.rule != "" && in.reported[pc.Site+"|"+g.rule+"|"+term] {
 				g.rule = ""
 			}
-			if g.lock != "" && reported[pc.Site+"|SIO003|"+term] {
+			if g.lock != "" && in.reported[pc.Site+"|SIO003|"+term] {
 				g.lock = ""
 			}
 			if g.rule == "" && g.lock == "" {
@@ -588,9 +605,9 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 					continue
 				}
 				key := pc.Site + "|" + k + "|" + term
-				if !reported[key] {
-					reported[key] = true
-					keys = append(keys, key)
+				if !in.reported[key] {
+					in.reported[key] = true
+					in.keys = append(in.keys, key)
 				}
 			}
 		}
@@ -607,14 +624,14 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 		}
 		r.rep.report(&fnSummary{name: pc.Root}, item{pos: pos, end: end, merged: true}, fresh)
 	}
-	for _, dc := range allDropped {
-		if key, ok := r.decideDropped(dc, b, reported); ok {
-			reported[key] = true
-			keys = append(keys, key)
+	for _, dc := range in.dropped {
+		if key, ok := r.decideDropped(dc, b, in.reported); ok {
+			in.reported[key] = true
+			in.keys = append(in.keys, key)
 		}
 	}
-	if len(keys) > 0 {
-		r.pass.ExportPackageFact(&joinedFact{Keys: keys})
+	if len(in.keys) > 0 {
+		r.pass.ExportPackageFact(&joinedFact{Keys: in.keys})
 	}
 	var unfollowed []seen.Unfollowed
 	for site, slot := range b.Unfollowed {
