@@ -77,14 +77,11 @@ func use() {
 	once.Do(func() {})
 }
 `, extra)
+	fns, pkg := declaredFuncs(f, info)
 	var decls []Decl
-	fns := map[string]*types.Func{}
-	var pkg *types.Package
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
-			fn := info.Defs[fd.Name].(*types.Func)
-			pkg = fn.Pkg()
-			fns[fd.Name.Name] = fn
+			fn := fns[fd.Name.Name]
 			decls = append(decls, Decl{Fd: fd, Fn: fn, Params: FuncParams(fn.Type().(*types.Signature))})
 		}
 	}

@@ -55,15 +55,7 @@ func register(rt *Router) {
 	notStored(other)
 }
 `, extra)
-	fns := map[string]*types.Func{}
-	var pkg *types.Package
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			fn := info.Defs[fd.Name].(*types.Func)
-			pkg = fn.Pkg()
-			fns[fd.Name.Name] = fn
-		}
-	}
+	fns, pkg := declaredFuncs(f, info)
 	bind := pkg.Imports()[0].Scope().Lookup("Bind")
 	exported := map[types.Object]string{}
 	pass := &analysis.Pass{Pkg: pkg, Fset: fset, TypesInfo: info, Files: []*ast.File{f},
@@ -202,4 +194,18 @@ func TestSlotPkg(t *testing.T) {
 			t.Errorf("SlotPkg(%q) = %q, want %q", key, got, want)
 		}
 	}
+}
+
+// declaredFuncs returns f's functions by name, and their package.
+func declaredFuncs(f *ast.File, info *types.Info) (map[string]*types.Func, *types.Package) {
+	fns := map[string]*types.Func{}
+	var pkg *types.Package
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			fn := info.Defs[fd.Name].(*types.Func)
+			pkg = fn.Pkg()
+			fns[fd.Name.Name] = fn
+		}
+	}
+	return fns, pkg
 }
