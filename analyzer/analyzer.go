@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -13,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"

@@ -1,10 +1,11 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Callbacks through interfaces.

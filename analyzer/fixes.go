@@ -6,10 +6,11 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
-	"golang.org/x/tools/go/analysis"
 )
 
 // requestCtx returns the expression for the request context of root s,

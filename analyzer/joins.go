@@ -1,14 +1,15 @@
 package analyzer
 
 import (
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Joins in dependency modules. A WaitGroup or errgroup Wait, or a
