@@ -342,6 +342,33 @@ func TestBuildEmptyRunAndProblems(t *testing.T) {
 	}
 }
 
+// TestNoticesAfterWarnings: a notice (what the run looked at) is a tool
+// execution notification of level note, after the warnings, and leaves
+// the invocation successful: a run with no result still says what it saw.
+func TestNoticesAfterWarnings(t *testing.T) {
+	tool := sarifreport.Tool{Name: "syncio", Rules: testRules}
+	log := writeAndParse(t, tool, sarifreport.Run{
+		SrcRoot:  t.TempDir(),
+		Warnings: []string{"warning: package example.com/web registers routes but no request root was found in it"},
+		Notices:  []string{"roots: 2 request handlers (net/http 2; by signature 2); 2 registration calls, every handler resolved"},
+	})
+	inv := log.Runs[0].Invocations[0]
+	if inv.ExecutionSuccessful == nil || !*inv.ExecutionSuccessful {
+		t.Errorf("executionSuccessful = %v, want true", inv.ExecutionSuccessful)
+	}
+	var got []string
+	for _, n := range inv.Notifications {
+		got = append(got, n.Level+": "+n.Message.Text)
+	}
+	want := []string{
+		"warning: warning: package example.com/web registers routes but no request root was found in it",
+		"note: roots: 2 request handlers (net/http 2; by signature 2); 2 registration calls, every handler resolved",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notifications:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestPropertiesAndNotes: syncio -confirm's additions, a finding's property
 // bag and a note (under NoteRule, level note) per uncovered site, are valid
 // SARIF.
