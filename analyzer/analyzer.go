@@ -634,7 +634,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			pending = append(pending, r.pendingOf(s)...)
 		}
 	}
-	unfollowed := r.join(pending, dropped, append(r.recordConversions(files), r.recordStores()...))
+	unfollowed := r.join(pending, dropped, append(r.recordConversions(files), r.recordStores(rootLits)...))
 	r.resolveHelpers(decls)
 	r.rep.reportStale()
 	res := r.seenResult(roots)

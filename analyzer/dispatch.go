@@ -634,8 +634,14 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 		r.pass.ExportPackageFact(&joinedFact{Keys: in.keys})
 	}
 	var unfollowed []seen.Unfollowed
-	for site, slot := range b.Unfollowed {
-		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: slot})
+	for site, u := range b.Unfollowed {
+		var patterns []string
+		for _, t := range u.Types {
+			if p, ok := rootPattern(t); ok {
+				patterns = append(patterns, p)
+			}
+		}
+		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: u.Slot, RootPatterns: patterns})
 	}
 	sort.Slice(unfollowed, func(i, j int) bool { return unfollowed[i].Pos < unfollowed[j].Pos })
 	return unfollowed

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -79,4 +80,35 @@ func (r *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature)
 		return seen.HowStored, slotFW, true
 	}
 	return "", "", false
+}
+
+// rootPattern is the Roots pattern ("func(T)") that matches the functions
+// of a func type as resolve.Sig writes it ("func(T,U)(error)"): T is the
+// first parameter. ok is false for a type with no parameter or one it
+// cannot read.
+func rootPattern(sig string) (string, bool) {
+	rest, ok := strings.CutPrefix(sig, "func(")
+	if !ok {
+		return "", false
+	}
+	depth := 0
+	for i, c := range rest {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				if i == 0 {
+					return "", false
+				}
+				return "func(" + rest[:i] + ")", true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return "func(" + rest[:i] + ")", true
+			}
+		}
+	}
+	return "", false
 }

@@ -65,3 +65,23 @@ var ctxProbe = &analysis.Analyzer{
 		return nil, nil
 	},
 }
+
+// TestRootPattern: the -roots pattern of a stored function's type is its
+// first parameter's, whatever brackets and commas that type holds; a type
+// with no parameter, or not a func, has none.
+func TestRootPattern(t *testing.T) {
+	t.Parallel()
+	for sig, want := range map[string]string{
+		"func(*example.com/core.RequestEvent)(error)":     "func(*example.com/core.RequestEvent)",
+		"func(int,string)()":                              "func(int)",
+		"func(map[string]func(a, b int) error,bool)(int)": "func(map[string]func(a, b int) error)",
+		"func(example.com/x.Pair[int, string])()":         "func(example.com/x.Pair[int, string])",
+		"func()(error)":                                   "",
+		"chan int":                                        "",
+	} {
+		got, ok := rootPattern(sig)
+		if got != want || ok != (want != "") {
+			t.Errorf("rootPattern(%q) = %q, %v; want %q", sig, got, ok, want)
+		}
+	}
+}

@@ -124,7 +124,7 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 			}
 		case *convFact:
 			for _, c := range f.Convs {
-				if c.Sig != "" && len(c.Methods) > 0 {
+				if c.Sig != "" && (len(c.Methods) > 0 || c.Root) {
 					if sigs[c.Iface] == nil {
 						sigs[c.Iface] = map[string]bool{}
 					}

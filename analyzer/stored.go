@@ -167,7 +167,7 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 // field of one struct value (dynCall.One) is followed only when the
 // program stores into that field at one place, and never for a field of
 // the standard library's, whose places are not recorded.
-func (r *runner) recordStores() []conv {
+func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 	seen := map[string]bool{}
 	count := map[string]int{}
 	places := map[string]map[string]bool{}
@@ -188,6 +188,18 @@ func (r *runner) recordStores() []conv {
 		}
 		ts, _ := r.handlers.Resolve(st.Value)
 		for _, t := range ts {
+			if resolve.Generic(st.Slot) && r.storedRoot(t, rootLits) {
+				// A root is reported inside itself, so no binding; but
+				// its type counts among those the field holds, or a call
+				// in generic code would follow the other types' functions
+				// as if they were the only ones (a shutdown hook's, once
+				// the request hook's are roots by -roots).
+				if sig := resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value)); sig != "" && !seen[st.Slot+"|root|"+sig] {
+					seen[st.Slot+"|root|"+sig] = true
+					out = append(out, conv{Iface: st.Slot, Sig: sig, Root: true})
+				}
+				continue
+			}
 			var bf *blocksFact
 			var name string
 			switch {
@@ -226,6 +238,24 @@ func (r *runner) recordStores() []conv {
 		}
 	}
 	return out
+}
+
+// storedRoot reports whether the function t names is a request root:
+// one of this package's literals or functions that run made a root, or
+// another package's stored into a slot that a root below calls, or a
+// root by signature or configuration.
+func (r *runner) storedRoot(t resolve.Target, rootLits map[*ast.FuncLit]bool) bool {
+	switch {
+	case t.Lit != nil:
+		return rootLits[t.Lit]
+	case t.Func != nil && !t.Call:
+		fn := t.Func.Origin()
+		if s := r.byFunc[fn]; s != nil {
+			return s.root != resolve.NotRoot
+		}
+		return r.slotRoots.ext[fn] || r.cfg.isRoot(fn)
+	}
+	return false
 }
 
 // unfollowedItem is the site of the unresolved call through a kept func

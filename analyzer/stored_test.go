@@ -87,7 +87,8 @@ func TestSlotRoots(t *testing.T) {
 // Queue[T].Handler's t.Do in generic code (functions of two types stored
 // in Task[T].Do), the hook chain's call through Handler[T].Func
 // (pocketbase's middlewares), and Workflow.Run's w.svc.Profile (a field
-// of one value filled at two places). Without it the roots line read "every handler
+// of one value filled at two places). A field of several types names
+// the -roots pattern of each, the handlers' among them. Without it the roots line read "every handler
 // resolved" and the run looked clean.
 func TestUnfollowedCalls(t *testing.T) {
 	t.Parallel()
@@ -103,12 +104,12 @@ func TestUnfollowedCalls(t *testing.T) {
 	rep := seen.Merge(pkgs)
 	var got []string
 	for _, u := range rep.Unfollowed {
-		got = append(got, shortSite(u.Pos)+" "+u.Slot)
+		got = append(got, shortSite(u.Pos)+" "+u.Slot+" "+strings.Join(u.RootPatterns, " "))
 	}
 	want := []string{
-		"queue.go:24:8 queue.Task[T].Do holds functions of several types",
-		"hook.go:44:39 hook.Handler[T].Func holds functions of several types",
-		"router.go:54:41 router.Services.Profile is filled at several places",
+		"queue.go:24:8 queue.Task[T].Do holds functions of several types func(int) func(string)",
+		"hook.go:44:39 hook.Handler[T].Func holds functions of several types func(*stored/router.Event) func(*stored/router.TermEvent)",
+		"router.go:54:41 router.Services.Profile is filled at several places ",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("unfollowed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -116,5 +117,30 @@ func TestUnfollowedCalls(t *testing.T) {
 	line := rep.Line(nil)
 	if !strings.Contains(line, "; 3 calls on request paths through a func field that syncio followed to none of the functions stored there (first at ") {
 		t.Errorf("roots line does not name the unfollowed calls:\n%s", line)
+	}
+}
+
+// TestUnfollowedAdviceWorks: the pattern the report names for the
+// handlers' type does what the roots line says: with -roots
+// 'func(*stored/router.Event)' the hook's literal bound to the request
+// hook is a root of its own and its net.LookupHost is reported, while the
+// shutdown hook's http.Head (the other type) is not.
+func TestUnfollowedAdviceWorks(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	cfg.Roots = append(cfg.Roots, "func(*stored/router.Event)")
+	a := New(cfg)
+	var got []string
+	for _, res := range cases.Run(quiet{T: t}, a, "stored/hook", "stored/router", "stored/app") {
+		for _, d := range res.Diagnostics {
+			got = append(got, d.Message)
+		}
+	}
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "net.LookupHost") {
+		t.Errorf("no finding for the request hook's net.LookupHost with the advised -roots pattern:\n%s", all)
+	}
+	if strings.Contains(all, "http.Head") {
+		t.Errorf("the shutdown hook's http.Head is reported, though its type was not named:\n%s", all)
 	}
 }

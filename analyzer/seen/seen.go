@@ -8,6 +8,7 @@ package seen
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,6 +112,10 @@ type Package struct {
 type Unfollowed struct {
 	Pos  string `json:"pos"`  // file:line:col of the call
 	Slot string `json:"slot"` // the field, and why: "hook.Handler[T].Func holds functions of several types"
+	// RootPatterns are, for a field holding functions of several types,
+	// the -roots pattern of each type: passing the handlers' one makes
+	// every function of that type a root of its own.
+	RootPatterns []string `json:"root_patterns,omitempty"`
 }
 
 // Ref counts one package's references to one function (Root.Key).
@@ -205,10 +210,21 @@ func Merge(pkgs []*Package) Report {
 			}
 		}
 		for _, u := range p.Unfollowed {
-			// Every package above the call joins it again: once each.
-			if _, ok := unfollowed[u.Pos]; !ok {
-				unfollowed[u.Pos] = u
+			// Every package above the call joins it again: once each,
+			// with the types every package saw stored there (one
+			// above sees more of them).
+			m, ok := unfollowed[u.Pos]
+			if !ok || u.Slot < m.Slot {
+				// The same whatever order the packages come in.
+				m.Pos, m.Slot = u.Pos, u.Slot
 			}
+			for _, t := range u.RootPatterns {
+				if !slices.Contains(m.RootPatterns, t) {
+					m.RootPatterns = append(m.RootPatterns, t)
+				}
+			}
+			slices.Sort(m.RootPatterns)
+			unfollowed[u.Pos] = m
 		}
 	}
 	sort.Strings(paths)
@@ -390,7 +406,7 @@ func (rep Report) Line(short func(string) string) string {
 		}
 		if n := len(rep.Unfollowed); n > 0 {
 			u := rep.Unfollowed[0]
-			fmt.Fprintf(&b, "; %d %s on request paths through a func field that syncio followed to none of the functions stored there (first at %s, where %s), so what runs behind %s is unseen",
+			fmt.Fprintf(&b, "; %d %s on request paths through a func field that syncio followed to none of the functions stored there (first at %s, where %s), so what runs behind %s is unseen: mark the functions stored there //syncio:handler, or pass -roots 'func(T)' with their parameter type (-roots-report lists each field's types)",
 				n, plural(n, "call"), shortPos(short, u.Pos), u.Slot, verb(n, "it", "them"))
 		}
 	}

@@ -146,18 +146,24 @@ func TestClearReached(t *testing.T) {
 // and every registration resolved: "every handler resolved" alone would
 // read as a run that saw everything.
 func TestLineNamesUnfollowedCalls(t *testing.T) {
-	u1 := Unfollowed{Pos: "core/hook.go:44:39", Slot: "hook.Handler[T].Func holds functions of several types"}
+	u1 := Unfollowed{Pos: "core/hook.go:44:39", Slot: "hook.Handler[T].Func holds functions of several types",
+		RootPatterns: []string{"func(*ex/core.TermEvent)", "func(*ex/core.Event)"}}
 	u2 := Unfollowed{Pos: "core/app.go:9:2", Slot: "core.Services.Profile is filled at several places"}
+	// The package below the call sees one type stored there; the one
+	// above sees both: the merge keeps both, sorted.
 	low := &Package{Path: "ex/core", Roots: []Root{{Name: "core.Serve", Pos: "core/serve.go:3:6", Framework: "net/http", How: HowSignature}},
-		Unfollowed: []Unfollowed{u1}}
+		Unfollowed: []Unfollowed{{Pos: u1.Pos, Slot: u1.Slot, RootPatterns: u1.RootPatterns[:1]}}}
 	high := &Package{Path: "ex/cmd", Unfollowed: []Unfollowed{u1, u2},
 		Registrations: []Registration{{Pos: "cmd/main.go:5:2", Call: "net/http.HandleFunc", Framework: "net/http", Handlers: []string{"core.Serve"}}}}
 	rep := Merge([]*Package{high, low})
-	if len(rep.Unfollowed) != 2 || rep.Unfollowed[0] != u2 || rep.Unfollowed[1] != u1 {
+	if len(rep.Unfollowed) != 2 || rep.Unfollowed[0].Pos != u2.Pos || rep.Unfollowed[1].Pos != u1.Pos {
 		t.Fatalf("Unfollowed = %+v, want %+v then %+v", rep.Unfollowed, u2, u1)
 	}
+	if got := strings.Join(rep.Unfollowed[1].RootPatterns, " "); got != "func(*ex/core.Event) func(*ex/core.TermEvent)" {
+		t.Errorf("root patterns = %s, want both packages' types, sorted", got)
+	}
 	want := "roots: 1 request handler (net/http 1; by signature 1); 2 calls on request paths through a func field that syncio followed to none of the functions stored there " +
-		"(first at core/app.go:9, where core.Services.Profile is filled at several places), so what runs behind them is unseen; 1 registration call, every handler resolved"
+		"(first at core/app.go:9, where core.Services.Profile is filled at several places), so what runs behind them is unseen: mark the functions stored there //syncio:handler, or pass -roots 'func(T)' with their parameter type (-roots-report lists each field's types); 1 registration call, every handler resolved"
 	if got := rep.Line(nil); got != want {
 		t.Errorf("line:\n%s\nwant:\n%s", got, want)
 	}

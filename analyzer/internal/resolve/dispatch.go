@@ -131,6 +131,10 @@ type Conv[F any] struct {
 	// "" for one whose type mentions a type parameter (stored in the
 	// generic code itself, fit for every instantiation).
 	Sig string
+	// Root marks a request root stored into a generic type's field: it
+	// is reported inside itself, so it is no binding, but its Sig counts
+	// among the types the field holds (Bindings.Sigs).
+	Root bool
 	// Dep marks a conversion made inside a dependency (a driver binding
 	// its own connection type): no interface call made inside a
 	// dependency (DynCall.Dep) is dispatched to it.
@@ -185,9 +189,9 @@ type Bindings[F any] struct {
 	Explored map[string]bool
 	// Unfollowed are the calls through a slot the walk met and led to
 	// none of the functions stored there, because it cannot tell which
-	// one the call reads: site (file:line:col) → the slot and why. Start
-	// keeps them: they are the whole join's.
-	Unfollowed map[string]string
+	// one the call reads, by site (file:line:col). Start keeps them: they
+	// are the whole join's.
+	Unfollowed map[string]Unfollowed
 }
 
 // Start readies b for the walk of one call: its budgets full, nothing
@@ -202,7 +206,7 @@ func (b *Bindings[F]) Start(work, argWork int) {
 // Bindings point into convs, which must not change after.
 func Index[F any](convs []Conv[F]) *Bindings[F] {
 	b := &Bindings[F]{ByMethod: map[string][]*Conv[F]{}, Into: map[string][]string{}, Stored: map[string]map[string]bool{}, Sigs: map[string]map[string]bool{}, Own: map[string]bool{}, Bound: map[string]bool{},
-		Unfollowed: map[string]string{}}
+		Unfollowed: map[string]Unfollowed{}}
 	for i := range convs {
 		c := &convs[i]
 		if c.From != "" {
@@ -216,7 +220,7 @@ func Index[F any](convs []Conv[F]) *Bindings[F] {
 			}
 			b.Stored[c.Iface][c.Site] = true
 		}
-		if c.Sig != "" && len(c.Methods) > 0 {
+		if c.Sig != "" && (len(c.Methods) > 0 || c.Root) {
 			if b.Sigs[c.Iface] == nil {
 				b.Sigs[c.Iface] = map[string]bool{}
 			}

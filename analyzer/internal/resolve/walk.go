@@ -197,13 +197,31 @@ const (
 	WhyTypes  = "holds functions of several types"
 )
 
+// Unfollowed is a call through a slot that the walk followed to none of
+// the functions stored there.
+type Unfollowed struct {
+	Slot string // the slot's name and why: "hook.Handler[T].Func holds functions of several types"
+	// Types are the types of the functions stored there (Sig), when
+	// there are several: one of them is the handlers', which a caller
+	// can name as roots.
+	Types []string
+}
+
 // unfollow records d's call as one the walk could not follow, so that the
 // roots report says what runs there is unseen instead of reading as clean.
 func (b *Bindings[F]) unfollow(d DynCall[F], why string) {
 	site := d.Sites[len(d.Sites)-1]
-	if _, ok := b.Unfollowed[site]; !ok {
-		b.Unfollowed[site] = SlotName(d.Iface) + " " + why
+	if _, ok := b.Unfollowed[site]; ok {
+		return
 	}
+	u := Unfollowed{Slot: SlotName(d.Iface) + " " + why}
+	if why == WhyTypes {
+		for t := range b.Sigs[d.Iface] {
+			u.Types = append(u.Types, t)
+		}
+		slices.Sort(u.Types)
+	}
+	b.Unfollowed[site] = u
 }
 
 // doing reports whether some function stored in slot does something: the

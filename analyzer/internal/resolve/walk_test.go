@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -317,15 +318,16 @@ func TestWalkRecordsUnfollowed(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"hook.go:9:2":   "hook.Handler.Func " + WhyTypes,
-		"router.go:5:3": "router.Services.Profile " + WhyPlaces,
+		"hook.go:9:2":   "hook.Handler.Func " + WhyTypes + " [func(int) func(string)]",
+		"router.go:5:3": "router.Services.Profile " + WhyPlaces + " []",
 	}
 	if len(w.B.Unfollowed) != len(want) {
 		t.Errorf("Unfollowed = %v, want %v", w.B.Unfollowed, want)
 	}
 	for site, why := range want {
-		if w.B.Unfollowed[site] != why {
-			t.Errorf("Unfollowed[%s] = %q, want %q", site, w.B.Unfollowed[site], why)
+		u := w.B.Unfollowed[site]
+		if got := fmt.Sprintf("%s %v", u.Slot, u.Types); got != why {
+			t.Errorf("Unfollowed[%s] = %q, want %q", site, got, why)
 		}
 	}
 }
