@@ -86,6 +86,12 @@ func TestStaleWhileRevalidate(t *testing.T) {
 			t.Fatalf("answers %v: a request waited for the refresh", answers)
 		}
 	}
+	// The refresh runs in the background (singleflight's DoChan starts
+	// it in a goroutine of its own): the requests may all have answered
+	// before its load begins. Wait for it, then count.
+	for deadline := time.Now().Add(30 * time.Second); s.loads.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	if n := s.loads.Load(); n != 2 {
 		t.Errorf("%d loads, want 2: the fill and one shared refresh", n)
 	}
