@@ -51,7 +51,12 @@ var kindFrames = map[string]Kind{
 // HTTP/2 body, a request's on the server or a response's on the client,
 // is read from a pipe that the connection's read loop fills, which parks
 // on a sync.Cond (an HTTP/1 body read parks in the netpoller, which
-// kindFrames already calls network).
+// kindFrames already calls network). Around the pipe the HTTP/2 body
+// readers and the server's response writes hand flow-control and frames
+// to the connection's serve loop over channels: a select under those
+// frames waits on the connection too, not on a channel of the handler's
+// (a server's body read parks there for a moment after every read, and
+// a sample that caught it read as a channel wait).
 var networkCallers = []string{
 	"net/http.(*persistConn).roundTrip",
 	"net/http.(*Transport).roundTrip",
@@ -60,6 +65,16 @@ var networkCallers = []string{
 	"golang.org/x/net/http2.(*ClientConn).RoundTrip",
 	"net/http.(*http2pipe).Read",
 	"golang.org/x/net/http2.(*pipe).Read",
+	"net/http.(*http2requestBody).Read",
+	"golang.org/x/net/http2.(*requestBody).Read",
+	"net/http.http2transportResponseBody.Read",
+	"golang.org/x/net/http2.transportResponseBody.Read",
+	"net/http.(*http2serverConn).writeFrameFromHandler",
+	"net/http.(*http2serverConn).writeDataFromHandler",
+	"net/http.(*http2serverConn).writeHeaders",
+	"golang.org/x/net/http2.(*serverConn).writeFrameFromHandler",
+	"golang.org/x/net/http2.(*serverConn).writeDataFromHandler",
+	"golang.org/x/net/http2.(*serverConn).writeHeaders",
 }
 
 // gcFrames are frames under which a park is the allocator paying for GC:

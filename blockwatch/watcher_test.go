@@ -316,6 +316,14 @@ func TestClassify(t *testing.T) {
 		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.(*http2requestBody).Read", "io.ReadAll", "app.h"), Network, 3, true},
 		{fs("runtime.gopark", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "net/http.(*http2pipe).Read", "net/http.http2transportResponseBody.Read", "io.ReadAll", "app.h"), Network, 3, true},
 		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2ClientConn).roundTrip", "app.h"), Network, 2, true},
+		// Seen in CI: after each read the server's HTTP/2 body hands the
+		// window update to the serve loop in a select; the handler still
+		// waits on the connection.
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2serverConn).noteBodyReadFromHandler", "net/http.(*http2requestBody).Read", "io.ReadAll", "app.h"), Network, 3, true},
+		// A response write on HTTP/2 waits for the serve loop to take the
+		// frame, and for flow control.
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2serverConn).writeDataFromHandler", "net/http.(*http2chunkWriter).Write", "app.h"), Network, 2, true},
+		{fs("runtime.gopark", "runtime.selectgo", "net/http.(*http2serverConn).writeFrameFromHandler", "net/http.(*http2serverConn).writeHeaders", "app.h"), Network, 2, true},
 		{fs("syscall.Syscall6", "os.(*File).Read", "app.h"), Syscall, 0, true},
 		{fs("runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "app.h"), Sync, 3, true},
 		{fs("runtime.gopark", "runtime.gcBgMarkWorker"), Other, 0, true},
