@@ -131,6 +131,43 @@ func TestPluginAllow(t *testing.T) {
 	}
 }
 
+// TestPluginStrictRoots: golangci-lint has no end of run, so a package
+// whose registrations lead to no handler syncio can follow is silent by
+// default; strict-roots reports it as one SIO000 issue at its first
+// registration call. The module is cmd/syncio's testdata/roots: served's
+// handler is followed, blind's are kept in struct fields.
+func TestPluginStrictRoots(t *testing.T) {
+	l := newLinter(t)
+	src := filepath.Join("..", "..", "cmd", "syncio", "testdata", "roots")
+	served, _ := markers(t, filepath.Join(src, "served", "served.go"))
+	if len(served) != 1 {
+		t.Fatalf("served.go has %d finding markers, want 1", len(served))
+	}
+	for _, c := range []struct {
+		cfg  string
+		want []string
+	}{
+		{"default.golangci.yml", served},
+		{"strictroots.golangci.yml", append([]string{"blind.go:10: SIO000"}, served...)},
+	} {
+		dir := copyDir(t, src, c.cfg)
+		var got []string
+		issues, code := l.report(t, dir)
+		for _, is := range issues {
+			m := ruleSuffix.FindStringSubmatch(is.Text)
+			if m == nil || (m[1] == "SIO000") != strings.Contains(is.Text, "registers routes (2 registration calls) but syncio found no request root in it") {
+				t.Errorf("%s: %s:%d: %s", c.cfg, is.Pos.Filename, is.Pos.Line, is.Text)
+				continue
+			}
+			got = append(got, fmt.Sprintf("%s:%d: %s", filepath.Base(is.Pos.Filename), is.Pos.Line, m[1]))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) || code != 1 {
+			t.Errorf("%s: exit %d, issues %v; want exit 1, %v", c.cfg, code, got, c.want)
+		}
+	}
+}
+
 // TestPluginRejectsBadSettings: an invalid setting fails the run with an
 // error that names it, rather than being ignored.
 func TestPluginRejectsBadSettings(t *testing.T) {
@@ -326,8 +363,14 @@ func copySvc(t *testing.T, cfgName string) string {
 // testdata/CFGNAME as its .golangci.yml into a new directory.
 func copyModule(t *testing.T, name, cfgName string) string {
 	t.Helper()
+	return copyDir(t, filepath.Join("testdata", name), cfgName)
+}
+
+// copyDir copies the module at src (without .golden files) and
+// testdata/CFGNAME as its .golangci.yml into a new directory.
+func copyDir(t *testing.T, src, cfgName string) string {
+	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join("testdata", name)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
 			return err

@@ -59,11 +59,26 @@ func main() {
 }
 `
 
+// blindRoutes registers handlers that are kept in struct fields, which
+// syncio cannot follow, and has no request root of its own.
+const blindRoutes = `package routes
+
+import "net/http"
+
+type Handlers struct{ List, Show http.HandlerFunc }
+
+func Register(mux *http.ServeMux, h Handlers) {
+	mux.HandleFunc("/list", h.List)
+	mux.Handle("/show", h.Show)
+}
+`
+
 // TestDocRecipe builds the custom binary in a throwaway service module by
 // running the golangci-lint blocks of docs/ci.md verbatim, with the
 // documented .golangci.yml snippet merged into an existing configuration,
 // and checks what the doc promises: exit code 1, the syncio finding and no
-// other new issue, SIO006 still off, and SARIF level "warning".
+// other new issue, SIO006 still off, SARIF level "warning", and an SIO000
+// issue for a package whose routes lead to no root (strict-roots).
 func TestDocRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds golangci-lint")
@@ -199,6 +214,22 @@ func TestDocRecipe(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("SARIF has %d results, want 1:\n%s", n, data)
+	}
+
+	// strict-roots, on in the snippet: a package whose routes syncio cannot
+	// follow (handlers kept in struct fields) is an SIO000 issue, where
+	// golangci-lint would otherwise say nothing of it.
+	mustWrite(t, filepath.Join(dir, "routes", "routes.go"), blindRoutes)
+	out, code = sh("run", "bin/golangci-lint run --output.json.path=stdout --show-stats=false ./routes")
+	report.Issues = nil
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("not golangci-lint JSON (exit %d): %v\n%s", code, err, out)
+	}
+	if code != 1 || len(report.Issues) != 1 || !strings.HasSuffix(report.Issues[0].Text, "(SIO000)") {
+		t.Errorf("a package with routes and no root: exit %d, issues %+v; want 1 and one SIO000 issue", code, report.Issues)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "routes")); err != nil {
+		t.Fatal(err)
 	}
 
 	// The example workflow's build and run steps, in the same service:
