@@ -46,7 +46,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// No Requires: bodies are walked with ast.Inspect, and an
 		// inspect.Analyzer dependency would build an inspector for every
 		// package in the graph, the standard library included.
-		FactTypes: []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact), new(joinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact), new(resolve.MemoFact), new(rootSlotsFact)},
+		FactTypes: factTypes(),
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
@@ -374,6 +374,9 @@ type pkgView struct {
 	// semChans are the channels this package uses as semaphores (see
 	// semaphoreChan); nil until first asked.
 	semChans map[types.Object]bool
+	// below are the package facts of the packages below, by origin path,
+	// whichever driver runs (carried.go).
+	below []carried
 }
 
 // scanned is the package with what its pre-passes found (see pkgView).
@@ -428,6 +431,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
 	}
 	r.thirdParty = isThirdParty(pass)
+	r.readBelow()
 	var files []*ast.File
 	for _, f := range pass.Files {
 		if tf := pass.Fset.File(f.Pos()); !cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {

@@ -533,13 +533,8 @@ func (r *pkgView) gather(pending []pendingCall, dropped []droppedCall, convs []c
 	// Drivers hand the package facts over in map order. The order decides
 	// which of several bindings to one blocking operation leads a
 	// diagnostic (its "bound to … in …" label) and the order of reports,
-	// so it is fixed here: by import path, after this package's own.
-	facts := r.pass.AllPackageFacts()
-	sort.SliceStable(facts, func(i, j int) bool { return facts[i].Package.Path() < facts[j].Package.Path() })
-	for _, pf := range facts {
-		if pf.Package == r.pass.Pkg {
-			continue
-		}
+	// so it is fixed: by import path (r.below), after this package's own.
+	for _, pf := range r.below {
 		switch f := pf.Fact.(type) {
 		case *convFact:
 			in.convs = append(in.convs, f.Convs...)

@@ -108,6 +108,9 @@
 //     several types, a field of one value filled at several places) is
 //     recorded (Bindings.Unfollowed) and goes into the package's result
 //     (seen.Package.Unfollowed), so the roots line says it is unseen.
+//     These package facts are read through r.below (carried.go): go vet
+//     hands a package its direct imports' only, so a package that was
+//     handed no more passes them on (carriedFact).
 //
 // # Request roots
 //

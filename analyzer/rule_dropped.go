@@ -256,7 +256,7 @@ func (r *scanned) scanCtxCallbacks(files []*ast.File) {
 	if r.thirdParty || len(r.cfg.Memory) == 0 {
 		return
 	}
-	for _, pf := range r.pass.AllPackageFacts() {
+	for _, pf := range r.below {
 		if f, ok := pf.Fact.(*ctxCallbackFact); ok {
 			for _, p := range f.Pkgs {
 				r.ctxCallbacks[p] = true

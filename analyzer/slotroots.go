@@ -116,7 +116,7 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 	}
 	called := map[string][]rootSlot{}
 	sigs := map[string]map[string]bool{} // generic slots: the func types stored there, as seen here
-	for _, pf := range r.pass.AllPackageFacts() {
+	for _, pf := range r.below {
 		switch f := pf.Fact.(type) {
 		case *rootSlotsFact:
 			for _, s := range f.Slots {

@@ -1,4 +1,4 @@
-// want package:`pending\(2\)`
+// want package:`pending\(2\)` package:`carried\(1\)`
 // Package app has handlers calling vendored libraries: library channels
 // and interface methods given Background() are not findings, while a
 // library's time.Sleep, a library's static call given Background() and the

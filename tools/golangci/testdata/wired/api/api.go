@@ -6,6 +6,8 @@ import (
 	"context"
 	"net/http"
 	"sync"
+
+	"example.com/wired/files"
 )
 
 type Pinger interface{ Ping() error }
@@ -32,7 +34,10 @@ type Handlers struct {
 	// OnSignup is a hook the wiring stores; the handler calls it on the
 	// request path without knowing what it does.
 	OnSignup func(email string) error
-	mu       sync.Mutex
+	// Files is bound in remote, a package app imports only through
+	// config.
+	Files files.Store
+	mu    sync.Mutex
 }
 
 func (h *Handlers) Health(w http.ResponseWriter, r *http.Request) {
@@ -53,6 +58,13 @@ func (h *Handlers) Signup(w http.ResponseWriter, r *http.Request) {
 	if err := h.OnSignup(r.FormValue("email")); err != nil { // finding: SIO001
 		http.Error(w, err.Error(), http.StatusBadGateway)
 	}
+}
+
+// Download reaches remote's client, bound below a package the wiring
+// imports.
+func (h *Handlers) Download(w http.ResponseWriter, r *http.Request) {
+	body, _ := h.Files.Fetch(r.URL.Query().Get("key")) // finding: SIO001 // bound below an import
+	_, _ = w.Write([]byte(body))
 }
 
 // Report is registered through the service's own adapter (app.adapt).

@@ -7,18 +7,20 @@ import (
 	"strings"
 
 	"example.com/wired/api"
+	"example.com/wired/config"
 	"example.com/wired/store"
 )
 
 func Routes(db *sql.DB) *http.ServeMux {
 	s := &store.SQL{DB: db}
-	h := &api.Handlers{DB: s, Users: s, Sessions: &store.Memory{}, Tokens: s}
+	h := &api.Handlers{DB: s, Users: s, Sessions: &store.Memory{}, Tokens: s, Files: config.Files()}
 	h.OnSignup = welcome
 	mux := http.NewServeMux()
 	mux.HandleFunc("/health", h.Health)
 	mux.HandleFunc("/user", h.User)
 	mux.HandleFunc("/signup", h.Signup)
 	mux.HandleFunc("/session", h.Session)
+	mux.HandleFunc("/download", h.Download)
 	// A registration root: Report is no handler by its type; only the
 	// registration through adapt makes it one.
 	mux.HandleFunc("/report", adapt(h.Report)) // finding: SIO001
