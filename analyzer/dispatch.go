@@ -567,12 +567,27 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 	}
 	b := resolve.Index(in.convs)
 	w := r.walk(b)
+	// The pending calls at one root's call (its callee makes several
+	// interface calls) are reported together, as a static path is: one
+	// diagnostic per rule, with the rule's other operations listed.
+	var sites []string
+	atSite := map[string][]pendingCall{}
 	for _, pc := range in.pending {
+		if atSite[pc.Site] == nil {
+			sites = append(sites, pc.Site)
+		}
+		atSite[pc.Site] = append(atSite[pc.Site], pc)
+	}
+	for _, site := range sites {
+		pcs := atSite[site]
+		pc := pcs[0]
 		var fs []*finding
-		b.Start(maxDispatchWork, maxArgWork)
-		for _, f := range w.Dispatch(pc.Dyn) {
-			if g := r.applyPending(pc, f); g != nil {
-				fs = append(fs, g)
+		for _, pc := range pcs {
+			b.Start(maxDispatchWork, maxArgWork)
+			for _, f := range w.Dispatch(pc.Dyn) {
+				if g := r.applyPending(pc, f); g != nil {
+					fs = append(fs, g)
+				}
 			}
 		}
 		// The highest-ranked path of a rule leads its diagnostic; the

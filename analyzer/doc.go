@@ -98,7 +98,8 @@
 //     with the conversions (convFact) where both are seen: resolve's
 //     Walk follows each through the bindings to the paths behind it,
 //     and the join applies the rules and reports at the root's call,
-//     once (joinedFact). Calls through slots join the
+//     once (joinedFact), the pending calls at one root's call together
+//     (one diagnostic per rule, as for a static path). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as
 //     convs, with the place of each store). A SIO002 at a root's call
 //     whose callee's only evidence of I/O is such interface calls travels

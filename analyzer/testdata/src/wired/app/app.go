@@ -20,6 +20,7 @@ func Routes(db *sql.DB) *http.ServeMux {
 	mux.Handle("/lookup", api.Lookup{S: &service.Service{Repo: &store.Finder{DB: db}}})
 	mux.Handle("/upload", &api.Upload{Blobs: blob.New("http://blob")})
 	mux.Handle("/ready", api.Ready{P: store.Mem{}})
+	mux.Handle("/pair", &api.Pair{Store: s, DB: s})
 	// An interface value converted to another interface: the concrete
 	// type bound to the first reaches the second.
 	var hs api.HealthDB = store.New(db)
