@@ -580,12 +580,12 @@ func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []con
 	}
 	for _, site := range sites {
 		pcs := atSite[site]
-		pc := pcs[0]
+		pc := pcs[0] // root and end are the same for every call at the site
 		var fs []*finding
-		for _, pc := range pcs {
+		for _, p := range pcs {
 			b.Start(maxDispatchWork, maxArgWork)
-			for _, f := range w.Dispatch(pc.Dyn) {
-				if g := r.applyPending(pc, f); g != nil {
+			for _, f := range w.Dispatch(p.Dyn) {
+				if g := r.applyPending(p, f); g != nil {
 					fs = append(fs, g)
 				}
 			}
