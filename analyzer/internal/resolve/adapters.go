@@ -26,6 +26,7 @@ type AdapterFact struct{ Params []int }
 
 func (*AdapterFact) AFact()           {}
 func (f *AdapterFact) String() string { return "adapter" + IntsString(f.Params) }
+func (f *AdapterFact) params() []int  { return f.Params }
 
 // Adapters are the package's adapters and adapter func types, found by
 // RootMethod and Scan and exported as facts, and other packages' by their
@@ -52,15 +53,8 @@ func (a *Adapters) Params(fn *types.Func) []int {
 	if fn == nil {
 		return nil
 	}
-	fn = fn.Origin()
-	if fn.Pkg() == a.pass.Pkg {
-		return a.funcs[fn]
-	}
-	var f AdapterFact
-	if fn.Pkg() != nil && a.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	return nil
+	ps, _ := funcParams[int, AdapterFact](a.pass, a.funcs, fn)
+	return ps
 }
 
 // IsType reports whether t is an adapter func type: a value converted to

@@ -24,6 +24,7 @@ type MemoFact struct{ Params []int }
 
 func (*MemoFact) AFact()           {}
 func (f *MemoFact) String() string { return "memo" + IntsString(f.Params) }
+func (f *MemoFact) params() []int  { return f.Params }
 
 // Memos are the package's memoisers, found by Scan and exported as facts,
 // and other packages' by their facts.
@@ -62,14 +63,8 @@ func (m *Memos) Once(call *ast.CallExpr) []int {
 	if knowledge.StdPath(fn.Pkg().Path()) {
 		return knowledge.StdOnce[knowledge.Qualified(fn, fn.Pkg().Path())]
 	}
-	if fn.Pkg() == m.pass.Pkg {
-		return m.funcs[fn]
-	}
-	var f MemoFact
-	if m.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	return nil
+	ps, _ := funcParams[int, MemoFact](m.pass, m.funcs, fn)
+	return ps
 }
 
 // memoParams returns the func parameters fd memoises, the shape of a

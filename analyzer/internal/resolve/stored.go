@@ -21,6 +21,8 @@ type StoresFact struct{ Params []ParamSlot }
 
 func (*StoresFact) AFact() {}
 
+func (f *StoresFact) params() []ParamSlot { return f.Params }
+
 func (f *StoresFact) String() string {
 	s := "stores("
 	for i, p := range f.Params {
@@ -79,15 +81,8 @@ func (s *Stored) Scan(files []*ast.File) {
 // Of returns the parameters fn stores into slots: this package's
 // function's by Scan, another package's by its StoresFact.
 func (s *Stored) Of(fn *types.Func) []ParamSlot {
-	fn = fn.Origin()
-	if fn.Pkg() == s.pass.Pkg {
-		return s.params[fn]
-	}
-	var f StoresFact
-	if fn.Pkg() != nil && s.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	return nil
+	ps, _ := funcParams[ParamSlot, StoresFact](s.pass, s.params, fn)
+	return ps
 }
 
 // All returns the package's stores, none before Scan.

@@ -29,6 +29,7 @@ type CallsFact struct{ Params []int }
 
 func (*CallsFact) AFact()           {}
 func (f *CallsFact) String() string { return "calls" + IntsString(f.Params) }
+func (f *CallsFact) params() []int  { return f.Params }
 
 // IntsString prints a fact's parameter list as "(0,2)".
 func IntsString(xs []int) string {
@@ -90,13 +91,8 @@ func (s *Sync) Params(fn *types.Func) []int {
 	if fn == nil {
 		return nil
 	}
-	fn = fn.Origin()
-	if fn.Pkg() == s.pass.Pkg {
-		return s.calls[fn]
-	}
-	var f CallsFact
-	if fn.Pkg() != nil && s.pass.ImportObjectFact(fn, &f) {
-		return f.Params
+	if ps, ok := funcParams[int, CallsFact](s.pass, s.calls, fn); ok {
+		return ps
 	}
 	if fn.Pkg() != nil && knowledge.StdPath(fn.Pkg().Path()) {
 		return knowledge.StdCallbacks[knowledge.Qualified(fn, fn.Pkg().Path())]
