@@ -73,16 +73,31 @@ func newStore(connString, container string, conns, retries int, tryTimeout time.
 	return s, nil
 }
 
+// wrapStorageTransport, when set (by tests only), wraps the transport of
+// every storage client: it lets a test be a RoundTripper that uses all the
+// contract allows, such as reading a request body after RoundTrip returned.
+var wrapStorageTransport func(http.RoundTripper) http.RoundTripper
+
 // newClient builds an azblob client over transport with bounded retries:
 // azcore's default (3 retries from 800 ms, up to 60 s apart) could keep a
 // request on a failing storage for minutes; here the worst case is about
 // (retries+1)·tryTimeout plus well under a second of delays, and the
 // handler's upstream deadline caps it further.
 func (s *store) newClient(transport *http.Transport) (*azblob.Client, error) {
+	// azcore reads MaxRetries 0 as its default of three; "no retries" is
+	// negative there.
+	retries := int32(s.retries)
+	if retries == 0 {
+		retries = -1
+	}
+	var rt http.RoundTripper = transport
+	if wrapStorageTransport != nil {
+		rt = wrapStorageTransport(rt)
+	}
 	opts := &azblob.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: &http.Client{Transport: transport},
+		Transport: &http.Client{Transport: rt},
 		Retry: policy.RetryOptions{
-			MaxRetries:    int32(s.retries),
+			MaxRetries:    retries,
 			TryTimeout:    s.tryTimeout,
 			RetryDelay:    100 * time.Millisecond,
 			MaxRetryDelay: 400 * time.Millisecond,
