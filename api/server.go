@@ -44,6 +44,9 @@ type app struct {
 	handlers running             // requests whose handlers have not returned
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
+	// cleanups counts the releases of failed uploads' staged blocks still
+	// running; storage is closed only after them.
+	cleanups sync.WaitGroup
 }
 
 // Server is a running demo API.
@@ -328,6 +331,7 @@ func (s *Server) shutdown(ctx context.Context) error {
 // upload still needs its storage.
 func (s *Server) closeBackends() error {
 	var err error
+	s.app.cleanups.Wait() // each is bounded by releaseTimeout
 	if s.app.durable != nil {
 		s.app.durable.close() // stops the worker first: its activities use storage
 	}

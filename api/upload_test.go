@@ -360,3 +360,27 @@ func TestFaultStorageFullIs507(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultHungStorageBlamesStorage: a large upload whose storage stops
+// answering mid-body is storage's fault, 504 upstream_timeout, even when
+// the time storage took is longer than the client's body deadline. The
+// body deadline bounds the client's time to send; while storage has not
+// taken the last block the API does not read, and that time is not the
+// client's (it was answered 408 body_timeout).
+func TestFaultHungStorageBlamesStorage(t *testing.T) {
+	hung := newFaultyStorage(t)
+	cfg := testConfig()
+	cfg.StorageConnectionString = blobserver.ConnectionStringFor(hung.srv.URL + "/" + blobserver.AccountName)
+	cfg.MaxUploadBytes = 8 << 20
+	cfg.BodyTimeout = 300 * time.Millisecond
+	cfg.UpstreamTimeout = 1500 * time.Millisecond
+	s := startServer(t, cfg)
+	hung.mode.Store("hang")
+	body := bytes.Repeat([]byte("0123456789abcdef"), (4<<20)/16)
+	for _, kind := range []string{"sync", "async"} {
+		r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/"+kind+"/upload", bytes.NewReader(body))
+		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
+			t.Errorf("%s 4 MiB upload into hung storage: %d %s, want 504 %s", kind, r.status, r.body, codeUpstreamTimeout)
+		}
+	}
+}
