@@ -265,7 +265,7 @@ func applyRecord(containers map[string]*container, recs map[*blob]*record, r *re
 	case opContainer:
 		containers[r.Container] = &container{
 			etag: r.ETag, lastModified: r.Modified, metadata: r.Metadata,
-			blobs: make(map[string]*blob), staged: make(map[string]map[string]content),
+			blobs: make(map[string]*blob), staged: make(map[string]*stagedBlob),
 		}
 	case opDropContainer:
 		delete(containers, r.Container)

@@ -112,10 +112,13 @@ func WithFailureStatus(status int) Option {
 	}
 }
 
-// WithMaxBytes caps the bytes held (committed blobs plus staged blocks, and writes in
-// progress); writes beyond it fail with 507 and code FakeStorageFull. The directory is also
-// refused more than twice the cap, counting the space of overwritten or deleted blobs not
-// reclaimed yet. n <= 0 removes both caps.
+// WithMaxBytes caps the bytes of committed blobs (and Put Blobs in progress); writes beyond
+// it fail with 507 and code FakeStorageFull. Staged blocks (Put Block not yet committed by
+// Put Block List) do not count: they have an allowance of their own, as large as the cap,
+// and Put Blocks beyond it fail the same way until blocks are committed or discarded by
+// the client. The directory is also refused more than twice what both may hold, counting
+// the space of overwritten or deleted blobs and discarded blocks not reclaimed yet. n <= 0
+// removes all three caps.
 func WithMaxBytes(n int64) Option { return func(s *Server) { s.store.capacity = max(n, 0) } }
 
 // WithLogger sets where request logs go (Debug level per request). The default discards.
@@ -213,16 +216,24 @@ func ConnectionStringFor(blobEndpoint string) string {
 		";BlobEndpoint=" + blobEndpoint + ";"
 }
 
-// UsedBytes reports the bytes currently held by blobs and staged blocks.
+// UsedBytes reports the bytes currently held by committed blobs and staged blocks.
 func (s *Server) UsedBytes() int64 {
-	used, _ := s.store.usage()
-	return used
+	committed, staged, _ := s.store.usage()
+	return committed + staged
+}
+
+// StagedBytes reports the part of UsedBytes held by staged blocks, which the cap does not
+// count (see WithMaxBytes).
+func (s *Server) StagedBytes() int64 {
+	_, staged, _ := s.store.usage()
+	return staged
 }
 
 // DiskBytes reports the size of the store's files, which also counts the space of
-// overwritten and deleted blobs not reclaimed yet and of writes in progress.
+// overwritten and deleted blobs and discarded blocks not reclaimed yet and of writes in
+// progress.
 func (s *Server) DiskBytes() int64 {
-	_, d := s.store.usage()
+	_, _, d := s.store.usage()
 	return d
 }
 
