@@ -1,6 +1,7 @@
 package blobserver
 
 import (
+	"container/list"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -50,7 +51,11 @@ type container struct {
 // stagedBlob is a blob's uncommitted blocks: Put Block calls not yet followed by the Put
 // Block List that commits them.
 type stagedBlob struct {
-	blocks map[string]content // by block ID
+	c       *container
+	name    string
+	blocks  map[string]content // by block ID
+	touched time.Time          // the blob's last Put Block, from which its expiry counts
+	elem    *list.Element      // in store.byAge
 }
 
 // Staged blocks are bounded apart from committed blobs. The cap counts committed bytes
@@ -58,8 +63,10 @@ type stagedBlob struct {
 // API that failed) cannot take the room of blobs clients were told about: four aborted
 // uploads once filled a 100 MiB store and every later upload got 507. Staged bytes have
 // an allowance of their own, as large as the cap, so any upload the cap could hold can be
-// staged, while what aborted uploads hold stays bounded. A Put Blob, Put Block List or
-// Delete Blob on a blob discards its staged blocks at once, as in the service.
+// staged, while what aborted uploads hold stays bounded. The allowance empties by itself: a
+// blob's staged blocks are discarded once it has seen no Put Block for the expiry, as the
+// service does after a week; and at once by a Put Blob, Put Block List or Delete Blob on
+// the blob, as in the service.
 
 // store is the fake's index, in memory, over blob bytes on disk (see disk). One mutex is
 // enough: every operation under it is a map update or extent bookkeeping; the bytes are
@@ -75,7 +82,11 @@ type store struct {
 	capacity      int64 // 0 = unbounded
 	blobs         int   // committed blobs, bounded by maxBlobs
 	maxBlobs      int   // 0 = unbounded
-	etagSeq       atomic.Uint64
+	// expiry is how long a blob's staged blocks outlive its last Put Block (0 = for ever).
+	expiry  time.Duration
+	byAge   list.List        // *stagedBlob, least recently staged first
+	now     func() time.Time // the clock expiry reads; tests move it by hand
+	etagSeq atomic.Uint64
 }
 
 func newStore(capacity int64, log *slog.Logger) *store {
@@ -83,6 +94,8 @@ func newStore(capacity int64, log *slog.Logger) *store {
 		containers: make(map[string]*container),
 		capacity:   capacity,
 		maxBlobs:   DefaultMaxBlobs,
+		expiry:     DefaultStagedBlockExpiry,
+		now:        time.Now,
 		disk:       disk{log: log},
 	}
 }
@@ -115,9 +128,13 @@ func (s *store) stagedRoomLocked(n int64) error {
 	if limit <= 0 || s.staged+s.pendingStaged+n <= limit {
 		return nil
 	}
+	when := "are never discarded by age (no expiry is set)"
+	if s.expiry > 0 {
+		when = fmt.Sprintf("are discarded %v after the blob's last Put Block", s.expiry)
+	}
 	return errFull("uncommitted blocks fill the fake's allowance of %d bytes for them (%d staged, %d more requested); "+
-		"a Put Blob, Put Block List or Delete Blob on a blob discards its uncommitted blocks",
-		limit, s.staged+s.pendingStaged, n)
+		"a blob's uncommitted blocks %s, or at once by a Put Blob, Put Block List or Delete Blob on it",
+		limit, s.staged+s.pendingStaged, n, when)
 }
 
 // removeBlobLocked forgets b, which is c.blobs[name], and releases its bytes.
@@ -210,7 +227,38 @@ func (s *store) dropStagedLocked(c *container, name string) {
 		s.staged -= d.size()
 		s.disk.dropLive(d)
 	}
+	s.byAge.Remove(sb.elem)
 	delete(c.staged, name)
+}
+
+// expireLocked discards the staged blocks of every blob whose last Put Block is at least the
+// expiry before now. byAge is in the order of the blobs' last Put Block, so it stops at the
+// first blob still within its expiry: a call costs what it discards.
+func (s *store) expireLocked(now time.Time) {
+	if s.expiry <= 0 {
+		return
+	}
+	for e := s.byAge.Front(); e != nil; e = s.byAge.Front() {
+		sb := e.Value.(*stagedBlob)
+		idle := now.Sub(sb.touched)
+		if idle < s.expiry {
+			return
+		}
+		var n int64
+		for _, d := range sb.blocks {
+			n += d.size()
+		}
+		s.disk.log.Info("blobserver: discarded expired uncommitted blocks", "blob", sb.name,
+			"blocks", len(sb.blocks), "bytes", n, "idle", idle)
+		s.dropStagedLocked(sb.c, sb.name)
+	}
+}
+
+// expire discards the staged blocks that expired with no request to notice them.
+func (s *store) expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expireLocked(s.now())
 }
 
 // beginWrite reserves room on disk for an n-byte Put Blob (blockID "") or Put Block to
@@ -222,6 +270,7 @@ func (s *store) dropStagedLocked(c *container, name string) {
 func (s *store) beginWrite(cname, name, blockID string, n int64) (extent, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.expireLocked(s.now())
 	c, err := s.containerLocked(cname)
 	if err != nil {
 		return extent{}, err
@@ -304,22 +353,30 @@ func (s *store) commitBlob(cname, name string, e extent, props blobProps, now ti
 	return b, nil
 }
 
-// commitBlock stages the written extent e as block id of cname/name. The reservation is
-// released whatever the outcome.
+// commitBlock stages the written extent e as block id of cname/name, which restarts the
+// blob's expiry. The reservation is released whatever the outcome.
 func (s *store) commitBlock(cname, name, id string, e extent) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.disk.unref(content{e})
 	s.pendingStaged -= e.n
+	// Expire first: blocks whose blob went quiet for the expiry while this one arrived are
+	// gone, as they would be had it never come, and this one starts the blob's list anew.
+	now := s.now()
+	s.expireLocked(now)
 	c, err := s.containerLocked(cname)
 	if err != nil {
 		return err
 	}
 	sb := c.staged[name]
 	if sb == nil {
-		sb = &stagedBlob{blocks: make(map[string]content)}
+		sb = &stagedBlob{c: c, name: name, blocks: make(map[string]content)}
+		sb.elem = s.byAge.PushBack(sb)
 		c.staged[name] = sb
+	} else {
+		s.byAge.MoveToBack(sb.elem)
 	}
+	sb.touched = now
 	s.disk.addLive(content{e})
 	if old, ok := sb.blocks[id]; ok {
 		s.staged -= old.size()
@@ -336,6 +393,7 @@ func (s *store) commitBlock(cname, name, id string, e extent) error {
 func (s *store) putBlockList(cname, name string, refs []blockRef, props blobProps, now time.Time) (*blob, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.expireLocked(s.now()) // an expired block is not committed, however late the sweep
 	c, err := s.containerLocked(cname)
 	if err != nil {
 		return nil, err
