@@ -30,25 +30,31 @@ type Config struct {
 	FailureRate float64
 	MaxBytes    int64
 	MaxBlobs    int
+	// StagedBlockExpiry: see WithStagedBlockExpiry.
+	StagedBlockExpiry time.Duration
 }
 
 // DefaultConfig is the Azure-like storage model (DefaultLatency, DefaultBandwidth, no
-// jitter), reliable, capped at DefaultMaxBytes and DefaultMaxBlobs. New without options
-// is instant instead.
+// jitter), reliable, capped at DefaultMaxBytes and DefaultMaxBlobs, with staged blocks
+// expiring after DefaultStagedBlockExpiry. New without options is instant instead.
 func DefaultConfig() Config {
-	return Config{Latency: DefaultLatency, Bandwidth: DefaultBandwidth, MaxBytes: DefaultMaxBytes, MaxBlobs: DefaultMaxBlobs}
+	return Config{
+		Latency: DefaultLatency, Bandwidth: DefaultBandwidth, MaxBytes: DefaultMaxBytes, MaxBlobs: DefaultMaxBlobs,
+		StagedBlockExpiry: DefaultStagedBlockExpiry,
+	}
 }
 
 // RegisterFlags binds the knobs to fs as -<prefix>latency, -<prefix>jitter,
-// -<prefix>bandwidth, -<prefix>failure-rate, -<prefix>max-bytes, and -<prefix>max-blobs,
-// using c's current values as defaults.
+// -<prefix>bandwidth, -<prefix>failure-rate, -<prefix>max-bytes, -<prefix>max-blobs and
+// -<prefix>staged-block-expiry, using c's current values as defaults.
 func (c *Config) RegisterFlags(fs *flag.FlagSet, prefix string) {
 	fs.DurationVar(&c.Latency, prefix+"latency", c.Latency, "embedded blob storage: delay added to every request (0 = none)")
 	fs.DurationVar(&c.Jitter, prefix+"jitter", c.Jitter, "embedded blob storage: random extra delay per request, up to this much")
 	fs.Int64Var(&c.Bandwidth, prefix+"bandwidth", c.Bandwidth, "embedded blob storage: bytes per second each request's body moves at (0 = unlimited)")
 	fs.Float64Var(&c.FailureRate, prefix+"failure-rate", c.FailureRate, "embedded blob storage: fraction of requests (0..1) answered 503 ServerBusy")
-	fs.Int64Var(&c.MaxBytes, prefix+"max-bytes", c.MaxBytes, "embedded blob storage: cap on the bytes stored, on disk (0 = none)")
+	fs.Int64Var(&c.MaxBytes, prefix+"max-bytes", c.MaxBytes, "embedded blob storage: cap on the bytes of committed blobs, on disk, and separately on those of uncommitted blocks (0 = none)")
 	fs.IntVar(&c.MaxBlobs, prefix+"max-blobs", c.MaxBlobs, "embedded blob storage: cap on the number of blobs, whose index is in memory (0 = none)")
+	fs.DurationVar(&c.StagedBlockExpiry, prefix+"staged-block-expiry", c.StagedBlockExpiry, "embedded blob storage: discard a blob's uncommitted blocks this long after its last Put Block (0 = never)")
 }
 
 // Options turns the config into constructor options for New.
@@ -56,5 +62,6 @@ func (c Config) Options() []Option {
 	return []Option{
 		WithLatency(c.Latency), WithJitter(c.Jitter), WithBandwidth(c.Bandwidth),
 		WithFailureRate(c.FailureRate), WithMaxBytes(c.MaxBytes), WithMaxBlobs(c.MaxBlobs),
+		WithStagedBlockExpiry(c.StagedBlockExpiry),
 	}
 }

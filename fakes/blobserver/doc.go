@@ -17,7 +17,12 @@
 // Blob bytes are kept on disk, in segment files of a private temporary directory that
 // Close removes; only the index is in memory. A byte cap and a blob-count cap bound both: a
 // full store answers 507 (code FakeStorageFull, which is this fake's own) and never drops
-// a blob it acknowledged. WithPath keeps the store in a directory of the caller's instead,
+// a blob it acknowledged. The byte cap counts committed blobs alone: blocks staged by Put
+// Block and not yet committed have an allowance of their own, as large, and a blob's
+// staged blocks are discarded once it has seen no Put Block for WithStagedBlockExpiry
+// (DefaultStagedBlockExpiry), or at once by a Put Blob, Put Block List or Delete Blob on
+// it. So uploads abandoned between Put Block and Put Block List never take the room of
+// committed blobs, and give theirs back within minutes. WithPath keeps the store in a directory of the caller's instead,
 // never removed, with a journal of the index, so a server started later on it (after a
 // Close or a kill) serves every blob committed there before.
 //

@@ -216,7 +216,7 @@ func (s *Server) receive(r *http.Request, cname, bname, blockID string) (extent,
 	if r.Header.Get("x-ms-structured-body") != "" {
 		return extent{}, nil, errorf(http.StatusNotImplemented, codeNotImplemented, "structured message bodies (CRC64 transfer validation) are not supported by the fake")
 	}
-	limit := s.store.capacity
+	limit := s.store.capacity // the staged allowance is as large (see stagedBlob)
 	if limit <= 0 {
 		limit = 5000 << 20 // the service's Put Blob maximum
 	}
@@ -257,18 +257,18 @@ func (s *Server) receive(r *http.Request, cname, bname, blockID string) (extent,
 	copyBufs.Put(bp)
 	switch {
 	case err != nil && errors.Is(err, syscall.ENOSPC):
-		s.store.abortWrite(e)
+		s.store.abortWrite(e, blockID != "")
 		return extent{}, nil, errFull("the disk under the fake's directory is full: %v", err)
 	case err != nil:
-		s.store.abortWrite(e)
+		s.store.abortWrite(e, blockID != "")
 		return extent{}, nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "reading body: %v", err)
 	case got != n:
-		s.store.abortWrite(e)
+		s.store.abortWrite(e, blockID != "")
 		return extent{}, nil, errorf(http.StatusBadRequest, codeInvalidHeaderValue, "body ended after %d of %d bytes", got, n)
 	}
 	sum := h.Sum(nil)
 	if want != nil && !bytes.Equal(sum, want) {
-		s.store.abortWrite(e)
+		s.store.abortWrite(e, blockID != "")
 		return extent{}, nil, errorf(http.StatusBadRequest, codeMd5Mismatch, "Content-MD5 %s does not match the body's %s", r.Header.Get("Content-MD5"), base64.StdEncoding.EncodeToString(sum))
 	}
 	return e, sum, nil

@@ -22,8 +22,10 @@ import (
 // line and no fsync: what a client was told survives the process being killed (the bytes
 // are in the operating system's cache), not the machine losing power. Staged blocks
 // (Put Block without its Put Block List) are not journalled: no client was told a blob
-// exists, and a restarted store forgets them, as the service forgets uncommitted blocks
-// after a week.
+// exists, and a restarted store forgets them, as a running one forgets them after their
+// expiry (see stagedBlob) and the service after a week. So a restart brings back no
+// block, expired or not, and the segment files that only staged blocks used are removed
+// with the other orphans.
 //
 // At start the journal is replayed and then rewritten with only the live state, so it
 // grows with the changes of one run, not of every run. Segment files no live blob refers
@@ -265,7 +267,7 @@ func applyRecord(containers map[string]*container, recs map[*blob]*record, r *re
 	case opContainer:
 		containers[r.Container] = &container{
 			etag: r.ETag, lastModified: r.Modified, metadata: r.Metadata,
-			blobs: make(map[string]*blob), staged: make(map[string]map[string]content),
+			blobs: make(map[string]*blob), staged: make(map[string]*stagedBlob),
 		}
 	case opDropContainer:
 		delete(containers, r.Container)

@@ -53,4 +53,7 @@ func TestDefaultConfigIsTheAzureModel(t *testing.T) {
 	if got, want := s.delayFor(4<<10), DefaultLatency+65104*time.Nanosecond; got != want {
 		t.Fatalf("a 4 KiB upload models %v, want %v", got, want)
 	}
+	if s.store.expiry != DefaultStagedBlockExpiry || New().store.expiry != DefaultStagedBlockExpiry {
+		t.Fatalf("staged blocks expire after %v (DefaultConfig) and %v (New), want %v", s.store.expiry, New().store.expiry, DefaultStagedBlockExpiry)
+	}
 }

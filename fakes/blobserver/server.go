@@ -30,6 +30,17 @@ const DefaultMaxBytes = 4 << 30
 // blobs are tiny: about 390 MB of heap at the cap.
 const DefaultMaxBlobs = 1 << 20
 
+// DefaultStagedBlockExpiry is how long a blob's staged (uncommitted) blocks outlive its
+// last Put Block unless WithStagedBlockExpiry says otherwise; the service keeps them a
+// week. The demo API bounds each storage call, a whole UploadStream of Put Blocks and its
+// Put Block List included, by its upstream timeout (30 s by default), and the gap between
+// two Put Blocks of one upload is a block's transfer time, so its uploads need their
+// blocks for well under a minute. Five minutes is ten times that timeout, room for a
+// slower client or a raised timeout, and equal to the API's write timeout (both in
+// api.DefaultConfig), past which no request of it is answered; yet a store whose staged
+// allowance aborted uploads filled takes blocks again within minutes, not a week.
+const DefaultStagedBlockExpiry = 5 * time.Minute
+
 // serviceVersion is reported when a request names none. The SDK sends its own, which is
 // echoed, since this fake does not vary its behaviour by version.
 const serviceVersion = "2026-12-06"
@@ -49,6 +60,7 @@ type Server struct {
 
 	reqSeq  uint64 // guarded by rndMu: request IDs are cheap enough to share the lock
 	closing chan struct{}
+	swept   chan struct{} // closed when the sweeper has stopped; nil if none runs
 
 	mu      sync.Mutex // guards the fields below (the listening side)
 	srv     *http.Server
@@ -112,11 +124,24 @@ func WithFailureStatus(status int) Option {
 	}
 }
 
-// WithMaxBytes caps the bytes held (committed blobs plus staged blocks, and writes in
-// progress); writes beyond it fail with 507 and code FakeStorageFull. The directory is also
-// refused more than twice the cap, counting the space of overwritten or deleted blobs not
-// reclaimed yet. n <= 0 removes both caps.
+// WithMaxBytes caps the bytes of committed blobs (and Put Blobs in progress); writes beyond
+// it fail with 507 and code FakeStorageFull. Staged blocks (Put Block not yet committed by
+// Put Block List) do not count: they have an allowance of their own, as large as the cap,
+// and Put Blocks beyond it fail the same way until blocks are committed, discarded by the
+// client or expire (WithStagedBlockExpiry). The directory is also refused more than twice
+// what both may hold, counting the space of overwritten or deleted blobs and discarded
+// blocks not reclaimed yet. n <= 0 removes all three caps.
 func WithMaxBytes(n int64) Option { return func(s *Server) { s.store.capacity = max(n, 0) } }
+
+// WithStagedBlockExpiry discards a blob's staged blocks once it has seen no Put Block for d,
+// as the service does after a week, so that uploads abandoned between Put Block and Put
+// Block List give their room back. A Put Block List after that fails with InvalidBlockList.
+// A started server also looks for expired blocks with no request to notice them, every
+// half expiry (at most a minute). d <= 0 keeps staged blocks until a Put Blob, Put Block
+// List or Delete Blob on the blob discards them. See DefaultStagedBlockExpiry.
+func WithStagedBlockExpiry(d time.Duration) Option {
+	return func(s *Server) { s.store.expiry = max(d, 0) }
+}
 
 // WithLogger sets where request logs go (Debug level per request). The default discards.
 func WithLogger(l *slog.Logger) Option {
@@ -171,6 +196,10 @@ func (s *Server) Start(addr string) error {
 		return fmt.Errorf("blobserver: listen %s: %w", addr, err)
 	}
 	s.started = true
+	if d := s.store.expiry; d > 0 {
+		s.swept = make(chan struct{})
+		go s.sweep(max(min(d/2, time.Minute), time.Millisecond))
+	}
 	s.url = "http://" + ln.Addr().String() + "/" + AccountName
 	s.srv = &http.Server{
 		Handler:           s.Handler(),
@@ -213,16 +242,24 @@ func ConnectionStringFor(blobEndpoint string) string {
 		";BlobEndpoint=" + blobEndpoint + ";"
 }
 
-// UsedBytes reports the bytes currently held by blobs and staged blocks.
+// UsedBytes reports the bytes currently held by committed blobs and staged blocks.
 func (s *Server) UsedBytes() int64 {
-	used, _ := s.store.usage()
-	return used
+	committed, staged, _ := s.store.usage()
+	return committed + staged
+}
+
+// StagedBytes reports the part of UsedBytes held by staged blocks, which the cap does not
+// count (see WithMaxBytes).
+func (s *Server) StagedBytes() int64 {
+	_, staged, _ := s.store.usage()
+	return staged
 }
 
 // DiskBytes reports the size of the store's files, which also counts the space of
-// overwritten and deleted blobs not reclaimed yet and of writes in progress.
+// overwritten and deleted blobs and discarded blocks not reclaimed yet and of writes in
+// progress.
 func (s *Server) DiskBytes() int64 {
-	_, d := s.store.usage()
+	_, _, d := s.store.usage()
 	return d
 }
 
@@ -263,7 +300,26 @@ func (s *Server) stopServing() error {
 		err = errors.Join(fmt.Errorf("blobserver: shutdown: %w", err), s.srv.Close())
 	}
 	<-s.served
+	if s.swept != nil {
+		<-s.swept // before Close removes the store under it
+	}
 	return err
+}
+
+// sweep discards expired staged blocks every period until the server closes, so that an
+// idle store gives their disk back too; requests discard them as they come otherwise.
+func (s *Server) sweep(every time.Duration) {
+	defer close(s.swept)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.closing:
+			return
+		case <-t.C:
+			s.store.expire()
+		}
+	}
 }
 
 // delayFor is the modelled time of a request moving n bytes: the latency, a random jitter

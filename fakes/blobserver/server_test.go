@@ -343,10 +343,10 @@ func TestConfigFlags(t *testing.T) {
 	c := blobserver.DefaultConfig()
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	c.RegisterFlags(fs, "storage-")
-	if err := fs.Parse([]string{"-storage-failure-rate=1", "-storage-max-bytes=10", "-storage-latency=0", "-storage-bandwidth=0", "-storage-jitter=1ms"}); err != nil {
+	if err := fs.Parse([]string{"-storage-failure-rate=1", "-storage-max-bytes=10", "-storage-latency=0", "-storage-bandwidth=0", "-storage-jitter=1ms", "-storage-staged-block-expiry=90s"}); err != nil {
 		t.Fatal(err)
 	}
-	if c != (blobserver.Config{FailureRate: 1, MaxBytes: 10, MaxBlobs: blobserver.DefaultMaxBlobs, Jitter: time.Millisecond}) {
+	if c != (blobserver.Config{FailureRate: 1, MaxBytes: 10, MaxBlobs: blobserver.DefaultMaxBlobs, Jitter: time.Millisecond, StagedBlockExpiry: 90 * time.Second}) {
 		t.Fatalf("config = %+v", c)
 	}
 	h := newServer(t, c.Options()...).Handler()

@@ -10,7 +10,7 @@ func (s *store) putBytes(cname, name string, data []byte, props blobProps, now t
 		return nil, err
 	}
 	if _, err := e.seg.f.WriteAt(data, e.off); err != nil {
-		s.abortWrite(e)
+		s.abortWrite(e, false)
 		return nil, err
 	}
 	return s.commitBlob(cname, name, e, props, now)
