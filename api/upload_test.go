@@ -8,8 +8,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -382,5 +386,53 @@ func TestFaultHungStorageBlamesStorage(t *testing.T) {
 		if r.status != http.StatusGatewayTimeout || documentedError(t, r) != codeUpstreamTimeout {
 			t.Errorf("%s 4 MiB upload into hung storage: %d %s, want 504 %s", kind, r.status, r.body, codeUpstreamTimeout)
 		}
+	}
+}
+
+// TestFailedUploadReleasesStagedBlocks: a large upload that fails after
+// some of its blocks were staged leaves nothing staged behind (those bytes
+// would otherwise sit in storage until its expiry, counted against it),
+// and no blob under its name.
+func TestFailedUploadReleasesStagedBlocks(t *testing.T) {
+	fake := blobserver.New()
+	if err := fake.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fake.Close() })
+	u, err := url.Parse(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	var blocks atomic.Int64
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The third block is refused (after reading it, as a storage
+		// error would be): two are staged by then.
+		if r.URL.Query().Get("comp") == "block" && blocks.Add(1) == 3 {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("x-ms-error-code", "InternalError")
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	cfg := testConfig()
+	cfg.StorageConnectionString = blobserver.ConnectionStringFor(front.URL + "/" + blobserver.AccountName)
+	cfg.StorageRetries = -1
+	cfg.MaxUploadBytes = 8 << 20
+	s := startServer(t, cfg)
+	r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=4194304", nil)
+	if r.status != http.StatusBadGateway || documentedError(t, r) != codeStorageError {
+		t.Fatalf("upload whose third block fails: %d %s, want 502 %s", r.status, r.body, codeStorageError)
+	}
+	for deadline := time.Now().Add(10 * time.Second); fake.StagedBytes() != 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d staged bytes left behind by the failed upload", fake.StagedBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if used := fake.UsedBytes(); used != 0 {
+		t.Fatalf("%d bytes held after the failed upload, want none", used)
 	}
 }
