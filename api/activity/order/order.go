@@ -219,7 +219,18 @@ func Decode(r io.Reader) (Order, error) {
 	if err := dec.Decode(&o); err != nil {
 		return Order{}, &ValidationError{Field: "body", Reason: err.Error(), Err: err}
 	}
-	if dec.More() {
+	// Only white space may follow the order. dec.More is no test of that: it
+	// asks whether an array or object has another element, and so answers
+	// false before a ']' or '}', which let `{...}]` through. Token reads
+	// what follows: io.EOF when nothing does, a *json.SyntaxError or a
+	// token when something does, and any other error when reading the body
+	// failed (its size limit or deadline), which is kept in Err as for the
+	// order itself.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var syn *json.SyntaxError
+		if err != nil && !errors.As(err, &syn) {
+			return Order{}, &ValidationError{Field: "body", Reason: err.Error(), Err: err}
+		}
 		return Order{}, &ValidationError{Field: "body", Reason: "trailing data after the order"}
 	}
 	return o, Validate(o)

@@ -140,11 +140,20 @@ func TestDecode(t *testing.T) {
 		t.Errorf("good order: %+v, %v", o, err)
 	}
 	for _, body := range []string{`{"id":"B2","run":"0123456789abcdef","items":[{"sku":"a","quantity":1}]}`,
-		`{"id":"B2","items":[{"sku":"a","quantity":1000,"priceCents":9223372036854775807}]}`, `{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`} {
+		`{"id":"B2","items":[{"sku":"a","quantity":1000,"priceCents":9223372036854775807}]}`, `{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`,
+		// Trailing closers: json.Decoder.More answers false before them.
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}]`,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}}`,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]} ] `,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}1`} {
 		var ve *order.ValidationError
 		if _, err := order.Decode(strings.NewReader(body)); !errors.As(err, &ve) {
 			t.Errorf("Decode(%s) = %v, want a ValidationError", body, err)
 		}
+	}
+	// White space after the order is not trailing data.
+	if _, err := order.Decode(strings.NewReader(`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}` + " \r\n\t")); err != nil {
+		t.Errorf("order followed by white space: %v", err)
 	}
 }
 
