@@ -97,10 +97,7 @@ const memoDigest = "orderDigest"
 // its own run key in its input, so it writes and compensates only its own
 // receipt.
 func (a *app) durableOrder(c *gin.Context) {
-	o, ok := a.decodeOrder(c)
-	if !ok {
-		return
-	}
+	o := postedOrder(c)
 	digest := digestOrder(o)
 	o.Run = order.NewRun()
 	id := "order-" + o.ID
