@@ -171,7 +171,7 @@ func (a *app) durableOrder(c *gin.Context) {
 	case errors.As(err, &failed):
 		_ = c.Error(err)
 		abortError(c, http.StatusBadGateway, codeOrderFailed,
-			"the order workflow failed and the order was not confirmed (a receipt it stored was removed); posting it again runs it anew")
+			"the order workflow failed and the order was not confirmed (a receipt it stored is deleted); posting it again runs it anew")
 	case ctx.Err() != nil:
 		abortError(c, statusClientClosed, codeClientClosed, "client closed the request")
 	case waited:

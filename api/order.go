@@ -41,6 +41,8 @@ type orderWorkflows struct {
 	// worker pool no longer does. See readOrder.
 	reads     chan struct{}
 	readsFull prometheus.Counter
+	// orphans retries the deletion of receipts whose compensation failed.
+	orphans *orphans
 }
 
 // maxOrderReads is how many order bodies may be arriving at once. Each
@@ -75,12 +77,23 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 	}
 	// Deleting a receipt that is not there succeeds: the compensation may
 	// run for an upload that never stored anything.
-	del := func(ctx context.Context, name string) error {
+	deleteReceipt := func(ctx context.Context, name string) error {
 		_, err := a.store.client.DeleteBlob(ctx, a.cfg.Container, name, nil)
 		if err != nil && !bloberror.HasCode(err, bloberror.BlobNotFound) {
 			return fmt.Errorf("delete receipt %s: %w", name, err)
 		}
 		return nil
+	}
+	// A compensation that fails to delete its receipt hands it to orphans,
+	// which retries it; the failure still reaches the run's error (and the
+	// log). On Temporal, each failed attempt hands it over, once.
+	orphans := newOrphans(deleteReceipt, a.log.With("component", "orders"), reg)
+	del := func(ctx context.Context, name string) error {
+		err := deleteReceipt(ctx, name)
+		if err != nil {
+			orphans.add(name)
+		}
+		return err
 	}
 	// The record is created only where none is (If-None-Match: *). Finding
 	// one, the attempt reads it: the same bytes are this run's own, stored by
@@ -146,8 +159,13 @@ func (a *app) newOrderWorkflows(reg prometheus.Registerer) (*orderWorkflows, err
 	}, func() float64 { return float64(len(reads)) })); err != nil {
 		return nil, fmt.Errorf("order metrics: %w", err)
 	}
-	return &orderWorkflows{sync: sync, async: async, reads: reads, readsFull: full}, nil
+	return &orderWorkflows{sync: sync, async: async, reads: reads, readsFull: full, orphans: orphans}, nil
 }
+
+// stop ends the retries of receipts left by failed compensations, logging
+// those still left. Call it once no order can run (after the HTTP server
+// and the Temporal worker stopped) and before storage closes.
+func (w *orderWorkflows) stop() { w.orphans.stop() }
 
 // orderKey is where readOrder leaves the decoded order for the handler.
 const orderKey = "syncio.order"
@@ -379,11 +397,19 @@ func orderStep(err error) string {
 }
 
 // respondOrder answers order id with its result: a run's, or its record's.
+// A failed run is answered by the step that failed (activity.Fault): the
+// errors of the compensations that ran after it are about undoing, and go
+// to the log only. Mapped together, a failed profile step whose receipt's
+// delete storage then refused was answered "Order/Parallel/GetUserProfile
+// failed: storage answered 503 ServerBusy", the delete's answer under the
+// profile step's name (and a delete that timed out made a failed step a 504
+// "timed out").
 func (a *app) respondOrder(c *gin.Context, id string, conf order.Confirmation, err error) {
 	var (
 		verr *order.ValidationError
 		rerr *recordReadError
 	)
+	fault := activity.Fault(err)
 	switch {
 	case err == nil:
 		c.JSON(http.StatusCreated, conf)
@@ -391,9 +417,10 @@ func (a *app) respondOrder(c *gin.Context, id string, conf order.Confirmation, e
 		abortConflict(c, id)
 	case errors.As(err, &rerr):
 		abortUpstream(c, err, codeStorageError, "reading the order's record")
-	case errors.As(err, &verr):
+	case errors.As(fault, &verr):
 		abortError(c, http.StatusBadRequest, codeInvalidOrder, verr.Error())
 	default:
-		abortUpstream(c, err, codeUpstreamError, orderStep(err))
+		_ = c.Error(err) // the fault and what its compensations did, for the log
+		answerUpstream(c, fault, codeUpstreamError, orderStep(fault))
 	}
 }
