@@ -188,8 +188,10 @@ func (a *app) readOrder(c *gin.Context) {
 		abortError(c, http.StatusServiceUnavailable, codeQueueFull, "server busy: too many order bodies arriving, retry later")
 		return
 	}
-	o, ok := a.decodeOrder(c)
-	<-a.orders.reads
+	o, ok := func() (order.Order, bool) {
+		defer func() { <-a.orders.reads }() // given back even if decoding panics
+		return a.decodeOrder(c)
+	}()
 	if !ok {
 		return
 	}
