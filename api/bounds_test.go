@@ -131,16 +131,17 @@ func TestUploadStreamsWithinTheBound(t *testing.T) {
 
 // TestFaultSlowBodyLosesItsRequest: a client that stops sending its body gets
 // 408 body_timeout after Config.BodyTimeout, well before the server's read
-// timeout; the async route waits for the body holding no worker, the sync
-// route (the demo's point) holds one until the deadline, and then no more.
+// timeout; the async upload and both order routes wait for the body holding
+// no worker, the sync upload (the demo's point, bodyHoldsWorker) holds one
+// until the deadline, and then no more.
 func TestFaultSlowBodyLosesItsRequest(t *testing.T) {
 	cfg := testConfig()
 	cfg.BodyTimeout = 300 * time.Millisecond
 	cfg.ReadTimeout = time.Hour
 	s := startServer(t, cfg)
-	for _, path := range []string{"/api/async/upload", "/api/sync/upload", "/api/async/order"} {
+	for _, path := range []string{"/api/async/upload", "/api/sync/upload", "/api/async/order", "/api/sync/order"} {
 		conn := rawRequest(t, s, "POST "+path+" HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "{")
-		if strings.Contains(path, "async") {
+		if _, holds := bodyHoldsWorker["POST "+path]; !holds {
 			waitPool(t, s, "the body read holding no worker", func(st pool.Stats) bool { return st.Busy == 0 && st.Queued == 0 })
 		}
 		r, err := readResponse(conn)

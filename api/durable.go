@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -90,29 +89,36 @@ const memoDigest = "orderDigest"
 // status URL once Config.TemporalWait has passed: the order goes on without
 // the request, and survives this process.
 //
-// The workflow ID is the client's order ID, so Temporal is the ledger: a
-// repeat of a running or confirmed order with the same body waits for (or
-// reads) that run and answers the same, a repeat with another body is a
-// 409, and only an order whose last run failed may run again. Each run has
-// its own run key in its input, so it writes and compensates only its own
-// receipt.
+// As on the in-process routes, the order's record in storage is its answer
+// (order.Record): an ID recorded before, by this route or the in-process
+// ones, in this process or an earlier one, on this Temporal server or one
+// that has since forgotten it, is answered from its record, and runs
+// nothing. Otherwise the workflow ID is the client's order ID, so Temporal
+// joins the requests for one ID while it runs: a repeat with the same body
+// waits for (or reads) that run and answers the same, one with another
+// body is a 409, and only an order whose last run failed may run again. A
+// run that found the ID recorded by another run meanwhile fails, deleting
+// its receipt, and is answered from that record. Each run has its own run
+// key in its input, so it writes and compensates only its own receipt.
 func (a *app) durableOrder(c *gin.Context) {
-	o, ok := a.decodeOrder(c)
-	if !ok {
-		return
-	}
-	digest := digestOrder(o)
+	o := postedOrder(c)
+	digest := order.Digest(o)
 	o.Run = order.NewRun()
 	id := "order-" + o.ID
 
 	ctx := c.Request.Context()
 	var conf order.Confirmation
-	var started, waited, conflict bool
+	var started, waited bool
 	err := a.pool.Await(ctx, func(ctx context.Context) error {
+		rconf, found, err := a.recordedAnswer(ctx, o.ID, digest)
+		if found || err != nil {
+			conf = rconf
+			return err
+		}
 		run, err := a.durable.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 			ID:        id,
 			TaskQueue: temporal.TaskQueue,
-			Memo:      map[string]any{memoDigest: hex.EncodeToString(digest[:])},
+			Memo:      map[string]any{memoDigest: digest},
 			// A confirmed order stays the one answer for its ID; only a
 			// failed, cancelled or timed-out one may be run again.
 			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
@@ -126,8 +132,7 @@ func (a *app) durableOrder(c *gin.Context) {
 				return derr
 			}
 			if !same {
-				conflict = true
-				return nil
+				return errOrderConflict
 			}
 			run, err = a.durable.client.GetWorkflow(ctx, id, ""), nil
 		}
@@ -139,18 +144,34 @@ func (a *app) durableOrder(c *gin.Context) {
 		defer cancel()
 		err = run.Get(wctx, &conf)
 		waited = err != nil && ctx.Err() == nil && waitEnded(wctx, err)
+		var failed *sdktemporal.WorkflowExecutionError
+		if errors.As(err, &failed) {
+			// Lost the record to another run (order.ErrRecorded, which
+			// does not keep its type across Temporal): that run's record
+			// is the answer. Any other failure finds none, or cannot read
+			// storage either, and stays the workflow's failure.
+			if rconf, found, rerr := a.recordedAnswer(ctx, o.ID, digest); found {
+				conf = rconf
+				return rerr
+			}
+		}
 		return err
 	})
-	var failed *sdktemporal.WorkflowExecutionError
+	var (
+		failed *sdktemporal.WorkflowExecutionError
+		rerr   *recordReadError
+	)
 	switch {
-	case err == nil && conflict:
-		abortConflict(c, o.ID)
 	case err == nil:
 		c.JSON(http.StatusCreated, conf)
+	case errors.Is(err, errOrderConflict):
+		abortConflict(c, o.ID)
+	case errors.As(err, &rerr):
+		abortUpstream(c, err, codeStorageError, "reading the order's record")
 	case errors.As(err, &failed):
 		_ = c.Error(err)
 		abortError(c, http.StatusBadGateway, codeOrderFailed,
-			"the order workflow failed and the order was not confirmed (a receipt it stored was removed); posting it again runs it anew")
+			"the order workflow failed and the order was not confirmed (a receipt it stored is deleted); posting it again runs it anew")
 	case ctx.Err() != nil:
 		abortError(c, statusClientClosed, codeClientClosed, "client closed the request")
 	case waited:
@@ -168,8 +189,8 @@ func (a *app) durableOrder(c *gin.Context) {
 }
 
 // sameDigest reports whether the latest run of workflow id was started for
-// an order with digest d.
-func (d *durable) sameDigest(ctx context.Context, id string, want orderDigest) (bool, error) {
+// an order with digest want (order.Digest).
+func (d *durable) sameDigest(ctx context.Context, id, want string) (bool, error) {
 	desc, err := d.client.DescribeWorkflow(ctx, id, "")
 	if err != nil {
 		return false, err
@@ -181,7 +202,7 @@ func (d *durable) sameDigest(ctx context.Context, id string, want orderDigest) (
 			return false, fmt.Errorf("order memo: %w", err)
 		}
 	}
-	return got == hex.EncodeToString(want[:]), nil
+	return got == want, nil
 }
 
 // waitEnded reports whether err is the end of the wait bounded by wctx.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -230,5 +231,66 @@ func TestTemporalSameOrderIDPairsLoseNoReceipt(t *testing.T) {
 			t.Errorf("%s with another body: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
 		}
 		checkReceipt(t, s, first.body)
+	}
+}
+
+// TestTemporalOrderAnswerIsTheRecord: the order's record in storage is its
+// answer on the Temporal route as on the in-process ones. An order
+// confirmed on Temporal is answered the same by the in-process route, and
+// one confirmed in-process the same by the Temporal route, each running
+// nothing new; after the API restarts on a fresh Temporal server (which
+// has forgotten every workflow) over the same storage, both are answered
+// the same again, and another body under either ID is 409. Before, each
+// runtime kept its own ledger (Temporal's workflow IDs, the process's
+// map): the other route, or a fresh Temporal, ran the order a second time
+// under a second receipt.
+func TestTemporalOrderAnswerIsTheRecord(t *testing.T) {
+	cfg := testConfig()
+	cfg.StoragePath = filepath.Join(t.TempDir(), "blobs")
+	cfg.TemporalWait = 30 * time.Second
+	ts := temporaltest.Start(t)
+	cfg.Temporal = ts.HostPort
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// id → the route that confirms it first, and then the other route.
+	first := map[string]response{}
+	for id, routes := range map[string][2]string{"TR-temporal": {"async", "sync"}, "TR-inproc": {"sync", "async"}} {
+		r, err := postOrder(context.Background(), s, routes[0], orderBody(id))
+		if err != nil || r.status != http.StatusCreated {
+			t.Fatalf("%s on the %s route: %d %s %v", id, routes[0], r.status, r.body, err)
+		}
+		first[id] = r
+		r, err = postOrder(context.Background(), s, routes[1], orderBody(id))
+		if err != nil || r.status != http.StatusCreated || !bytes.Equal(r.body, first[id].body) {
+			t.Errorf("%s on the %s route, confirmed on the %s one: %d %s %v, want the same 201 %s",
+				id, routes[1], routes[0], r.status, r.body, err, first[id].body)
+		}
+	}
+	stopServer(t, s)
+	if err := ts.Stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg.Temporal = temporaltest.Start(t).HostPort // empty: every workflow forgotten
+	again := startServer(t, cfg)
+	for id, answer := range first {
+		for _, route := range []string{"async", "sync"} {
+			r, err := postOrder(context.Background(), again, route, orderBody(id))
+			if err != nil || r.status != http.StatusCreated || !bytes.Equal(r.body, answer.body) {
+				t.Errorf("%s on the %s route after a restart on a fresh Temporal: %d %s %v, want the first answer 201 %s",
+					id, route, r.status, r.body, err, answer.body)
+			}
+		}
+		other := strings.Replace(orderBody(id), `"quantity":3`, `"quantity":4`, 1)
+		r, err := postOrder(context.Background(), again, "async", other)
+		if err != nil || r.status != http.StatusConflict || documentedError(t, r) != codeOrderConflict {
+			t.Errorf("%s with another body on Temporal: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
+		}
+		checkReceipt(t, again, answer.body)
+	}
+	if n := ordersStarted(t, again); n != 0 {
+		t.Errorf("the restarted server ran %v in-process orders for repeats, want none", n)
 	}
 }

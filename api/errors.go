@@ -77,6 +77,13 @@ func abortError(c *gin.Context, status int, code, msg string) {
 // c.Errors, and the logger redacts SAS signatures and account keys).
 func abortUpstream(c *gin.Context, err error, code, what string) {
 	_ = c.Error(err)
+	answerUpstream(c, err, code, what)
+}
+
+// answerUpstream is abortUpstream without logging err, for a caller that
+// logs more than it maps (respondOrder: a run's fault, and its
+// compensations' errors).
+func answerUpstream(c *gin.Context, err error, code, what string) {
 	var re *azcore.ResponseError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):

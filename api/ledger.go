@@ -2,48 +2,36 @@ package api
 
 import (
 	"container/list"
-	"crypto/sha256"
-	"encoding/json"
 	"sync"
 
 	"github.com/syncio/syncio/api/activity/order"
 )
 
 // ledgerSize is how many confirmed order IDs the in-process order routes
-// remember. A confirmed order costs some 300 bytes here, so the ledger stays
-// under about 5 MB. Past it the oldest confirmed IDs are forgotten: posting
-// one of them again runs a new order with a new receipt (nothing stored is
-// lost or overwritten, but that repeat is no longer idempotent). The
-// Temporal route keeps its ledger in Temporal instead (durableOrder).
+// keep in memory. A confirmed order costs some 300 bytes here, so the ledger
+// stays under about 5 MB. Past it the oldest confirmed IDs are dropped: a
+// repeat of one of them is answered from its record in storage instead,
+// the same answer at the cost of one read.
 const ledgerSize = 16384
-
-// orderDigest identifies an order's content: a repeated ID with the same
-// digest is a retry, with another digest a conflict.
-type orderDigest [sha256.Size]byte
-
-// digestOrder hashes the client's fields of o. json.Marshal of a struct is
-// deterministic, so equal orders hash equal however their JSON was spaced.
-func digestOrder(o order.Order) orderDigest {
-	o.Run = ""
-	b, _ := json.Marshal(o) // an Order always marshals
-	return sha256.Sum256(b)
-}
 
 // ledgerEntry is one order ID's current run. done is closed when the run
 // ends; conf and err are its result, readable after done.
 type ledgerEntry struct {
-	digest orderDigest
+	digest string // order.Digest of the posted order
 	done   chan struct{}
 	conf   order.Confirmation
 	err    error
 }
 
-// ledger makes the in-process order routes idempotent per client order ID:
-// the first request with an ID runs the order; a request with the same ID
-// and body while it runs, or after it was confirmed, gets the same result;
+// ledger joins the in-process order routes' requests for one client order
+// ID within this process: the first request with an ID finds its answer
+// (its record in storage, or a run of the order); a request with the same
+// ID and body meanwhile, or after it was confirmed, gets the same answer;
 // one with the same ID and another body is a conflict. A failed run is
 // forgotten when it ends, so a retry after a failure runs again (with its
-// own run key and so its own receipt).
+// own run key and so its own receipt). The ledger is a cache: what an
+// order ID was answered is its record in storage (order.Record), which
+// outlives the process and is shared with the Temporal route.
 type ledger struct {
 	mu        sync.Mutex
 	entries   map[string]*ledgerEntry
@@ -58,7 +46,7 @@ func newLedger(max int) *ledger {
 // begin looks id up. It returns the entry for id and whether the caller
 // owns it (must run the order and call finish), or conflict when id is
 // known with another digest.
-func (l *ledger) begin(id string, d orderDigest) (e *ledgerEntry, owner, conflict bool) {
+func (l *ledger) begin(id, d string) (e *ledgerEntry, owner, conflict bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e, ok := l.entries[id]; ok {

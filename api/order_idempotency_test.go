@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/syncio/syncio/api/activity/order"
 )
@@ -193,5 +195,68 @@ func TestReceiptReadableByRoute(t *testing.T) {
 		if r := get(t, s.URL()+bad); r.status != http.StatusBadRequest && r.status != http.StatusNotFound {
 			t.Errorf("GET %s: %d %s, want 400 or 404", bad, r.status, r.body)
 		}
+	}
+}
+
+// stopServer shuts s down within a bound, for tests that start another
+// server on the same storage.
+func stopServer(t *testing.T, s *Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+}
+
+// ordersStarted is how many order runs s has started, on both routes.
+func ordersStarted(t *testing.T, s *Server) float64 {
+	t.Helper()
+	return metricValue(t, s, `syncio_workflows_started_total{workflow="order-async"}`) +
+		metricValue(t, s, `syncio_workflows_started_total{workflow="order-sync"}`)
+}
+
+// TestOrderAnswerSurvivesRestart: an order confirmed by one server is
+// answered the same (status and body) by a server started later on the same
+// storage, on either route, running nothing (no second receipt); the same ID
+// with another body is 409 order_conflict. Before the record, the second
+// server had forgotten the ID, ran the order again and answered a second
+// 201 with a second receipt.
+func TestOrderAnswerSurvivesRestart(t *testing.T) {
+	cfg := testConfig()
+	cfg.StoragePath = filepath.Join(t.TempDir(), "blobs")
+	s, err := Start(context.Background(), cfg, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]response{}
+	for _, kind := range []string{"sync", "async"} {
+		r, err := postOrder(context.Background(), s, kind, orderBody("RS-"+kind))
+		if err != nil || r.status != http.StatusCreated {
+			t.Fatalf("%s order: %d %s %v", kind, r.status, r.body, err)
+		}
+		first[kind] = r
+	}
+	stopServer(t, s)
+
+	again := startServer(t, cfg)
+	for _, kind := range []string{"sync", "async"} {
+		id := "RS-" + kind
+		for _, route := range []string{"sync", "async"} {
+			r, err := postOrder(context.Background(), again, route, orderBody(id))
+			if err != nil || r.status != http.StatusCreated || !bytes.Equal(r.body, first[kind].body) {
+				t.Errorf("%s after a restart, on the %s route: %d %s %v, want the first answer 201 %s",
+					id, route, r.status, r.body, err, first[kind].body)
+			}
+		}
+		other := strings.Replace(orderBody(id), `"quantity":3`, `"quantity":4`, 1)
+		r, err := postOrder(context.Background(), again, kind, other)
+		if err != nil || r.status != http.StatusConflict || documentedError(t, r) != codeOrderConflict {
+			t.Errorf("%s with another body after a restart: %d %s %v, want 409 %s", id, r.status, r.body, err, codeOrderConflict)
+		}
+		checkReceipt(t, again, first[kind].body)
+	}
+	if n := ordersStarted(t, again); n != 0 {
+		t.Errorf("the restarted server ran %v orders for repeats, want none", n)
 	}
 }

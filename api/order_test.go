@@ -98,6 +98,8 @@ func TestBadOrderIs400AndUploadsNothing(t *testing.T) {
 		"no items":      `{"id":"BAD1","items":[]}`,
 		"unsafe id":     `{"id":"../x","items":[{"sku":"pen","quantity":1,"priceCents":1}]}`,
 		"trailing data": orderBody("BAD1") + `{}`,
+		"trailing ]":    orderBody("BAD1") + `]`,
+		"trailing }":    orderBody("BAD1") + "\n}",
 		"client run":    `{"id":"BAD1","run":"0123456789abcdef","items":[{"sku":"pen","quantity":1,"priceCents":1}]}`,
 		"overflow":      `{"id":"BAD1","items":[{"sku":"pen","quantity":1000,"priceCents":9223372036854775807}]}`,
 		"total too big": `{"id":"BAD1","items":[{"sku":"pen","quantity":1000,"priceCents":10000000000000},{"sku":"ink","quantity":1,"priceCents":1}]}`,

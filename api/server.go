@@ -335,6 +335,9 @@ func (s *Server) closeBackends() error {
 	if s.app.durable != nil {
 		s.app.durable.close() // stops the worker first: its activities use storage
 	}
+	if s.app.orders != nil {
+		s.app.orders.stop() // after the last compensation, before storage closes
+	}
 	if s.app.store != nil {
 		s.app.store.close()
 	}

@@ -42,6 +42,26 @@ func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
 // Unwrap exposes the cause to errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Fault returns the failure that faulted a run, without the errors of the
+// compensations that ran after it: Run and RunOn join those to the fault,
+// the fault first (errors.Join, once per failed compensation). Report the
+// fault to whoever asked for the run; a compensation's error is about
+// undoing it, not about the step that failed, and belongs in a log. Any
+// other error is returned as it is.
+func Fault(err error) error {
+	for {
+		j, ok := err.(interface{ Unwrap() []error })
+		if !ok {
+			return err
+		}
+		errs := j.Unwrap()
+		if len(errs) == 0 {
+			return err
+		}
+		err = errs[0]
+	}
+}
+
 // assignPaths fixes every activity's path below root and numbers it: a
 // tracking record names its activity by that number, and paths[id] turns it
 // back into the path. Paths are computed once here so that errors and

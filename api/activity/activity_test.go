@@ -270,12 +270,22 @@ func TestCompensationErrorIsJoined(t *testing.T) {
 	wf := New("W", func(s *Scope, in Var[int], out Var[int]) Activity {
 		return Sequence("W",
 			Compensable("C", Do("Do", func(context.Context) error { return nil }), Do("Undo", func(context.Context) error { return errUndo })),
+			Compensable("D", Do("Do", func(context.Context) error { return nil }), Do("Undo", func(context.Context) error { return errUndo })),
 			Do("Fail", func(context.Context) error { return errBoom }),
 		)
 	})
 	_, err := wf.Run(context.Background(), Unlimited{}, 0)
-	if !errors.Is(err, errBoom) || !errors.Is(err, errUndo) || !strings.Contains(err.Error(), "W/C/Undo: undo failed") {
-		t.Errorf("err = %v, want both boom and W/C/Undo", err)
+	if !errors.Is(err, errBoom) || !errors.Is(err, errUndo) || !strings.Contains(err.Error(), "W/C/Undo: undo failed") ||
+		!strings.Contains(err.Error(), "W/D/Undo: undo failed") {
+		t.Errorf("err = %v, want boom, W/C/Undo and W/D/Undo", err)
+	}
+	// Fault is the step that failed, without what undoing it did.
+	var ae *Error
+	if f := Fault(err); !errors.As(f, &ae) || ae.Path != "W/Fail" || errors.Is(f, errUndo) {
+		t.Errorf("Fault(err) = %v, want W/Fail's error alone", f)
+	}
+	if f := Fault(errBoom); f != errBoom {
+		t.Errorf("Fault of a plain error = %v, want it unchanged", f)
 	}
 }
 

@@ -213,7 +213,8 @@ func (r *run) exec(ctx context.Context, root Activity, env *Env) error {
 }
 
 // compensate runs the registered compensations one at a time, newest first.
-// Their errors are joined to the fault that triggered them.
+// Their errors are joined to the fault that triggered them, after it (Fault
+// relies on that order).
 func (r *run) compensate(ctx context.Context) {
 	n := len(r.comps)
 	if n == 0 {

@@ -2,6 +2,7 @@ package order_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"testing"
@@ -9,8 +10,9 @@ import (
 	"github.com/syncio/syncio/api/activity/order"
 )
 
-// FuzzDecode: any body either fails with a *ValidationError or decodes to
-// an order that Validate accepts, with no client-set run key and a total
+// FuzzDecode: any body either fails with a *ValidationError or is one JSON
+// value (nothing after it but white space) that decodes to an order that
+// Validate accepts, with no client-set run key and a total
 // that is the exact (big-integer) sum of its lines, within 0..MaxTotalCents:
 // no input can make the total wrap. The seeds run in every go test.
 func FuzzDecode(f *testing.F) {
@@ -21,6 +23,8 @@ func FuzzDecode(f *testing.F) {
 		`{"id":"A1","items":[{"sku":"pen","quantity":-1,"priceCents":-9223372036854775808}]}`,
 		`{"id":"A1","run":"0123456789abcdef","items":[{"sku":"pen","quantity":1,"priceCents":1}]}`,
 		`{"id":"../x","items":[]}`, `{`, `null`, `[]`, `{"id":"A1","items":[{"sku":"p","quantity":1e3,"priceCents":1}]}`,
+		`{"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]}]`,
+		`{"id":"A1","items":[{"sku":"pen","quantity":1,"priceCents":150}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -32,6 +36,10 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("Decode error %T %v, want *ValidationError", err, err)
 			}
 			return
+		}
+		// An accepted body is one JSON value and nothing else.
+		if !json.Valid(body) {
+			t.Fatalf("Decode accepted %q, which is not one JSON value", body)
 		}
 		if verr := order.Validate(o); verr != nil || o.Run != "" {
 			t.Fatalf("decoded order %+v: Validate %v, run %q", o, verr, o.Run)

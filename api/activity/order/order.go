@@ -3,6 +3,7 @@ package order
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -79,12 +80,25 @@ type UploadFunc func(ctx context.Context, name string, data []byte) (Blob, error
 // never happened or run twice.
 type DeleteFunc func(ctx context.Context, name string) error
 
+// RecordFunc stores data as the blob called name only if no blob has that
+// name yet (a conditional create, If-None-Match: *). If one has, it returns
+// nil when that blob holds exactly data (an earlier attempt of the same run
+// stored it and its answer was lost), and otherwise an error wrapping
+// ErrRecorded.
+type RecordFunc func(ctx context.Context, name string, data []byte) error
+
+// ErrRecorded: another run recorded the order ID first (RecordFunc).
+var ErrRecorded = errors.New("the order id is already recorded by another run")
+
 // Services are the backend calls the workflow makes: the profile lookup and
-// the receipt upload, and the receipt's deletion when an order fails.
+// the receipt upload, the receipt's deletion when an order fails, and the
+// order's record. Record may be nil: then the workflow ends at Confirm and
+// keeps no record.
 type Services struct {
 	Profile ProfileFunc
 	Upload  UploadFunc
 	Delete  DeleteFunc
+	Record  RecordFunc
 }
 
 // deleteTimeout bounds the compensation's delete: compensations run after
@@ -219,7 +233,18 @@ func Decode(r io.Reader) (Order, error) {
 	if err := dec.Decode(&o); err != nil {
 		return Order{}, &ValidationError{Field: "body", Reason: err.Error(), Err: err}
 	}
-	if dec.More() {
+	// Only white space may follow the order. dec.More is no test of that: it
+	// asks whether an array or object has another element, and so answers
+	// false before a ']' or '}', which let `{...}]` through. Token reads
+	// what follows: io.EOF when nothing does, a *json.SyntaxError or a
+	// token when something does, and any other error when reading the body
+	// failed (its size limit or deadline), which is kept in Err as for the
+	// order itself.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var syn *json.SyntaxError
+		if err != nil && !errors.As(err, &syn) {
+			return Order{}, &ValidationError{Field: "body", Reason: err.Error(), Err: err}
+		}
 		return Order{}, &ValidationError{Field: "body", Reason: "trailing data after the order"}
 	}
 	return o, Validate(o)
@@ -232,6 +257,33 @@ func Decode(r io.Reader) (Order, error) {
 // replays the same Run, so its retried activities overwrite their own
 // receipt instead of adding another.
 func ReceiptName(o Order) string { return "receipts/" + o.ID + "/" + o.Run + ".json" }
+
+// RecordName is the blob name of order id's record: one per ID, whatever
+// the run, so a run can find it before it starts.
+func RecordName(id string) string { return "orders/" + id + ".json" }
+
+// Record is an order's record: the answer its ID was given, stored once per
+// ID (RecordName) by the run that confirmed it, which names the receipt that
+// stands. It outlives the process that ran the order, and whatever ran it
+// (in-process or a durable host): a repeat of the ID is answered from it,
+// with the same confirmation if its Digest matches and as a conflict if not.
+type Record struct {
+	Digest       string       `json:"digest"`
+	Run          string       `json:"run"`
+	Confirmation Confirmation `json:"confirmation"`
+}
+
+// Digest identifies what the client posted: the SHA-256, in hex, of the
+// order's JSON without its run key. json.Marshal of a struct is
+// deterministic, so equal orders digest equal however their JSON was
+// spaced. A repeated ID with the same digest is a retry; with another, a
+// conflict.
+func Digest(o Order) string {
+	o.Run = ""
+	b, _ := json.Marshal(o) // an Order always marshals
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
 
 type receipt struct {
 	Order
@@ -297,7 +349,7 @@ func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Or
 			}
 		}), out, func(_ context.Context, c Confirmation) (Confirmation, error) { return c, nil })
 
-		return activity.Sequence("Order",
+		steps := []activity.Activity{
 			validate,
 			// The compensation is registered before the upload starts, not
 			// after it succeeds: an upload that failed for good may still
@@ -306,6 +358,28 @@ func New(mode Mode, svc Services, opts ...activity.Option) *activity.Workflow[Or
 			activity.Compensable("Receipt", prepare, deleteReceipt),
 			activity.Parallel("Parallel", getProfile, uploadReceipt),
 			confirm,
-		)
+		}
+		if svc.Record != nil {
+			// The record is the order's commit point: written once per ID,
+			// after the confirmation and inside the receipt's compensation,
+			// so a run that cannot record (storage failing, or another run
+			// of the ID recorded first: ErrRecorded) fails and deletes its
+			// own receipt, and exactly one receipt per ID stands. The
+			// record's bytes are built in workflow code, deterministically.
+			record := activity.Expr[Upload](func(e *activity.Env) Upload {
+				o := in.Get(e)
+				data, _ := json.Marshal(Record{Digest: Digest(o), Run: o.Run, Confirmation: out.Get(e)}) // always marshals
+				return Upload{Name: RecordName(o.ID), Data: data}
+			})
+			recordIO := func(ctx context.Context, u Upload) (struct{}, error) {
+				return struct{}{}, svc.Record(ctx, u.Name, u.Data)
+			}
+			if mode == ModeSync {
+				steps = append(steps, activity.Code("Record", record, nil, recordIO))
+			} else {
+				steps = append(steps, activity.AsyncIO("Record", record, nil, recordIO))
+			}
+		}
+		return activity.Sequence("Order", steps...)
 	}, opts...)
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -140,11 +142,20 @@ func TestDecode(t *testing.T) {
 		t.Errorf("good order: %+v, %v", o, err)
 	}
 	for _, body := range []string{`{"id":"B2","run":"0123456789abcdef","items":[{"sku":"a","quantity":1}]}`,
-		`{"id":"B2","items":[{"sku":"a","quantity":1000,"priceCents":9223372036854775807}]}`, `{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`} {
+		`{"id":"B2","items":[{"sku":"a","quantity":1000,"priceCents":9223372036854775807}]}`, `{`, `{"id":"B2","items":[{"sku":"a","quantity":1}],"extra":1}`, `{"id":"B2","items":[{"sku":"a","quantity":1}]} {}`, `{"id":"B2"}`,
+		// Trailing closers: json.Decoder.More answers false before them.
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}]`,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}}`,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]} ] `,
+		`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}1`} {
 		var ve *order.ValidationError
 		if _, err := order.Decode(strings.NewReader(body)); !errors.As(err, &ve) {
 			t.Errorf("Decode(%s) = %v, want a ValidationError", body, err)
 		}
+	}
+	// White space after the order is not trailing data.
+	if _, err := order.Decode(strings.NewReader(`{"id":"B2","items":[{"sku":"a","quantity":1,"priceCents":5}]}` + " \r\n\t")); err != nil {
+		t.Errorf("order followed by white space: %v", err)
 	}
 }
 
@@ -333,5 +344,76 @@ func TestSameIDRunsWriteTheirOwnReceipts(t *testing.T) {
 	}
 	if len(rec.deletes) != 1 || rec.deletes[0] == conf.Receipt.Name {
 		t.Errorf("deletes = %q, want only the failed run's own receipt", rec.deletes)
+	}
+}
+
+// record is RecordFunc's contract over the recorder's blobs: create once,
+// the same bytes again are fine, other bytes are ErrRecorded.
+func (r *recorder) record(_ context.Context, name string, data []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.uploads == nil {
+		r.uploads = map[string][]byte{}
+	}
+	if got, ok := r.uploads[name]; ok {
+		if string(got) == string(data) {
+			return nil
+		}
+		return fmt.Errorf("record %s: %w", name, order.ErrRecorded)
+	}
+	r.uploads[name] = data
+	return nil
+}
+
+// TestRecordIsTheCommitPoint: with Services.Record, a confirmed run stores
+// the order's record (its digest, run and confirmation) under RecordName; a
+// second run of the same ID (another run key) finds it, fails with
+// ErrRecorded and deletes its own receipt, and the first run's receipt and
+// record stand.
+func TestRecordIsTheCommitPoint(t *testing.T) {
+	for _, mode := range []order.Mode{order.ModeAsync, order.ModeSync} {
+		t.Run(mode.String(), func(t *testing.T) {
+			rec := &recorder{}
+			svc := rec.services()
+			svc.Record = rec.record
+			wf := order.New(mode, svc)
+			first := validOrder("R1")
+			conf, err := wf.Run(context.Background(), activity.Unlimited{}, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got order.Record
+			if err := json.Unmarshal(rec.uploads[order.RecordName("R1")], &got); err != nil {
+				t.Fatalf("record %s: %v", order.RecordName("R1"), err)
+			}
+			if got.Digest != order.Digest(first) || got.Run != first.Run || got.Confirmation != conf {
+				t.Errorf("record %+v, want digest %s, run %s, confirmation %+v", got, order.Digest(first), first.Run, conf)
+			}
+
+			second := validOrder("R1")
+			_, err = wf.Run(context.Background(), activity.Unlimited{}, second)
+			if !errors.Is(err, order.ErrRecorded) || !strings.HasPrefix(err.Error(), "Order/Record: ") {
+				t.Fatalf("second run of R1: %v, want Order/Record: … ErrRecorded", err)
+			}
+			if _, ok := rec.uploads[order.ReceiptName(second)]; ok || !slices.Contains(rec.deletes, order.ReceiptName(second)) {
+				t.Errorf("the second run's receipt %s was not deleted (deletes %v)", order.ReceiptName(second), rec.deletes)
+			}
+			if _, ok := rec.uploads[conf.Receipt.Name]; !ok {
+				t.Errorf("the first run's receipt %s is gone", conf.Receipt.Name)
+			}
+		})
+	}
+}
+
+// TestDigestIgnoresRun: the digest is the client's: the run key, which the
+// server sets per run, does not change it; any field the client sets does.
+func TestDigestIgnoresRun(t *testing.T) {
+	a, b := validOrder("D1"), validOrder("D1")
+	if order.Digest(a) != order.Digest(b) {
+		t.Error("two runs of one order digest differently")
+	}
+	b.Items[0].Quantity++
+	if order.Digest(a) == order.Digest(b) {
+		t.Error("orders with different quantities digest equal")
 	}
 }
