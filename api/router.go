@@ -39,7 +39,9 @@ func newEngine() *gin.Engine {
 // listener (Config.DebugAddr).
 func (a *app) newRouter(reg *prometheus.Registry, enablePprof, ops bool) *gin.Engine {
 	r := newEngine()
-	r.Use(requestID, a.handlers.track, a.observe(reg), a.recoverJSON)
+	// drainBody runs outside observe: the time it reads a refused body is not
+	// the request's latency, the answer having gone out before it.
+	r.Use(requestID, a.handlers.track, a.drainBody, a.observe(reg), a.recoverJSON)
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
 	}
