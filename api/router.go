@@ -42,6 +42,9 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof, ops bool) *gin.En
 	// drainBody runs outside observe: the time it reads a refused body is not
 	// the request's latency, the answer having gone out before it.
 	r.Use(requestID, a.handlers.track, a.drainBody, a.observe(reg), a.recoverJSON)
+	if a.conns != nil {
+		r.Use(a.conns.guard) // after observe, which counts its 503s
+	}
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
 	}

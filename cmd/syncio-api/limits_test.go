@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/syncio/syncio/api"
@@ -35,6 +36,32 @@ func TestMemoryLimitAndUploadSlots(t *testing.T) {
 			}
 			if got := c.metric(t, "syncio_upload_inflight_max_uploads"); got != tc.slots {
 				t.Errorf("syncio_upload_inflight_max_uploads %v, want %v", got, tc.slots)
+			}
+		})
+	}
+}
+
+// TestConnFlags: -max-conns, -reserved-conns and -idle-timeout reach the
+// API, as its listening line and /metrics report them; without them the
+// cap is api.DefaultMaxConns.
+func TestConnFlags(t *testing.T) {
+	base := []string{"-addr", "127.0.0.1:0", "-storage-latency", "0", "-storage-bandwidth", "0"}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		line  string
+		limit float64
+	}{
+		{"defaults", nil, "max_conns=4096 reserved_conns=32 idle_timeout=1m15s", api.DefaultMaxConns},
+		{"flags", []string{"-max-conns", "7", "-reserved-conns", "3", "-idle-timeout", "5s"}, "max_conns=7 reserved_conns=3 idle_timeout=5s", 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startChild(t, append(base, tc.args...)...)
+			if !strings.Contains(c.log.String(), tc.line) {
+				t.Errorf("the listening line lacks %q", tc.line)
+			}
+			if got := c.metric(t, "syncio_http_connections_max"); got != tc.limit {
+				t.Errorf("syncio_http_connections_max %v, want %v", got, tc.limit)
 			}
 		})
 	}
