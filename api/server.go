@@ -74,6 +74,7 @@ type Server struct {
 // once. ctx bounds start-up only, not the server's lifetime: stop it with
 // Shutdown.
 func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	fit := cfg.MaxConns == 0 // the default budget is lowered to fit the open-file limit; one asked for is not
 	cfg = cfg.withDefaults()
 	if log == nil {
 		log = slog.Default()
@@ -82,6 +83,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	// SDK goes through the redacting handler: storage errors carry URLs
 	// with SAS signatures, and those must not reach a log in clear.
 	log = slog.New(newRedactingHandler(log.Handler()))
+	cfg, err := fitOpenFiles(cfg, fit, systemOpenFiles, log)
+	if err != nil {
+		return nil, err
+	}
 	s, err := start(ctx, cfg, log)
 	if err != nil {
 		return nil, redactedError{err}
