@@ -58,12 +58,15 @@ func (a *app) drainBody(c *gin.Context) {
 	case strings.EqualFold(req.Header.Get("Expect"), "100-continue"):
 		return
 	}
-	// The answer first: a client that reads while it sends has it now,
-	// whatever the drain does.
-	c.Writer.Flush()
+	// The deadline comes first: flushing a body under 256 KiB unread makes
+	// net/http read it before it writes the answer, and that read is
+	// bounded by whatever deadline the connection had (ReadTimeout's 2 min).
 	if err := http.NewResponseController(c.Writer).SetReadDeadline(time.Now().Add(drainTime)); err != nil {
 		return // no deadline, no drain: it could hang on a stalled client
 	}
+	// Then the answer: a client that reads while it sends has it now,
+	// whatever the drain does.
+	c.Writer.Flush()
 	_, _ = io.CopyN(io.Discard, tracked, left) // any error: net/http closes, as it would have
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -113,5 +114,28 @@ func TestRejectedUploadsSeeTheir503(t *testing.T) {
 				t.Errorf("%d of %d refused uploads did not get their 503: %q", len(failed), clients, failed)
 			}
 		})
+	}
+}
+
+// TestRefusalOfAStalledBodyIsAnswered: a request refused before its body
+// was read, whose client then stops sending, gets its answer within the
+// drain's bound and its connection is closed. Before, net/http read the
+// rest of the body before writing the answer, bounded only by ReadTimeout
+// (2 min by default; an hour here), holding the connection all along.
+func TestRefusalOfAStalledBodyIsAnswered(t *testing.T) {
+	cfg := testConfig()
+	cfg.ReadTimeout = time.Hour
+	s := startServer(t, cfg)
+	conn := rawRequest(t, s, "POST /api/async/upload?client=bogus HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "ab")
+	_ = conn.SetReadDeadline(time.Now().Add(4 * drainTime)) // a bound against a hang
+	r, err := readResponse(conn)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	if r.status != http.StatusBadRequest || documentedError(t, r) != codeInvalidClient {
+		t.Errorf("%d %s, want 400 %s", r.status, r.body, codeInvalidClient)
+	}
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("after the answer: %v, want the connection closed", err)
 	}
 }
