@@ -62,7 +62,7 @@ func TestConnFlags(t *testing.T) {
 		line  string
 		limit float64
 	}{
-		{"defaults", nil, "max_conns=4096 reserved_conns=32 idle_timeout=1m15s", api.DefaultMaxConns},
+		{"defaults", nil, "max_conns=5000 reserved_conns=32 idle_timeout=1m15s", api.DefaultMaxConns},
 		{"flags", []string{"-max-conns", "7", "-reserved-conns", "3", "-idle-timeout", "5s"}, "max_conns=7 reserved_conns=3 idle_timeout=5s", 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

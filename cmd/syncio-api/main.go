@@ -58,7 +58,7 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal)
         /metrics, /debug/syncio/blocking[, /debug/pprof/ with -pprof]  (on -debug-addr's listener when set)
 
-Connections: at most -max-conns (4096) open; past it -reserved-conns (32) more are accepted for
+Connections: at most -max-conns (5000) open; past it -reserved-conns (32) more are accepted for
 one request each: /healthz and /readyz answer, anything else gets 503 too_many_connections and the
 connection is closed; past both, accepting waits. Keep-alives idle for -idle-timeout are closed.
 At start the open-file limit is checked against the budget and what storage may hold open: the
