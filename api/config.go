@@ -123,7 +123,9 @@ type Config struct {
 	// /readyz are answered, so a balancer's probe is never refused because
 	// clients hold every connection; anything else gets 503
 	// too_many_connections with Retry-After; then it is closed. Past both,
-	// accepting waits for a slot. See connBudget.
+	// accepting waits for a slot. See connBudget. Start checks the
+	// open-file limit first (fitOpenFiles): a default cap is lowered to
+	// fit it, a cap given that does not fit fails Start.
 	MaxConns      int
 	ReservedConns int
 
