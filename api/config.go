@@ -105,10 +105,29 @@ type Config struct {
 
 	// HTTP server timeouts. WriteTimeout includes the time a request waits
 	// in the admission queue, so it must exceed the worst sync queueing time.
+	// IdleTimeout is how long a keep-alive connection may wait for its next
+	// request (default 75 s): an idle one holds a file descriptor, about
+	// 30 KB and a place under MaxConns until then. 75 s is above the 60 s
+	// after which common load balancers and proxies (AWS ALB, nginx's
+	// upstream keep-alive) drop their own idle connections, so they close
+	// first and never send on one the API has just closed; it was 2 min.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
+
+	// MaxConns caps the public listener's open connections (0 = default,
+	// DefaultMaxConns; negative = no cap). Past it a connection takes one of
+	// ReservedConns reserved slots (0 = default, DefaultReservedConns;
+	// negative = none) and serves one request: GET or HEAD /healthz and
+	// /readyz are answered, so a balancer's probe is never refused because
+	// clients hold every connection; anything else gets 503
+	// too_many_connections with Retry-After; then it is closed. Past both,
+	// accepting waits for a slot. See connBudget. Start checks the
+	// open-file limit first (fitOpenFiles): a default cap is lowered to
+	// fit it, a cap given that does not fit fails Start.
+	MaxConns      int
+	ReservedConns int
 
 	// BlockwatchRate is the sampling rate, in Hz, of the run-time blocking
 	// watcher served at GET /debug/syncio/blocking (0 = default,
@@ -160,7 +179,8 @@ func DefaultConfig() Config {
 		ReadHeaderTimeout:  5 * time.Second,
 		ReadTimeout:        2 * time.Minute,
 		WriteTimeout:       5 * time.Minute,
-		IdleTimeout:        2 * time.Minute,
+		IdleTimeout:        75 * time.Second,
+		ReservedConns:      DefaultReservedConns,
 	}
 }
 
@@ -232,6 +252,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = d.IdleTimeout
+	}
+	switch {
+	case c.MaxConns == 0:
+		c.MaxConns = DefaultMaxConns
+	case c.MaxConns < 0: // explicitly no cap
+		c.MaxConns = -1
+	}
+	switch {
+	case c.ReservedConns == 0:
+		c.ReservedConns = d.ReservedConns
+	case c.ReservedConns < 0: // explicitly none
+		c.ReservedConns = 0
 	}
 	return c
 }

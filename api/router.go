@@ -39,7 +39,12 @@ func newEngine() *gin.Engine {
 // listener (Config.DebugAddr).
 func (a *app) newRouter(reg *prometheus.Registry, enablePprof, ops bool) *gin.Engine {
 	r := newEngine()
-	r.Use(requestID, a.handlers.track, a.observe(reg), a.recoverJSON)
+	// drainBody runs outside observe: the time it reads a refused body is not
+	// the request's latency, the answer having gone out before it.
+	r.Use(requestID, a.handlers.track, a.drainBody, a.observe(reg), a.recoverJSON)
+	if a.conns != nil {
+		r.Use(a.conns.guard) // after observe, which counts its 503s
+	}
 	if a.watcher != nil {
 		r.Use(ginwatch.Middleware())
 	}
@@ -79,14 +84,15 @@ func (a *app) newOpsRouter(reg *prometheus.Registry, enablePprof bool) *gin.Engi
 	return r
 }
 
-// mountOps adds /metrics, the blocking watcher's report and pprof.
+// mountOps adds /metrics, the blocking watcher's report and pprof. Their
+// handlers are not ours; a.jsonErrors gives their errors the API's JSON body.
 func (a *app) mountOps(r gin.IRoutes, reg *prometheus.Registry, enablePprof bool) {
 	if a.watcher != nil {
-		r.GET("/debug/syncio/blocking", gin.WrapH(a.watcher))
+		r.GET("/debug/syncio/blocking", a.jsonErrors(a.watcher))
 	}
-	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
+	r.GET("/metrics", a.jsonErrors(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	if enablePprof {
-		r.GET("/debug/pprof/*name", gin.WrapF(pprofIndex))
+		r.GET("/debug/pprof/*name", a.jsonErrors(http.HandlerFunc(pprofIndex)))
 	}
 }
 

@@ -41,6 +41,7 @@ type app struct {
 	ledger   *ledger             // idempotency of the in-process order routes
 	inflight *byteGate           // the async upload route's bound on bytes in flight
 	slots    *slotGate           // the async upload route's bound on uploads in flight
+	conns    *connBudget         // the public listener's cap on connections, or nil
 	handlers running             // requests whose handlers have not returned
 	watcher  *blockwatch.Watcher // nil with a negative BlockwatchRate
 	durable  *durable            // the order workflow on Temporal, or nil
@@ -76,6 +77,7 @@ type Server struct {
 // once. ctx bounds start-up only, not the server's lifetime: stop it with
 // Shutdown.
 func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	fit := cfg.MaxConns == 0 // the default budget is lowered to fit the open-file limit; one asked for is not
 	cfg = cfg.withDefaults()
 	if log == nil {
 		log = slog.Default()
@@ -84,6 +86,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	// SDK goes through the redacting handler: storage errors carry URLs
 	// with SAS signatures, and those must not reach a log in clear.
 	log = slog.New(newRedactingHandler(log.Handler()))
+	cfg, err := fitOpenFiles(cfg, fit, systemOpenFiles, log)
+	if err != nil {
+		return nil, err
+	}
 	s, err := start(ctx, cfg, log)
 	if err != nil {
 		return nil, redactedError{err}
@@ -131,6 +137,14 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "syncio_http_connections",
+		Help: "Open connections of the public listener, reserved ones included.",
+	}, func() float64 { return float64(s.open.Load()) }))
+	if cfg.MaxConns > 0 {
+		a.conns = newConnBudget(cfg.MaxConns, cfg.ReservedConns, reg)
+		ln = a.conns.listen(ln)
 	}
 	var debugLn net.Listener
 	if cfg.DebugAddr != "" {
@@ -213,6 +227,9 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		ConnState:         s.countConn,
 	}
+	if a.conns != nil {
+		s.http.ConnContext = a.conns.connContext
+	}
 	s.url = "http://" + ln.Addr().String()
 	if a.watcher != nil {
 		wctx, cancel := context.WithCancel(context.Background())
@@ -236,6 +253,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		log.Info("syncio-api debug listening", "url", s.debugURL, "routes", "/metrics /debug/*")
 	}
 	log.Info("syncio-api listening", "url", s.url, "workers", cfg.Workers, "queue", cfg.Queue,
+		"max_conns", cfg.MaxConns, "reserved_conns", cfg.ReservedConns, "idle_timeout", cfg.IdleTimeout,
 		"profile_latency", cfg.ProfileLatency, "storage", storageKind(cfg), "pprof", cfg.Pprof,
 		"blockwatch", a.watcher != nil, "temporal", cfg.Temporal)
 	if s.blobs != nil {
@@ -267,8 +285,13 @@ func (s *Server) DebugURL() string { return s.debugURL }
 const handlerGrace = 5 * time.Second
 
 // countConn keeps s.open, the public listener's connections not closed
-// yet, for the count Shutdown logs when it closes them at its bound.
-func (s *Server) countConn(_ net.Conn, state http.ConnState) {
+// yet, for the count Shutdown logs when it closes them at its bound and
+// for syncio_http_connections, and tells the connection budget which
+// connections have sent their first request.
+func (s *Server) countConn(c net.Conn, state http.ConnState) {
+	if s.app.conns != nil {
+		s.app.conns.connState(c, state)
+	}
 	switch state {
 	case http.StateNew:
 		s.open.Add(1)

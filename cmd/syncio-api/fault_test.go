@@ -43,12 +43,24 @@ type child struct {
 	err    error         // cmd.Wait's result, once exited
 }
 
+// childCommand is the command that runs this test binary as syncio-api
+// with args, on the embedded storage.
+func childCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(args, " "), "AZURE_STORAGE_CONNECTION_STRING=")
+	return cmd
+}
+
 // startChild runs syncio-api with args in a child process and waits for
 // its listening line.
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(args, " "), "AZURE_STORAGE_CONNECTION_STRING=")
+	return watchChild(t, childCommand(args...))
+}
+
+// watchChild starts cmd, a childCommand, and waits for its listening line.
+func watchChild(t *testing.T, cmd *exec.Cmd) *child {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,12 @@ Routes: GET /api/{sync,async,wrapped}/profile[?instancing=percall|shared|seriali
         GET /api/blobs/NAME (an upload, or a receipt: receipts/ID/RUN.json), /healthz, /readyz (storage, and Temporal with -temporal)
         /metrics, /debug/syncio/blocking[, /debug/pprof/ with -pprof]  (on -debug-addr's listener when set)
 
+Connections: at most -max-conns (5000) open; past it -reserved-conns (32) more are accepted for
+one request each: /healthz and /readyz answer, anything else gets 503 too_many_connections and the
+connection is closed; past both, accepting waits. Keep-alives idle for -idle-timeout are closed.
+At start the open-file limit is checked against the budget and what storage may hold open: the
+default -max-conns is lowered to fit (logged), a -max-conns given that does not fit is an error.
+
 SIGINT or SIGTERM: no new connections; in-flight requests finish within -shutdown-timeout; then
 the connections still open (slow clients; none of their requests had been answered, so nothing
 acknowledged is lost) are closed, counted in the log, and their handlers get up to 5 s to end
@@ -96,6 +102,9 @@ Flags:
 	fs.IntVar(&cfg.StorageConns, "storage-conns", cfg.StorageConns, "most connections to storage, and so storage calls in flight (at least -workers); async uploads beyond it wait for one")
 	fs.DurationVar(&cfg.StorageTryTimeout, "storage-try-timeout", cfg.StorageTryTimeout, "bound on each storage try")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "HTTP write timeout; includes admission queueing, so keep it above the worst sync queue wait")
+	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", cfg.IdleTimeout, "how long a keep-alive connection may wait for its next request before it is closed; it holds a file descriptor and a place under -max-conns until then (keep it above a load balancer's own idle timeout)")
+	fs.IntVar(&cfg.MaxConns, "max-conns", api.DefaultMaxConns, "cap on the open connections of -addr's listener; past it a connection serves one request on a reserved slot (-reserved-conns): /healthz and /readyz answer, anything else 503 too_many_connections (negative: no cap). The default is lowered, with a warning, to fit the open-file limit; a value given that does not fit fails start-up")
+	fs.IntVar(&cfg.ReservedConns, "reserved-conns", cfg.ReservedConns, "connections accepted past -max-conns, one request each, so health probes are answered and other clients get a 503 while clients hold every connection (negative: none; past both, accepting waits)")
 	fs.StringVar(&cfg.Temporal, "temporal", "", "`HOST:PORT` of a Temporal frontend: POST /api/async/order then runs the order workflow there (worker in this process), durable across crashes")
 	fs.DurationVar(&cfg.TemporalWait, "temporal-wait", cfg.TemporalWait, "with -temporal: how long an order request waits before answering 202 with a status URL")
 	fs.BoolVar(&cfg.Pprof, "pprof", false, "mount net/http/pprof under /debug/pprof/ and record block and mutex profiles")
@@ -151,8 +160,14 @@ Flags:
 		fmt.Fprintf(stderr, "syncio-api: -memory-limit %d: want bytes, 0 for none or -1 for the default\n", *memLimit)
 		return 2
 	}
-	explicit := false
-	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "memory-limit" })
+	explicit, explicitConns := false, false
+	fs.Visit(func(f *flag.Flag) {
+		explicit = explicit || f.Name == "memory-limit"
+		explicitConns = explicitConns || f.Name == "max-conns"
+	})
+	if !explicitConns {
+		cfg.MaxConns = 0 // api.Start's default: DefaultMaxConns, lowered to fit the open-file limit
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "syncio-api: -log-level: %v\n", err)

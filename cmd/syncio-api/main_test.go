@@ -39,7 +39,7 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, flag := range []string{"-addr", "-workers", "-queue", "-profile-latency", "-profile-url",
-		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-blockwatch-budget", "-upstream-timeout", "-shutdown-timeout", "-debug-addr", "-storage-path", "-max-inflight-uploads", "-memory-limit", "AZURE_STORAGE_CONNECTION_STRING"} {
+		"-max-upload", "-pprof", "-blockwatch", "-blockwatch-hz", "-blockwatch-budget", "-upstream-timeout", "-shutdown-timeout", "-debug-addr", "-storage-path", "-max-inflight-uploads", "-memory-limit", "-max-conns", "-reserved-conns", "-idle-timeout", "AZURE_STORAGE_CONNECTION_STRING"} {
 		if !strings.Contains(help, flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}
