@@ -59,11 +59,13 @@ func TestRejectedUploadsSeeTheir503(t *testing.T) {
 		hold              func(*testing.T, *Server)
 	}{
 		{
-			name: "queue full", route: "/api/sync/upload", code: codeQueueFull,
-			setup: func(cfg *Config) { cfg.Workers, cfg.Queue = 1, -1 },
+			name: "queue full", route: "/api/async/upload", code: codeQueueFull,
+			// 8 s: long enough for every client to be refused, short
+			// enough for the server's shutdown (10 s) to wait it out.
+			setup: func(cfg *Config) { cfg.Workers, cfg.Queue, cfg.ProfileLatency = 1, -1, 8*time.Second },
 			hold: func(t *testing.T, s *Server) {
-				// A sync upload holds its worker while its body arrives.
-				rawRequest(t, s, "POST /api/sync/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "ab")
+				// A sync profile call holds its worker for the profile's latency.
+				go func() { _, _ = fetch(t.Context(), http.MethodGet, s.URL()+"/api/sync/profile", nil) }()
 				waitPool(t, s, "the one worker held", func(st pool.Stats) bool { return st.Busy == 1 })
 			},
 		},

@@ -57,20 +57,19 @@ func (a *app) newRouter(reg *prometheus.Registry, enablePprof, ops bool) *gin.En
 
 	// No route holds a worker while its body arrives: a client sending
 	// slowly would hold it for -body-timeout, and a hundred of them every
-	// /api route. The order routes read their body first, then ask for a
-	// worker (readOrder runs ahead of admit); the async upload gives its
-	// worker back before reading. The sync upload alone reads its body on
-	// the worker, which is its demo (see syncUpload).
+	// /api route. The order routes and the sync upload read their body
+	// first, then ask for a worker (readOrder and readSyncUpload run ahead
+	// of admit); the async upload gives its worker back before reading.
 	// TestSlowBodyHoldsNoWorker checks every route with a body.
 	api := r.Group("/api")
 	g := api.Group("", a.admit)
 	g.GET("/sync/profile", a.syncProfile)
 	g.GET("/async/profile", a.asyncProfile)
 	g.GET("/wrapped/profile", a.wrappedProfile)
-	g.POST("/sync/upload", a.syncUpload)
 	g.POST("/async/upload", a.asyncUpload)
 	g.GET("/orders/:id", a.orderStatus)
 	g.GET("/blobs/*name", a.getBlob)
+	api.POST("/sync/upload", a.readSyncUpload, a.admit, a.syncUpload)
 	api.POST("/sync/order", a.readOrder, a.admit, a.syncOrder)
 	api.POST("/async/order", a.readOrder, a.admit, a.asyncOrder)
 	return r

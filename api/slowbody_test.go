@@ -17,11 +17,7 @@ import (
 // bodyHoldsWorker lists the routes that read their body holding a worker,
 // on purpose, and why. Every other route with a body must hold none while
 // it arrives (TestSlowBodyHoldsNoWorker).
-var bodyHoldsWorker = map[string]string{
-	"POST /api/sync/upload": "the sync upload streams its body to storage as it arrives, on its worker: " +
-		"receiving the bytes is part of the I/O the sync demo holds a worker across, as the original " +
-		"sample's synchronous upload read its request stream on a pool thread (api/upload.go, syncUpload)",
-}
+var bodyHoldsWorker = map[string]string{}
 
 // bodyMethods are the methods whose requests carry a body.
 var bodyMethods = map[string]bool{http.MethodPost: true, http.MethodPut: true, http.MethodPatch: true}
