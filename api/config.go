@@ -50,6 +50,12 @@ type Config struct {
 	StorageMaxBytes int64
 	StorageMaxBlobs int
 	StorageDir      string
+	// StorageStagedExpiry is how long the embedded blob server keeps a
+	// blob's uncommitted blocks after its last Put Block (0 = its default,
+	// blobserver.DefaultStagedBlockExpiry; negative = for ever). Staged
+	// blocks that nothing commits (an aborted upload the API could not
+	// release) would otherwise fill its allowance for staged bytes.
+	StorageStagedExpiry time.Duration
 	// StoragePath, when set, is a directory the embedded blob server uses as
 	// is (made if missing) and never removes, instead of a temporary one
 	// under StorageDir: blobs committed there outlive this process, even a
@@ -185,6 +191,17 @@ func DefaultConfig() Config {
 }
 
 // withDefaults fills every zero field from DefaultConfig.
+// StagedExpiry is StorageStagedExpiry as blobserver reads it (0 = never).
+func (c Config) StagedExpiry() time.Duration {
+	switch {
+	case c.StorageStagedExpiry == 0:
+		return blobserver.DefaultStagedBlockExpiry
+	case c.StorageStagedExpiry < 0:
+		return 0 // never
+	}
+	return c.StorageStagedExpiry
+}
+
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
 	if c.Addr == "" {

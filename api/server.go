@@ -174,6 +174,7 @@ func start(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			blobserver.WithJitter(cfg.StorageJitter),
 			blobserver.WithBandwidth(cfg.StorageBandwidth),
 			blobserver.WithMaxBytes(cmp.Or(cfg.StorageMaxBytes, blobserver.DefaultMaxBytes)),
+			blobserver.WithStagedBlockExpiry(cfg.StagedExpiry()),
 			blobserver.WithMaxBlobs(cmp.Or(cfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs)),
 			blobserver.WithDir(cfg.StorageDir),
 			blobserver.WithPath(cfg.StoragePath),

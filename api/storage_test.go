@@ -39,3 +39,17 @@ func TestStorageRetriesAreWhatConfigSays(t *testing.T) {
 		s.close()
 	}
 }
+
+// TestStagedExpiry: the embedded store discards uncommitted blocks after
+// blobserver's default unless told otherwise; negative keeps them.
+func TestStagedExpiry(t *testing.T) {
+	for _, tc := range []struct{ set, want time.Duration }{
+		{0, blobserver.DefaultStagedBlockExpiry},
+		{time.Minute, time.Minute},
+		{-1, 0},
+	} {
+		if got := (Config{StorageStagedExpiry: tc.set}).StagedExpiry(); got != tc.want {
+			t.Errorf("StorageStagedExpiry %v: blobserver gets %v, want %v", tc.set, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/syncio/syncio/api"
+	"github.com/syncio/syncio/fakes/blobserver"
 )
 
 // TestStorageChild: with -storage-child (the default) the blob fake runs in
@@ -155,5 +156,15 @@ func TestBlobChildStopsWhenStdinCloses(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the storage child kept serving after its stdin closed")
+	}
+}
+
+// TestStorageChildExpiresStagedBlocks: the storage child is the API's
+// embedded store in a process of its own, staged-block expiry included (a
+// zero blobserver.Config would keep abandoned blocks for ever).
+func TestStorageChildExpiresStagedBlocks(t *testing.T) {
+	acfg := api.DefaultConfig()
+	if got := storageChildConfig(acfg, false).Storage.StagedBlockExpiry; got != blobserver.DefaultStagedBlockExpiry {
+		t.Errorf("storage child's staged-block expiry %v, want %v", got, blobserver.DefaultStagedBlockExpiry)
 	}
 }

@@ -750,8 +750,9 @@ func storageChildConfig(acfg api.Config, verbose bool) blobChildConfig {
 		Storage: blobserver.Config{
 			// Negative means none in api.Config; blobserver reads <= 0 so.
 			Latency: acfg.StorageLatency, Jitter: acfg.StorageJitter, Bandwidth: acfg.StorageBandwidth,
-			MaxBytes: cmp.Or(acfg.StorageMaxBytes, blobserver.DefaultMaxBytes),
-			MaxBlobs: cmp.Or(acfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs),
+			MaxBytes:          cmp.Or(acfg.StorageMaxBytes, blobserver.DefaultMaxBytes),
+			MaxBlobs:          cmp.Or(acfg.StorageMaxBlobs, blobserver.DefaultMaxBlobs),
+			StagedBlockExpiry: acfg.StagedExpiry(),
 		},
 		Dir:     acfg.StorageDir,
 		Verbose: verbose,
