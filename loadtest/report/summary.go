@@ -173,6 +173,9 @@ type Step struct {
 	// idle share from /proc/stat. nil when not measured.
 	GeneratorCPU *float64 `json:"generator_cpu,omitempty"`
 	HostCPUIdle  *float64 `json:"host_cpu_idle,omitempty"`
+	// CPUPerOK is the CPU the API, the storage child and the load
+	// generator each spent in the window, per OK response.
+	CPUPerOK CPUPerOK `json:"cpu_per_ok"`
 	// ServerMissing says why the step has no server figures at all (no
 	// /metrics sample in its window), when metrics were asked for.
 	ServerMissing string    `json:"server_missing,omitempty"`
