@@ -336,6 +336,22 @@ func TestUploadRunInChildProcess(t *testing.T) {
 			}
 		}
 	}
+	if runtime.GOOS == "linux" {
+		if a := h.AsyncCPU; a == nil || a.StorageUS == nil || *a.StorageUS <= 0 {
+			t.Errorf("async-upload's top step: no storage child CPU per upload: %+v", a)
+		}
+		if h.AsyncCPUCeilingOKPerS == nil || *h.AsyncCPUCeilingOKPerS <= 0 || h.HostCores != runtime.NumCPU() || h.AsyncTotalUSFor3xSync == nil {
+			t.Errorf("upload headline ceiling %s OK/s on %d cores, 3x total %s", report.Fig(h.AsyncCPUCeilingOKPerS, 0), h.HostCores, report.Fig(h.AsyncTotalUSFor3xSync, 0))
+		}
+		if !strings.Contains(stdout.String(), "CPU per OK upload at 8 users") || !strings.Contains(stdout.String(), "Arithmetic from these measured figures") {
+			t.Errorf("the upload headline lacks the CPU per upload:\n%s", stdout.String())
+		}
+	}
+	for _, k := range []string{"sync_cpu_per_ok", "async_cpu_per_ok", "host_cores", "sync_cpu_ceiling_ok_per_s", "async_cpu_ceiling_ok_per_s", "async_total_us_for_3x_sync"} {
+		if _, ok := keys.Upload[k]; !ok {
+			t.Errorf("upload_headline lacks %q", k)
+		}
+	}
 	var cpuKeys struct {
 		Scenarios []struct {
 			Steps []struct {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -186,4 +187,100 @@ func (s *Summary) cpuGaps() []string {
 		out = append(out, fmt.Sprintf("%s µs/OK – %s: %s", k.col, at, k.why))
 	}
 	return out
+}
+
+// uploadCPUText is the upload headline's CPU sentence: each process's CPU
+// per OK upload at the top step, and the arithmetic of a CPU-bound
+// ceiling from it.
+func (s *Summary) uploadCPUText() string {
+	h := s.UploadHeadline
+	if h.SyncCPU == nil && h.AsyncCPU == nil {
+		return ""
+	}
+	reasons := map[string]bool{}
+	var reasonOrder []string
+	fig := func(name string, v *float64, c *CPUPerOK, proc string) string {
+		if v != nil {
+			return fmt.Sprintf("%s %.0f µs", name, *v)
+		}
+		r := fmt.Sprintf("%s: %s", name, c.why(proc))
+		if !reasons[r] {
+			reasons[r] = true
+			reasonOrder = append(reasonOrder, r)
+		}
+		return name + " –"
+	}
+	side := func(label string, c *CPUPerOK) string {
+		if c == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s %s + %s + %s = %s", label, fig("API", c.APIUS, c, ProcAPI), fig("storage", c.StorageUS, c, ProcStorage),
+			fig("generator", c.GeneratorUS, c, ProcGenerator), strings.TrimPrefix(fig("total", c.TotalUS, c, ProcTotal), "total "))
+	}
+	var parts []string
+	for _, p := range []string{side("sync", h.SyncCPU), side("async", h.AsyncCPU)} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, " CPU per OK upload at %d users (each process's CPU time in the top step's window ÷ its OK responses): %s.", h.Users, strings.Join(parts, "; "))
+	if len(reasonOrder) > 0 {
+		fmt.Fprintf(&b, " (– %s.)", strings.Join(reasonOrder, "; "))
+	}
+	b.WriteString(" Arithmetic from these measured figures, not a measurement:")
+	if h.AsyncCPUCeilingOKPerS == nil {
+		fmt.Fprintf(&b, " the CPU-bound ceiling (host cores ÷ total CPU per OK) is – (%s).", h.CPUCeilingMissing)
+	} else {
+		fmt.Fprintf(&b, " %d cores ÷ %.0f µs = %.0f OK/s is where async uploads would use every core of this machine; async did %.1f OK/s (%.2f of it).",
+			h.HostCores, *h.AsyncCPU.TotalUS, *h.AsyncCPUCeilingOKPerS, h.AsyncThroughputRPS, h.AsyncThroughputRPS / *h.AsyncCPUCeilingOKPerS)
+		if c := h.SyncCPUCeilingOKPerS; c != nil {
+			fmt.Fprintf(&b, " Sync's ceiling is %.0f OK/s (it did %.1f).", *c, h.SyncThroughputRPS)
+		}
+	}
+	if n := h.AsyncTotalUSFor3xSync; n != nil {
+		fmt.Fprintf(&b, " 3× sync (%.0f OK/s) on %d cores would need at most %.0f µs of CPU per async upload, API, storage and generator together.", 3*h.SyncThroughputRPS, h.HostCores, *n)
+	}
+	return b.String()
+}
+
+// computeUploadCPU fills the upload headline's CPU figures from the top
+// steps of the upload pair.
+func (s *Summary) computeUploadCPU() {
+	h := &s.UploadHeadline
+	h.SyncCPU, h.AsyncCPU, h.SyncCPUCeilingOKPerS, h.AsyncCPUCeilingOKPerS, h.AsyncTotalUSFor3xSync, h.CPUCeilingMissing = nil, nil, nil, nil, nil, ""
+	h.HostCores = s.Machine.CPUs
+	syncTop, okS := s.top(UploadHeadlineSync)
+	asyncTop, okA := s.top(UploadHeadlineAsync)
+	if okS {
+		h.SyncCPU = ptrTo(syncTop.CPUPerOK)
+	}
+	if okA {
+		h.AsyncCPU = ptrTo(asyncTop.CPUPerOK)
+	}
+	ceiling := func(c *CPUPerOK) *float64 {
+		if c == nil || c.TotalUS == nil || *c.TotalUS <= 0 || h.HostCores <= 0 || len(s.Sources) > 1 {
+			return nil
+		}
+		return ptr(float64(h.HostCores) / *c.TotalUS * 1e6)
+	}
+	h.SyncCPUCeilingOKPerS, h.AsyncCPUCeilingOKPerS = ceiling(h.SyncCPU), ceiling(h.AsyncCPU)
+	switch {
+	case !okA:
+		h.CPUCeilingMissing = "no " + UploadHeadlineAsync + " scenario"
+	case len(s.Sources) > 1:
+		h.CPUCeilingMissing = fmt.Sprintf("merged from %d load generators, whose machines' cores are not one host's", len(s.Sources))
+	case h.HostCores <= 0:
+		h.CPUCeilingMissing = "the host's cores are not known"
+	case h.AsyncCPU.TotalUS == nil:
+		h.CPUCeilingMissing = "async's total CPU per OK is unknown: " + h.AsyncCPU.why(ProcTotal)
+	}
+	if h.HostCores > 0 && len(s.Sources) <= 1 && okS && syncTop.ThroughputRPS > 0 {
+		h.AsyncTotalUSFor3xSync = ptr(float64(h.HostCores) / (3 * syncTop.ThroughputRPS) * 1e6)
+	}
+}
+
+func ptrTo(c CPUPerOK) *CPUPerOK {
+	c.Missing = maps.Clone(c.Missing)
+	return &c
 }

@@ -190,6 +190,82 @@ func TestCPUPerOKInOutputs(t *testing.T) {
 	}
 }
 
+// TestUploadHeadlineCPU: the upload headline carries each side's CPU per
+// OK upload at the top step and the ceiling arithmetic: host cores ÷
+// total CPU per OK, and the total that 3× sync would allow.
+func TestUploadHeadlineCPU(t *testing.T) {
+	s := &Summary{UploadBackendLatencyS: 0.05, Machine: Machine{CPUs: 2}, Scenarios: []Scenario{
+		// sync: 10 000 OK over 10 s; 1 + 0.5 + 0.5 s of CPU = 200 µs/OK.
+		{Name: UploadHeadlineSync, Steps: []Step{cpuStep(1, 4000, 10000, ptr(1), ptr(0.5), ptr(0.5), "")}},
+		// async: 20 000 OK over 10 s; 4 + 2 + 2 s = 400 µs/OK.
+		{Name: UploadHeadlineAsync, Steps: []Step{cpuStep(1, 4000, 20000, ptr(4), ptr(2), ptr(2), "")}},
+	}}
+	s.ComputeHeadline()
+	h := s.UploadHeadline
+	if h.AsyncCPU == nil || h.AsyncCPU.TotalUS == nil || !near(*h.AsyncCPU.TotalUS, 400) || h.SyncCPU == nil || !near(*h.SyncCPU.TotalUS, 200) {
+		t.Fatalf("headline CPU per OK: sync %+v, async %+v", h.SyncCPU, h.AsyncCPU)
+	}
+	// 2 cores ÷ 400 µs = 5000 OK/s; ÷ 200 µs = 10 000; 3× sync's 1000 OK/s
+	// on 2 cores leaves 2 ÷ 3000 s = 666.7 µs per upload.
+	if h.HostCores != 2 || !near(deref(h.AsyncCPUCeilingOKPerS), 5000) || !near(deref(h.SyncCPUCeilingOKPerS), 10000) || !near(deref(h.AsyncTotalUSFor3xSync), 2e6/3000) {
+		t.Errorf("ceilings: cores %d, async %s, sync %s, 3x total %s", h.HostCores, Fig(h.AsyncCPUCeilingOKPerS, 1), Fig(h.SyncCPUCeilingOKPerS, 1), Fig(h.AsyncTotalUSFor3xSync, 1))
+	}
+	text := s.UploadHeadlineText()
+	for _, want := range []string{
+		"sync API 100 µs + storage 50 µs + generator 50 µs = 200 µs",
+		"async API 200 µs + storage 100 µs + generator 100 µs = 400 µs",
+		"Arithmetic from these measured figures, not a measurement",
+		"2 cores ÷ 400 µs = 5000 OK/s", "async did 2000.0 OK/s (0.40 of it)",
+		"3× sync (3000 OK/s) on 2 cores would need at most 667 µs of CPU per async upload",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("upload headline lacks %q:\n%s", want, text)
+		}
+	}
+
+	// Storage not a child: the storage figure and the ceiling are "–",
+	// with the reason, never a ceiling over a partial total.
+	const inAPI = "the blob fake ran inside the API child (-storage-child=false): its CPU is in the API's"
+	for i := range s.Scenarios {
+		st := &s.Scenarios[i].Steps[0]
+		st.CPUPerOK = CPUPerOK{}
+		st.CPUPerOK.Measured(ProcAPI, ptr(1), "")
+		st.CPUPerOK.Measured(ProcStorage, nil, inAPI)
+		st.CPUPerOK.Measured(ProcGenerator, ptr(1), "")
+		st.CPUPerOK.Derive(st.OK)
+	}
+	s.ComputeHeadline()
+	h = s.UploadHeadline
+	if h.AsyncCPUCeilingOKPerS != nil || h.SyncCPUCeilingOKPerS != nil || !strings.Contains(h.CPUCeilingMissing, "storage unknown") {
+		t.Errorf("storage unknown, yet ceilings %s / %s (reason %q)", Fig(h.AsyncCPUCeilingOKPerS, 0), Fig(h.SyncCPUCeilingOKPerS, 0), h.CPUCeilingMissing)
+	}
+	text = s.UploadHeadlineText()
+	for _, want := range []string{"storage – + generator", "= –", "(– storage: " + inAPI, "total: storage unknown", "is – (async's total CPU per OK is unknown"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("upload headline lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "storage 0 µs") {
+		t.Errorf("upload headline shows an unknown storage as 0:\n%s", text)
+	}
+
+	// Merged from two load generators: their cores are not one host's.
+	s.Sources = []string{"a", "b"}
+	for i := range s.Scenarios {
+		st := &s.Scenarios[i].Steps[0]
+		st.CPUPerOK = CPUPerOK{}
+		st.CPUPerOK.Measured(ProcAPI, ptr(1), "")
+		st.CPUPerOK.Measured(ProcStorage, ptr(1), "")
+		st.CPUPerOK.Measured(ProcGenerator, ptr(1), "")
+		st.CPUPerOK.Derive(st.OK)
+	}
+	s.ComputeHeadline()
+	h = s.UploadHeadline
+	if h.AsyncCPU.TotalUS == nil || h.AsyncCPUCeilingOKPerS != nil || h.AsyncTotalUSFor3xSync != nil || !strings.Contains(h.CPUCeilingMissing, "merged from 2 load generators") {
+		t.Errorf("merged: total %s, ceiling %s, 3x %s, reason %q", Fig(h.AsyncCPU.TotalUS, 0), Fig(h.AsyncCPUCeilingOKPerS, 0), Fig(h.AsyncTotalUSFor3xSync, 0), h.CPUCeilingMissing)
+	}
+}
+
 // TestMergeCPUPerOK: merged folders keep the one API's and the one
 // storage child's CPU (the largest any folder read), add the generators'
 // (each its own process), and divide by the merged OK count; one

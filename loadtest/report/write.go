@@ -163,7 +163,7 @@ func (s *Summary) UploadHeadlineText() string {
 			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", *mb)
 		}
 	}
-	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss, sides{"sync", "async"})
+	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss+s.uploadCPUText(), sides{"sync", "async"})
 }
 
 func headlineText(title string, h Headline, latencyS float64, latencyName, extra string, n sides) string {
