@@ -67,6 +67,12 @@ type Config struct {
 	// APIProcess says how the API runs, for the report: "child",
 	// "in-process" or "external".
 	APIProcess string
+	// APIPID and StoragePID are the API child's and the storage child's
+	// process IDs (0: not a process the lab started), whose CPU is sampled
+	// with the generator's own for each step's CPU per OK. NoStorageCPU
+	// says why the storage's CPU is not seen when StoragePID is 0.
+	APIPID, StoragePID int
+	NoStorageCPU       string
 	// Storage is the blob storage model, for the report (nil = not known).
 	Storage  *report.StorageModel
 	Server   *report.Server
@@ -174,6 +180,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 		scrapeDone.Go(func() { scraper.Run(scrapeCtx, cfg.ScrapeInterval) })
 	}
 	// The load generator's own RSS is known whatever the target exports.
+	self.kids = cfg.kids()
 	if cfg.ScrapeInterval > 0 {
 		scrapeDone.Go(func() { self.run(scrapeCtx, cfg.ScrapeInterval) })
 	}
@@ -227,6 +234,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
 			use := self.cpu(st.WindowStart, st.WindowEnd, runtime.NumCPU())
 			st.GeneratorCPU, st.HostCPUIdle = use.Generator, use.HostIdle
+			st.CPUPerOK = stepCPU(cfg, &self, *st, sum.NoServerMetrics)
 		}
 		// The whole scenario, ramp and settling included: memory peaks
 		// need not fall in a measured window.

@@ -143,6 +143,21 @@ func TestRunEndToEnd(t *testing.T) {
 	if runtime.GOOS != "windows" && (sum.Scenarios[0].ProcessCPUS <= 0 || sum.Scenarios[0].ProcessCores <= 0) {
 		t.Errorf("no CPU accounting: %v s, %v cores", sum.Scenarios[0].ProcessCPUS, sum.Scenarios[0].ProcessCores)
 	}
+	// CPU per OK: the generator's own is read; this API's /metrics has no
+	// process collector and its storage is none of the lab's, so those
+	// are unknown and say why, as is the total.
+	for _, sc := range sum.Scenarios {
+		for _, st := range sc.Steps {
+			c := st.CPUPerOK
+			if runtime.GOOS != "windows" && (c.GeneratorUS == nil || *c.GeneratorUS <= 0) {
+				t.Errorf("%s step %d: generator CPU per OK %s (%s)", sc.Name, st.Index, report.Fig(c.GeneratorUS, 0), c.Missing[report.ProcGenerator])
+			}
+			if c.APIUS != nil || !strings.Contains(c.Missing[report.ProcAPI], scrape.MetricCPU) || c.StorageUS != nil || c.Missing[report.ProcStorage] == "" || c.TotalUS != nil {
+				t.Errorf("%s step %d: API %s, storage %s, total %s µs/OK, missing %v; want unknown, with reasons", sc.Name, st.Index,
+					report.Fig(c.APIUS, 0), report.Fig(c.StorageUS, 0), report.Fig(c.TotalUS, 0), c.Missing)
+			}
+		}
+	}
 	syncTop := sum.Scenarios[0].Steps[2]
 	asyncTop := sum.Scenarios[1].Steps[2]
 	// 12 users against 2 workers + 4 queue slots: sync must overflow into
@@ -192,6 +207,9 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 	if got, want := again.Scenarios[1].Steps[2].OK, asyncTop.OK; got != want {
 		t.Errorf("report redraw counts %d OK at the top step, run counted %d", got, want)
+	}
+	if got, want := again.Scenarios[1].Steps[2].CPUPerOK, asyncTop.CPUPerOK; report.Fig(got.GeneratorUS, 3) != report.Fig(want.GeneratorUS, 3) || got.Missing[report.ProcAPI] != want.Missing[report.ProcAPI] {
+		t.Errorf("report redraw's CPU per OK %+v, the run's %+v", got, want)
 	}
 	if again.Scenarios[0].ResultsFile == "" {
 		t.Error("in-place redraw lost the results file names")

@@ -3,10 +3,14 @@ package loadtest
 import (
 	"context"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/syncio/syncio/loadtest/report"
 )
 
 // selfRSS is this process's resident set size in bytes, from Linux's
@@ -36,6 +40,22 @@ type rssSample struct {
 	// idle and total are the machine's jiffies across all CPUs.
 	idle, total float64
 	hostOK      bool
+	// kids are the child processes' CPU times, in the order of
+	// rssSampler.kids, read at the same instant as the generator's own, so
+	// the three cover the same span.
+	kids []kidCPU
+}
+
+// kidCPU is one reading of a child process's CPU time, or why it failed.
+type kidCPU struct {
+	cpu time.Duration
+	err error
+}
+
+// kid is a child process the lab started, sampled by PID.
+type kid struct {
+	proc string // report.ProcAPI or report.ProcStorage
+	pid  int
 }
 
 // hostCPU reads the machine's idle (idle + iowait) and total jiffies from
@@ -73,11 +93,13 @@ type CPUUse struct {
 	Generator, HostIdle *float64
 }
 
-// rssSampler records the load generator's RSS at an interval, so its
-// memory is reported apart from the API's (which comes from /metrics).
+// rssSampler records the load generator's RSS and CPU at an interval, so
+// its memory is reported apart from the API's (which comes from /metrics),
+// and with them the CPU of the child processes in kids.
 type rssSampler struct {
 	mu      sync.Mutex
 	samples []rssSample
+	kids    []kid // set before run
 }
 
 func (s *rssSampler) run(ctx context.Context, every time.Duration) {
@@ -86,7 +108,12 @@ func (s *rssSampler) run(ctx context.Context, every time.Duration) {
 	for {
 		s.mu.Lock()
 		idle, total, ok := hostCPU()
-		s.samples = append(s.samples, rssSample{at: time.Now(), rss: selfRSS(), cpu: processCPU(), idle: idle, total: total, hostOK: ok})
+		smp := rssSample{at: time.Now(), rss: selfRSS(), cpu: processCPU(), idle: idle, total: total, hostOK: ok}
+		for _, k := range s.kids {
+			cpu, err := pidCPU(k.pid)
+			smp.kids = append(smp.kids, kidCPU{cpu, err})
+		}
+		s.samples = append(s.samples, smp)
 		s.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -137,4 +164,48 @@ func (s *rssSampler) cpu(from, to time.Time, cores int) CPUUse {
 		u.HostIdle = &idle
 	}
 	return u
+}
+
+// cpuSeconds is a process's CPU time over a window [from, to]: its rate
+// between the first and last samples inside the window, times the
+// window's length, so it covers the same span as the window's OK count.
+// proc is report.ProcGenerator for this process, else a kid's. Nil, with
+// why, when it cannot be known.
+func (s *rssSampler) cpuSeconds(proc string, from, to time.Time) (secs *float64, why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := slices.IndexFunc(s.kids, func(k kid) bool { return k.proc == proc })
+	if proc != report.ProcGenerator && k < 0 {
+		return nil, "not sampled"
+	}
+	var first, last *rssSample
+	for i := range s.samples {
+		smp := &s.samples[i]
+		if smp.at.Before(from) || smp.at.After(to) {
+			continue
+		}
+		if first == nil {
+			first = smp
+		}
+		last = smp
+	}
+	if first == nil || last == first || !last.at.After(first.at) {
+		return nil, "fewer than two CPU samples in the window"
+	}
+	wall := last.at.Sub(first.at).Seconds()
+	var used time.Duration
+	switch {
+	case proc == report.ProcGenerator && last.cpu <= 0:
+		return nil, "the load generator's own CPU is not read on " + runtime.GOOS
+	case proc == report.ProcGenerator:
+		used = last.cpu - first.cpu
+	case first.kids[k].err != nil:
+		return nil, first.kids[k].err.Error()
+	case last.kids[k].err != nil:
+		return nil, last.kids[k].err.Error()
+	default:
+		used = last.kids[k].cpu - first.kids[k].cpu
+	}
+	v := used.Seconds() / wall * to.Sub(from).Seconds()
+	return &v, ""
 }

@@ -374,6 +374,17 @@ Flags:
 	if bandwidth == 0 {
 		bandwidth = -1
 	}
+	var noStorageCPU string
+	switch {
+	case given:
+		noStorageCPU = "-endpoint/-targets: the lab started none of your service's processes, so its storage, if any, is not seen here"
+	case *target != "":
+		noStorageCPU = "-target: the lab did not start the target's storage, so its CPU is not seen here"
+	case inProcess:
+		noStorageCPU = "the blob fake ran in the load generator's process (-api in-process): its CPU is in gen's"
+	case !*stChild:
+		noStorageCPU = "the blob fake ran inside the API child (-storage-child=false): its CPU is in the API's"
+	}
 	uploadLatency, storage := uploadTime(*stLatency, *stJitter, *stBandwidth, *uploadSize), &report.StorageModel{LatencyS: stLatency.Seconds(), JitterS: stJitter.Seconds(), BandwidthBytesPerS: *stBandwidth}
 	if given {
 		// Your own service: no storage model, and no /metrics unless named.
@@ -397,6 +408,7 @@ Flags:
 			InProcess:            inProcess,
 			APIProcess:           process,
 			UploadBackendLatency: uploadLatency,
+			NoStorageCPU:         noStorageCPU,
 			Storage:              storage,
 			Command:              commandLine(args),
 			Rate:                 rateN,
@@ -575,6 +587,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 					}
 				}()
 				acfg.StorageConnectionString = st.url
+				cfg.StoragePID = st.cmd.Process.Pid
 			}
 			child, err := startChildAPI(ctx, childConfig{API: acfg, Verbose: o.verbose, MemoryLimit: childMemoryLimit(o, acfg), MemoryLimitExplicit: o.memLimitExplicit}, stderr)
 			if err != nil {
@@ -591,6 +604,7 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 				}
 			}()
 			cfg.BaseURL = child.url
+			cfg.APIPID = child.cmd.Process.Pid
 		} else {
 			srv, err := api.Start(ctx, acfg, apiLogger(o.verbose, stderr))
 			if err != nil {

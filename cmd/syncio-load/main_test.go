@@ -87,6 +87,29 @@ func TestParseRunOverrides(t *testing.T) {
 	}
 }
 
+// TestStorageCPUReason: where the storage is not a child process of its
+// own, the run says why its CPU per OK reads –, naming the flag.
+func TestStorageCPUReason(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""}, // the storage child: its CPU is read by PID
+		{[]string{"-storage-child=false"}, "-storage-child=false"},
+		{[]string{"-api", "in-process"}, "-api in-process"},
+		{[]string{"-target", "http://127.0.0.1:9"}, "-target"},
+		{[]string{"-target", "http://127.0.0.1:9", "-endpoint", "a=GET /a"}, "-endpoint"},
+	} {
+		o, err := parseRun(c.args, &bytes.Buffer{})
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if got := o.cfg.NoStorageCPU; c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%v: storage CPU reason %q, want one naming %q", c.args, got, c.want)
+		}
+	}
+}
+
 func TestParseRunErrors(t *testing.T) {
 	cases := map[string][]string{
 		"unknown profile":                    {"-profile", "medium"},
@@ -293,8 +316,61 @@ func TestUploadRunInChildProcess(t *testing.T) {
 				sc.Name, top.Users, *b, report.Fig(top.WatcherSamples, 0))
 		}
 	}
-	if !strings.Contains(stdout.String(), "Upload headline at 8 users") || !strings.Contains(stdout.String(), "API RSS MB") {
-		t.Errorf("final table lacks the upload headline or the API's RSS column:\n%s", stdout.String())
+	// CPU per OK upload, by process, at the top steps (the first steps'
+	// 1 s windows hold fewer than two of the once-a-second samples): the
+	// API child and the storage child read by PID (on Linux), the
+	// generator its own. Async's top step has the most uploads, so its
+	// storage child cannot have slept through it.
+	for _, sc := range sum.Scenarios {
+		for _, st := range sc.Steps[len(sc.Steps)-1:] {
+			c := st.CPUPerOK
+			if runtime.GOOS != "linux" {
+				if c.StorageUS != nil || !strings.Contains(c.Missing[report.ProcStorage], "unknown") {
+					t.Errorf("%s step %d off Linux: storage %s µs/OK, reason %q", sc.Name, st.Index, report.Fig(c.StorageUS, 0), c.Missing[report.ProcStorage])
+				}
+				continue
+			}
+			if c.APIUS == nil || *c.APIUS <= 0 || c.APIFrom != "proc" || c.GeneratorUS == nil || *c.GeneratorUS <= 0 || c.StorageUS == nil || c.TotalUS == nil || *c.TotalUS <= 0 {
+				t.Errorf("%s step %d: CPU per OK API %s (from %q), storage %s, generator %s, total %s µs; missing %v",
+					sc.Name, st.Index, report.Fig(c.APIUS, 0), c.APIFrom, report.Fig(c.StorageUS, 0), report.Fig(c.GeneratorUS, 0), report.Fig(c.TotalUS, 0), c.Missing)
+			}
+		}
+	}
+	if runtime.GOOS == "linux" {
+		if a := h.AsyncCPU; a == nil || a.StorageUS == nil || *a.StorageUS <= 0 {
+			t.Errorf("async-upload's top step: no storage child CPU per upload: %+v", a)
+		}
+		if h.AsyncCPUCeilingOKPerS == nil || *h.AsyncCPUCeilingOKPerS <= 0 || h.HostCores != runtime.NumCPU() || h.AsyncTotalUSFor3xSync == nil {
+			t.Errorf("upload headline ceiling %s OK/s on %d cores, 3x total %s", report.Fig(h.AsyncCPUCeilingOKPerS, 0), h.HostCores, report.Fig(h.AsyncTotalUSFor3xSync, 0))
+		}
+		if !strings.Contains(stdout.String(), "CPU per OK upload at 8 users") || !strings.Contains(stdout.String(), "Arithmetic from these measured figures") {
+			t.Errorf("the upload headline lacks the CPU per upload:\n%s", stdout.String())
+		}
+	}
+	for _, k := range []string{"sync_cpu_per_ok", "async_cpu_per_ok", "host_cores", "sync_cpu_ceiling_ok_per_s", "async_cpu_ceiling_ok_per_s", "async_total_us_for_3x_sync"} {
+		if _, ok := keys.Upload[k]; !ok {
+			t.Errorf("upload_headline lacks %q", k)
+		}
+	}
+	var cpuKeys struct {
+		Scenarios []struct {
+			Steps []struct {
+				CPU map[string]any `json:"cpu_per_ok"`
+			} `json:"steps"`
+		} `json:"scenarios"`
+	}
+	if err := json.Unmarshal(raw, &cpuKeys); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range cpuKeys.Scenarios {
+		for _, k := range []string{"api_us", "storage_us", "generator_us", "total_us", "api_cpu_s", "storage_cpu_s", "generator_cpu_s"} {
+			if _, ok := sc.Steps[len(sc.Steps)-1].CPU[k]; !ok {
+				t.Errorf("cpu_per_ok lacks %q: %v", k, sc.Steps[len(sc.Steps)-1].CPU)
+			}
+		}
+	}
+	if !strings.Contains(stdout.String(), "Upload headline at 8 users") || !strings.Contains(stdout.String(), "API RSS MB") || !strings.Contains(stdout.String(), "storage µs/OK") {
+		t.Errorf("final table lacks the upload headline, the API's RSS column or the CPU per OK columns:\n%s", stdout.String())
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "summary.md")); err != nil || !bytes.Contains(b, []byte("Upload headline at 8 users")) {
 		t.Errorf("summary.md lacks the upload headline: %v", err)

@@ -105,6 +105,7 @@ func Merge(dirs []string) (*Summary, error) {
 					d.WorkersBusyMean = ptr(deref(d.WorkersBusyMean) + *st.WorkersBusyMean)
 					busyN[k]++
 				}
+				mergeCPU(&d.CPUPerOK, st.CPUPerOK, first[k])
 				// One folder with a server sample makes the step's server figures known.
 				if first[k] {
 					d.ServerMissing = st.ServerMissing
@@ -128,6 +129,7 @@ func Merge(dirs []string) (*Summary, error) {
 			st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts = agg.Requests, agg.OK, agg.Rejected, agg.Errors, agg.Timeouts
 			st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max
 			st.SetBreakdown(agg.Codes, agg.ErrorKinds)
+			st.CPUPerOK.Derive(st.OK)
 			if busyN[k] > 0 {
 				st.WorkersBusyMean = ptr(*st.WorkersBusyMean / float64(busyN[k]))
 			}

@@ -173,6 +173,9 @@ type Step struct {
 	// idle share from /proc/stat. nil when not measured.
 	GeneratorCPU *float64 `json:"generator_cpu,omitempty"`
 	HostCPUIdle  *float64 `json:"host_cpu_idle,omitempty"`
+	// CPUPerOK is the CPU the API, the storage child and the load
+	// generator each spent in the window, per OK response.
+	CPUPerOK CPUPerOK `json:"cpu_per_ok"`
 	// ServerMissing says why the step has no server figures at all (no
 	// /metrics sample in its window), when metrics were asked for.
 	ServerMissing string    `json:"server_missing,omitempty"`
@@ -287,6 +290,22 @@ type UploadHeadline struct {
 	Headline
 	// APIRSSMaxMB is null when the API's /metrics had no RSS.
 	APIRSSMaxMB *float64 `json:"api_rss_max_mb"`
+	// SyncCPU and AsyncCPU are the top steps' CPU per OK upload, by
+	// process; null when the scenario did not run.
+	SyncCPU  *CPUPerOK `json:"sync_cpu_per_ok"`
+	AsyncCPU *CPUPerOK `json:"async_cpu_per_ok"`
+	// Arithmetic from those figures, not measured: HostCores ÷ a side's
+	// total CPU per OK is the OK/s at which the API, storage and
+	// generator would together use every core of the host (the ceiling of
+	// a CPU-bound service here), and HostCores ÷ (3 × sync's OK/s) the
+	// most total CPU per async upload that leaves room for 3× sync. Null
+	// when a figure they need is unknown; CPUCeilingMissing says why for
+	// the async ceiling.
+	HostCores             int      `json:"host_cores"`
+	SyncCPUCeilingOKPerS  *float64 `json:"sync_cpu_ceiling_ok_per_s"`
+	AsyncCPUCeilingOKPerS *float64 `json:"async_cpu_ceiling_ok_per_s"`
+	AsyncTotalUSFor3xSync *float64 `json:"async_total_us_for_3x_sync"`
+	CPUCeilingMissing     string   `json:"cpu_ceiling_missing,omitempty"`
 }
 
 // The scenario names the headlines compare.
@@ -323,6 +342,7 @@ func (s *Summary) ComputeHeadline() {
 			s.UploadHeadline.APIRSSMaxMB = maxKnown(s.UploadHeadline.APIRSSMaxMB, ptr(*sc.APIRSSMaxBytes/1e6))
 		}
 	}
+	s.computeUploadCPU()
 }
 
 // HasUploadHeadline reports whether both upload scenarios ran.

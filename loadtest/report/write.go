@@ -16,6 +16,7 @@ var csvHeader = []string{
 	"throughput_rps", "status_503_rps", "latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "latency_max_s",
 	"queue_length_max", "workers_busy_mean", "server_rejected", "server_rss_bytes", "server_goroutines",
 	"server_cpu_cores", "generator_rss_bytes", "blocked_holding_worker_mean", "statuses", "generator_cpu", "host_cpu_idle",
+	"api_cpu_us_per_ok", "storage_cpu_us_per_ok", "generator_cpu_us_per_ok", "total_cpu_us_per_ok",
 }
 
 // WriteCSV writes steps.csv.
@@ -39,10 +40,8 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
 				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
 				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), opt(st.Rejected), opt(st.ServerRSSBytes), opt(st.ServerGoroutines),
-				opt(st.ServerCPUCores), f(st.GeneratorRSSBytes), "", st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
-			}
-			if st.BlockedHoldingWorker != nil {
-				row[len(row)-4] = f(*st.BlockedHoldingWorker)
+				opt(st.ServerCPUCores), f(st.GeneratorRSSBytes), opt(st.BlockedHoldingWorker), st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
+				opt(st.CPUPerOK.APIUS), opt(st.CPUPerOK.StorageUS), opt(st.CPUPerOK.GeneratorUS), opt(st.CPUPerOK.TotalUS),
 			}
 			if err := cw.Write(row); err != nil {
 				return fmt.Errorf("writing csv: %w", err)
@@ -59,18 +58,25 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable per-step table.
 func (s *Summary) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tstep\t%s\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tcodes\t\n", s.loadLabel(), s.rssLabel())
+	fmt.Fprintf(tw, "scenario\tstep\t%s\twindow s\trequests\tok\t503\terrors\ttimeouts\tOK/s\tmean s\tp50 s\tp95 s\tp99 s\tmax s\tqueue max\tbusy mean\tblocked+worker\t%s\tAPI cores\tgoroutines\tgen RSS MB\tgen CPU %%\thost idle %%\tAPI µs/OK\tstorage µs/OK\tgen µs/OK\ttotal µs/OK\tcodes\t\n", s.loadLabel(), s.rssLabel())
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
+			api, storage, gen, total := st.cpuCells()
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 				sc.Name, st.Index, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
 				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
-				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
+				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle),
+				api, storage, gen, total, st.Breakdown())
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing table: %w", err)
+	}
+	for _, g := range s.cpuGaps() {
+		if _, err := fmt.Fprintln(w, g); err != nil {
+			return err
+		}
 	}
 	if _, err := fmt.Fprintln(w, s.HeadlineText()); err != nil {
 		return err
@@ -157,7 +163,7 @@ func (s *Summary) UploadHeadlineText() string {
 			rss = fmt.Sprintf(" RSS peaked at %.0f MB (API and load generator in one process).", *mb)
 		}
 	}
-	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss, sides{"sync", "async"})
+	return headlineText("Upload headline", s.UploadHeadline.Headline, s.UploadBackendLatencyS, "storage time per upload", rss+s.uploadCPUText(), sides{"sync", "async"})
 }
 
 func headlineText(title string, h Headline, latencyS float64, latencyName, extra string, n sides) string {
@@ -238,18 +244,26 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 		b.WriteString("The API ran as a separate child process: RSS, API cores and goroutines are the API's own, read from its /metrics; gen RSS is the load generator's.\n\n")
 	}
 	b.WriteString("gen CPU % is the load generator's own CPU time over the window as a share of all the machine's cores; host idle % the machine's idle CPU (/proc/stat). Under 10% idle, or a generator above 90%, the machine and not the service may have set the figures; the headline says so.\n\n")
+	b.WriteString("API, storage and gen µs/OK are the CPU time each process spent in the window ÷ the window's OK responses, in microseconds: the API child's and the storage child's (the blob fake in a process of its own) from /proc/PID/stat, or an API the lab did not start from its /metrics' process_cpu_seconds_total; gen the load generator's own. total is their sum, only when all three are known. At low load fixed costs (sampling, scrapes, timers) dominate them. – means unknown; the lines under the table say why.\n\n")
 	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | codes |\n", s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s |\n",
+			api, storage, gen, total := st.cpuCells()
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
 				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), st.Breakdown())
+				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
+		}
+	}
+	if gaps := s.cpuGaps(); len(gaps) > 0 {
+		b.WriteString("\n")
+		for _, g := range gaps {
+			fmt.Fprintf(&b, "- %s\n", g)
 		}
 	}
 	var cpu []string
