@@ -174,6 +174,13 @@ func implementsContext(t types.Type) bool {
 	if named.IsContext(t) {
 		return true
 	}
+	// A method set is costly to build (NewMethodSet was an eighth of a
+	// run's CPU, asked of every variable assigned in every body), and few
+	// types have a Deadline at all: a lookup of that one name, which also
+	// finds pointer methods, rules the rest out first.
+	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Deadline"); obj == nil {
+		return false
+	}
 	ms := types.NewMethodSet(t)
 	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
 		sel := ms.Lookup(nil, name)
