@@ -2,10 +2,8 @@ package analyzer
 
 import (
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -350,7 +348,7 @@ type item struct {
 //	         functions read their context): roots, and turning a body into
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
-//	         an item leads to (calls.go), the fixpoint and facts (run), the
+//	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
 //	         dispatch join (dispatch.go), and what a rule decides over
 //	         several functions (joins.go, the deferred SIO002).
 //
@@ -417,284 +415,25 @@ type runner struct {
 	litSummaries map[*ast.FuncLit]*fnSummary
 }
 
+// run analyses one package: a list of stages, each in a file of its own
+// (stage_*.go), in the order their side effects need. Diagnostics and
+// facts come out in this order, which every driver sees.
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
-	r := &runner{
-		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
-		byFunc:       map[*types.Func]*fnSummary{},
-		litSummaries: map[*ast.FuncLit]*fnSummary{},
-	}
-	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
 		// like) are not request paths and would make everything "block".
 		return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
 	}
-	r.thirdParty = isThirdParty(pass)
-	r.readBelow()
-	var files []*ast.File
-	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); !cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
-			continue // tests are rarely request paths; Config.Tests opts in
-		}
-		files = append(files, f)
-	}
-	r.dirs = newDirectives(pass.Fset, files)
-	r.rep = newReporter(pass, cfg, r.dirs, r.site)
-	r.rep.reportBadIgnores()
-	r.slots = resolve.NewSlots(pass.TypesInfo, files)
-	r.scanCallbacks(files)
-	r.stored = resolve.NewStored(pass, r.slots)
-	if !r.thirdParty {
-		r.stored.Scan(files)
-	}
-	r.findSlotRoots(files)
-	r.scanCtxCallbacks(files)
-	r.scanCtxUse(files)
-	r.exportAttaches(files)
-
-	var decls, roots []*fnSummary
-	rootLits := map[*ast.FuncLit]bool{}
-	returned := returnedLits(pass.TypesInfo, files)
-	// litRoots adds the handler literals under n (router arguments,
-	// http.HandlerFunc conversions, …); they inherit the enclosing
-	// function's doc-comment ignores.
-	litRoots := func(n ast.Node, ignores []*ignore) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			lit, ok := n.(*ast.FuncLit)
-			if !ok {
-				return true
-			}
-			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			k := resolve.SignatureRoot(sig)
-			how, framework := seen.HowSignature, frameworkOf(k)
-			if k == resolve.NotRoot {
-				var ok bool
-				if how, framework, ok = r.rootBy(nil, lit, sig); ok {
-					k = resolve.RootCustom
-				}
-			}
-			if k != resolve.NotRoot {
-				rootLits[lit] = true
-				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
-					wraps: r.handlers.Wraps(lit)}
-				if fn := returned[lit]; fn != nil {
-					markBranch(s, nil, retKey(fn))
-				}
-				s.items = r.collect(sig, lit.Body)
-				roots = append(roots, s)
-			}
-			return true
-		})
-	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				litRoots(d, nil)
-				continue
-			}
-			if fd.Body == nil {
-				continue
-			}
-			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
-			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
-			if s.root == resolve.RootCustom {
-				s.how = seen.HowDirective
-			}
-			if fn != nil {
-				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == resolve.NotRoot {
-					if how, framework, ok := r.rootBy(fn, nil, s.sig); ok {
-						s.root, s.how, s.framework = resolve.RootCustom, how, framework
-					}
-				}
-				r.byFunc[fn] = s
-			}
-			s.items = r.collect(s.sig, fd.Body)
-			if len(r.memos.Of(fn)) > 0 {
-				// A memoiser's own waits are for another caller's
-				// construction, once per key.
-				for i := range s.items {
-					s.items[i].once = true
-				}
-			}
-			decls = append(decls, s)
-			if s.root != resolve.NotRoot {
-				if fn != nil {
-					markBranch(s, fn, refKey(fn))
-				}
-				roots = append(roots, s)
-			}
-			litRoots(fd.Body, s.ignores)
-		}
-	}
-
-	// Other packages' functions handed to an adapter here are roots too;
-	// their facts say what they do.
-	for _, ref := range r.cb.adaptedExt {
-		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			s := &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
-				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)}
-			markBranch(s, ref.fn, refKey(ref.fn))
-			roots = append(roots, s)
-		}
-	}
-
-	// The literals the package stores into slots, or calls through a
-	// value, are summarised like its functions.
-	decls = append(decls, r.laterLits(files, rootLits)...)
-	// So are those passed to interface methods: a binding may call them.
-	decls = append(decls, r.argLitSummaries(rootLits)...)
-
-	// Fixpoint over the package's call graph: a function's summary is its
-	// highest-ranked item, plus the highest-ranked path of every other
-	// rule. Ranks only grow and are bounded, and there are few rules, so
-	// it terminates, recursion included.
-	for changed := true; changed; {
-		changed = false
-		for _, s := range decls {
-			if s.root != resolve.NotRoot {
-				continue
-			}
-			for _, it := range s.items {
-				if s.addDyn(r.dynOf(s, it)) {
-					changed = true
-				}
-				if !s.opaque && r.opaqueItem(it) {
-					s.opaque = true
-					changed = true
-				}
-				if s.unfollowed == "" {
-					if u := r.unfollowedItem(it); u != "" {
-						s.unfollowed = u
-						changed = true
-					}
-				}
-				if !s.memOpaque && r.memOpaqueItem(it) {
-					s.memOpaque = true
-					changed = true
-				}
-				fs := r.resolveAt(s, it)
-				if len(fs) == 0 {
-					continue
-				}
-				if f := fs[0]; s.result == nil || f.betterMain(s.result) {
-					s.result = f
-					changed = true
-				}
-				if s.addPaths(fs) {
-					changed = true
-				}
-			}
-		}
-	}
-	// The func arguments of interface calls are summarised now that every
-	// summary is final.
-	for _, s := range decls {
-		s.dyn = r.sealArgs(s.dyn, 0)
-	}
-	for _, s := range decls {
-		if s.root == resolve.NotRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
-			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
-			bf := &blocksFact{}
-			if s.result != nil {
-				bf = s.summary().fact()
-			}
-			bf.Dyn = s.dyn
-			bf.Opaque = s.opaque
-			bf.Unfollowed = s.unfollowed
-			bf.OpaqueMemory = s.memOpaque && !s.opaque
-			bf.CtxUnused = r.ctxUnused[s.fn]
-			pass.ExportObjectFact(s.fn, bf)
-		}
-	}
-	r.exportRootSlots(roots)
-	var pending []pendingCall
-	var dropped []droppedCall
-	for _, s := range roots {
-		for _, it := range s.items {
-			fs := r.resolveAt(s, it)
-			if dc, ok := r.deferDropped(s, it, fs); ok {
-				// Decided where the bindings are seen (rule_dropped.go).
-				dropped = append(dropped, dc)
-			} else {
-				r.rep.report(s, it, fs)
-			}
-			if s.unfollowed == "" {
-				s.unfollowed = r.unfollowedItem(it)
-			}
-		}
-		if s.reported > 0 {
-			// It reaches an operation: not blind. A finding that dispatch
-			// reports in it later, from another package, clears it in the
-			// driver (seen.Report.ClearReached).
-			s.unfollowed = ""
-		}
-		if !r.thirdParty {
-			// A dependency's own roots (a library's middleware) would be
-			// reported in the dependency's files: not followed.
-			pending = append(pending, r.pendingOf(s)...)
-		}
-	}
-	unfollowed := r.join(pending, dropped, append(r.recordConversions(files), r.recordStores(rootLits)...))
-	r.resolveHelpers(decls)
-	r.rep.reportStale()
-	res := r.seenResult(roots)
-	res.Unfollowed = unfollowed
-	if !r.thirdParty {
-		res.Refs = r.rootRefs(files, roots)
-	}
-	r.reportBlind(res)
-	return res, nil
-}
-
-// inGOROOT reports whether the package is part of the Go distribution.
-func inGOROOT(pass *analysis.Pass) bool {
-	root := build.Default.GOROOT
-	if root == "" {
-		return false
-	}
-	prefix := filepath.Join(root, "src") + string(filepath.Separator)
-	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasPrefix(tf.Name(), prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// isThirdParty reports whether the package belongs to a dependency rather
-// than to the code under analysis. Every driver (checker, go vet's
-// unitchecker, golangci-lint) fills pass.Module from go list: the main and
-// workspace modules have no version, a dependency has one whether it is
-// read from the module cache or from vendor/ (modules.txt), and whatever
-// GOMODCACHE or -mod say. A dependency replaced by a local directory is
-// the user's own code in all but name, so it counts as first-party; go vet
-// before Go 1.27 does not pass Replace, so there it counts as third-party.
-// Without module information (GOPATH mode) the file paths decide.
-func isThirdParty(pass *analysis.Pass) bool {
-	if m := pass.Module; m != nil && m.Path != "" {
-		if m.Main || (m.Replace != nil && m.Replace.Version == "") {
-			return false
-		}
-		return m.Version != ""
-	}
-	for _, f := range pass.Files {
-		tf := pass.Fset.File(f.Pos())
-		if tf == nil {
-			continue
-		}
-		name := filepath.ToSlash(tf.Name())
-		if strings.Contains(name, "/vendor/") {
-			return true
-		}
-		if _, rest, ok := strings.Cut(name, "/pkg/mod/"); ok && strings.Contains(rest, "@") {
-			return true
-		}
-	}
-	return false
+	r := newRunner(pass, cfg)
+	files := r.scan()
+	b := r.findRoots(files)
+	r.summarize(b.decls)
+	r.exportFacts(b.decls, b.roots)
+	pending, dropped := r.reportRoots(b.roots)
+	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
+	r.staleIgnores(b.decls)
+	return r.result(files, b.roots, unfollowed), nil
 }
 
 // entryPoint reports whether fn is main.main or an init function: nothing
@@ -704,21 +443,6 @@ func entryPoint(fn *types.Func) bool {
 		return false
 	}
 	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
-}
-
-// resolveHelpers resolves every item of the functions that are no roots,
-// once the summaries are final: items of helpers past the one that set the
-// summary are resolved here too, because their ignores count as used
-// (reporter.reportStale).
-func (r *runner) resolveHelpers(decls []*fnSummary) {
-	for _, s := range decls {
-		if s.root != resolve.NotRoot {
-			continue
-		}
-		for _, it := range s.items {
-			r.resolveAt(s, it)
-		}
-	}
 }
 
 // declName is the name a root has in messages: F, T.M or (*T).M.

@@ -270,7 +270,7 @@ func shortSite(site string) string {
 }
 
 // reportStale reports //syncio:ignore directives that hid nothing, once
-// every item has been resolved (runner.resolveHelpers).
+// every item has been resolved (runner.staleIgnores).
 func (r *reporter) reportStale() {
 	for _, ig := range r.dirs.all {
 		if ig.used || ig.bad || r.cfg.ReportIgnored {
