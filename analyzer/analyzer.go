@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -70,8 +71,8 @@ type fnSummary struct {
 	branch  bool
 	sig     *types.Signature
 	items   []item
-	ignores []*ignore // the doc comment's //syncio:ignore directives
-	result  *finding  // set when a non-root function blocks
+	ignores []*directive.Ignore // the doc comment's //syncio:ignore directives
+	result  *finding            // set when a non-root function blocks
 	// byRule are, for each rule the function leads to, the paths to its
 	// distinct blocking operations (at most maxOps, in the order of
 	// finding.better); result.more is filled from them once the fixpoint
@@ -357,7 +358,7 @@ type item struct {
 type pkgView struct {
 	pass  *analysis.Pass
 	cfg   *Config
-	dirs  *directives
+	dirs  *directive.Index
 	files map[string]*token.File // lazily built, for cross-package sites
 	// rep makes the diagnostics (report.go), from the moment the
 	// directives are read.

@@ -90,7 +90,7 @@
 //     interface calls travel up with it.
 //  5. At a root's call, the reporter (report.go) groups the paths by rule
 //     and emits one diagnostic per rule with the chain, related positions
-//     and fixes (fixes.go), unless a directive (directives.go) suppresses
+//     and fixes (fixes.go), unless a directive (internal/directive) suppresses
 //     it. run hands it what it needs (the directives, how to name a site)
 //     and it holds no runner; the join (6) reads back only what it emitted.
 //  6. Interface calls at roots travel as pendingFact (resolve's model,

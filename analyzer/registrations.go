@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
@@ -62,7 +63,7 @@ type siteCall struct {
 	call    *ast.CallExpr
 	fn      *types.Func
 	in      string
-	ignores []*ignore
+	ignores []*directive.Ignore
 }
 
 // registrar returns fn's registrarFact, or nil.
@@ -97,7 +98,7 @@ func (r *scanned) addRegistrar(p resolve.ParamRef, framework string) bool {
 
 // noteCall keeps call for registrarCalls when its callee may be a
 // registrar.
-func (r *scanned) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) noteCall(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
@@ -164,7 +165,7 @@ func isHandlerType(t types.Type) bool {
 
 // registration records call when it registers handlers with a router, and
 // makes the functions it resolves to request roots.
-func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
 	info := r.pass.TypesInfo
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
@@ -209,7 +210,7 @@ func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*ignore)
 // functions that will run and makes them roots. A parameter of the
 // function around the call makes that function a registrar: its callers'
 // arguments are followed instead (registrarCalls).
-func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*ignore) {
+func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*directive.Ignore) {
 	for _, a := range args {
 		if p, ok := r.handlers.Param(a); ok {
 			r.addRegistrar(p, reg.Framework)
@@ -226,7 +227,7 @@ func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in strin
 
 // addTargets makes the functions a registration's argument resolved to
 // request roots: this package's here, another package's at the argument.
-func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*ignore) {
+func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*directive.Ignore) {
 	for _, t := range ts {
 		switch {
 		case t.Lit != nil:

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
@@ -19,7 +20,7 @@ import (
 type reporter struct {
 	pass *analysis.Pass
 	cfg  *Config
-	dirs *directives // the //syncio:ignore comments, shared with the runner
+	dirs *directive.Index // the //syncio:ignore comments, shared with the runner
 	// site is the runner's "file:line:col" of a position (calls.go), the
 	// form of emitted's keys and of the facts' sites.
 	site func(token.Pos) string
@@ -33,7 +34,7 @@ type reporter struct {
 	src     map[string][]byte // file contents read for fixes, by name
 }
 
-func newReporter(pass *analysis.Pass, cfg *Config, dirs *directives, site func(token.Pos) string) *reporter {
+func newReporter(pass *analysis.Pass, cfg *Config, dirs *directive.Index, site func(token.Pos) string) *reporter {
 	return &reporter{
 		pass:    pass,
 		cfg:     cfg,
@@ -52,7 +53,7 @@ func (r *reporter) suppressed(s *fnSummary, it item, rule string) bool {
 	if it.once && onceRules[rule] {
 		return true // once per process or key, not per request (memo.go)
 	}
-	return !r.cfg.ReportIgnored && (funcSuppressed(s.ignores, rule) || r.dirs.suppressed(it.pos, rule))
+	return !r.cfg.ReportIgnored && (directive.FuncSuppressed(s.ignores, rule) || r.dirs.Suppressed(it.pos, rule))
 }
 
 // report emits the diagnostics for a root's item: one per rule of the
@@ -272,12 +273,12 @@ func shortSite(site string) string {
 // reportStale reports //syncio:ignore directives that hid nothing, once
 // every item has been resolved (runner.staleIgnores).
 func (r *reporter) reportStale() {
-	for _, ig := range r.dirs.all {
-		if ig.used || ig.bad || r.cfg.ReportIgnored {
+	for _, ig := range r.dirs.All {
+		if ig.Used || ig.Bad || r.cfg.ReportIgnored {
 			continue
 		}
 		judgeable := true
-		for _, id := range ig.ids {
+		for _, id := range ig.IDs {
 			if !r.cfg.enabled(id) {
 				judgeable = false // a disabled rule reports nothing to hide
 			}
@@ -285,10 +286,10 @@ func (r *reporter) reportStale() {
 		if !judgeable {
 			continue
 		}
-		rule := ig.ids[0]
+		rule := ig.IDs[0]
 		r.pass.Report(analysis.Diagnostic{
-			Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(),
-			Message: "stale syncio:ignore: no " + strings.Join(ig.ids, "/") + " finding here to suppress; remove it (" + rule + ")",
+			Pos: ig.Pos, End: ig.End, Category: rule, URL: r.cfg.suppressionURL(),
+			Message: "stale syncio:ignore: no " + strings.Join(ig.IDs, "/") + " finding here to suppress; remove it (" + rule + ")",
 		})
 	}
 }
@@ -297,10 +298,10 @@ func (r *reporter) reportStale() {
 // without valid rule IDs. They are reported under the first rule they
 // name (SIO000 when they name none), so SARIF keeps one rule per ID.
 func (r *reporter) reportBadIgnores() {
-	for _, ig := range r.dirs.all {
+	for _, ig := range r.dirs.All {
 		rule := "SIO000"
 		var unknown []string
-		for _, id := range ig.ids {
+		for _, id := range ig.IDs {
 			if _, ok := RuleByID(id); ok {
 				if rule == "SIO000" {
 					rule = id
@@ -311,16 +312,16 @@ func (r *reporter) reportBadIgnores() {
 		}
 		var problem string
 		switch {
-		case len(ig.ids) == 0:
+		case len(ig.IDs) == 0:
 			problem = "syncio:ignore names no rule; write //syncio:ignore SIO001 -- why this is safe"
 		case len(unknown) > 0:
 			problem = "syncio:ignore names unknown rule " + strings.Join(unknown, ", ") + "; use IDs from docs/rules"
-		case ig.reason == "":
-			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.ids, ",") + " -- why this is safe"
+		case ig.Reason == "":
+			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.IDs, ",") + " -- why this is safe"
 		default:
 			continue
 		}
-		ig.bad = true
-		r.pass.Report(analysis.Diagnostic{Pos: ig.pos, End: ig.end, Category: rule, URL: r.cfg.suppressionURL(), Message: problem + " (" + rule + ")"})
+		ig.Bad = true
+		r.pass.Report(analysis.Diagnostic{Pos: ig.Pos, End: ig.End, Category: rule, URL: r.cfg.suppressionURL(), Message: problem + " (" + rule + ")"})
 	}
 }

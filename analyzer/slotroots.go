@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
@@ -167,9 +168,9 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 					r.slotRoots.funcs[t.Func] = fw
 				}
 			case t.Func.Pkg() != nil && !knowledge.StdPath(t.Func.Pkg().Path()):
-				in, ignores := r.pass.Pkg.Name(), []*ignore(nil)
+				in, ignores := r.pass.Pkg.Name(), []*directive.Ignore(nil)
 				if fd := decls[st.In]; fd != nil {
-					in, ignores = declName(fd, st.In), r.dirs.funcIgnores(fd.Doc)
+					in, ignores = declName(fd, st.In), r.dirs.FuncIgnores(fd.Doc)
 				}
 				r.slotRoots.ext[t.Func.Origin()] = true
 				r.cb.addExt(adaptedRef{fn: t.Func, pos: st.Value.Pos(), end: st.Value.End(), in: in, ignores: ignores,

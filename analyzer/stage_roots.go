@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -38,7 +39,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 				continue
 			}
 			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
+			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)), ignores: r.dirs.FuncIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
 			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
 			if s.root == resolve.RootCustom {
 				s.how = seen.HowDirective
@@ -93,7 +94,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 // handlerLits adds the handler literals under n (router arguments,
 // http.HandlerFunc conversions, …) to b's roots; they inherit the
 // enclosing function's doc-comment ignores.
-func (r *scanned) handlerLits(n ast.Node, ignores []*ignore, returned map[*ast.FuncLit]*types.Func, b *bodies) {
+func (r *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned map[*ast.FuncLit]*types.Func, b *bodies) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		lit, ok := n.(*ast.FuncLit)
 		if !ok {

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -38,7 +39,7 @@ func (r *scanned) scan() []*ast.File {
 		}
 		files = append(files, f)
 	}
-	r.dirs = newDirectives(r.pass.Fset, files)
+	r.dirs = directive.New(r.pass.Fset, files)
 	r.rep = newReporter(r.pass, r.cfg, r.dirs, r.site)
 	r.rep.reportBadIgnores()
 	r.slots = resolve.NewSlots(r.pass.TypesInfo, files)
