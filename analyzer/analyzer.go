@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,6 +12,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -53,287 +53,6 @@ func New(cfg Config) *analysis.Analyzer {
 	}
 	registerFlags(&a.Flags, c)
 	return a
-}
-
-// fnSummary is what one function body does, before callees are resolved.
-type fnSummary struct {
-	fn   *types.Func // nil for func literals
-	name string      // display name of a root
-	root resolve.RootKind
-	// pos, how and framework describe a root for the roots report
-	// (seen.Root): where it is, what made it a root, whose handler it is.
-	pos            token.Pos
-	how, framework string
-	label          string // the root's name in the report, when name is the registering function's
-	wraps          bool   // a literal that calls a handler it was given (resolve.Handlers.Wraps)
-	// key and branch: seen.Root.Key and Branch (rootrefs.go).
-	key     string
-	branch  bool
-	sig     *types.Signature
-	items   []item
-	ignores []*directive.Ignore // the doc comment's //syncio:ignore directives
-	result  *finding            // set when a non-root function blocks
-	// byRule are, for each rule the function leads to, the paths to its
-	// distinct blocking operations (at most maxOps, in the order of
-	// finding.better); result.more is filled from them once the fixpoint
-	// is reached. byRule[""] is the best-ranked path to I/O that is no
-	// finding by itself (see keepIO).
-	byRule map[string][]*finding
-	// ops are, per rule, every distinct operation (terminal) seen, and
-	// least the most any one item said it leads to (its paths plus their
-	// Over): the rule's count is the larger of the two, so operations
-	// past maxOps are counted, not named.
-	ops   map[string]map[string]bool
-	least map[string]int
-	// dyn are the interface calls on the function's paths (dispatch.go).
-	dyn []dynCall
-	// opaque: the function passes a context to a call the analysis cannot
-	// follow, directly or through callees (see item.opaque).
-	opaque bool
-	// unfollowed: the first unresolved call through a func value the
-	// function makes, directly or through callees (see item.unfollowed).
-	unfollowed string
-	// reported counts the diagnostics emitted at a root's calls.
-	reported int
-	// end is where the body ends, for the roots report.
-	end token.Pos
-	// memOpaque: it hands one only to memory rows' functions
-	// (blocksFact.OpaqueMemory).
-	memOpaque bool
-}
-
-// summary returns the function's result with the other paths attached
-// (other rules', and other operations of each rule: maxTerminals per rule
-// with their paths, up to maxOps named, and the count of the rest), or
-// nil.
-func (s *fnSummary) summary() *finding {
-	if s.result == nil {
-		return nil
-	}
-	f := *s.result
-	f.more = nil
-	f.over = 0
-	rules := make([]string, 0, len(s.byRule))
-	for rule := range s.byRule {
-		rules = append(rules, rule)
-	}
-	sort.Strings(rules)
-	if len(rules) > 0 && rules[0] == "" {
-		// I/O last: keepIO looks at every rule's paths.
-		rules = append(rules[1:], "")
-	}
-	main := f.terminal()
-	for _, rule := range rules {
-		n := 0
-		if rule == f.rule {
-			n = 1
-		}
-		var out []*finding
-		for _, p := range s.byRule[rule] {
-			if n >= maxOps {
-				break
-			}
-			if rule == f.rule && p.terminal() == main {
-				continue
-			}
-			if rule == "" && !keepIO(append([]*finding{&f}, f.more...), p) {
-				continue
-			}
-			m := *p
-			m.more = nil
-			m.over = 0
-			if n >= maxTerminals {
-				m = *m.asRef()
-			}
-			out = append(out, &m)
-			n++
-		}
-		if over := s.count(rule) - n; over > 0 {
-			if len(out) > 0 {
-				out[len(out)-1].over = over
-			} else {
-				f.over = over
-			}
-		}
-		f.more = append(f.more, out...)
-	}
-	return &f
-}
-
-// count is the number of distinct operations of rule the function leads
-// to: exact unless an item's own count was past its maxOps.
-func (s *fnSummary) count(rule string) int {
-	return max(len(s.ops[rule]), s.least[rule])
-}
-
-// addPaths records the paths of one item (fs, as resolveAt returns them)
-// in byRule, ops and least. It reports whether any changed.
-func (s *fnSummary) addPaths(fs []*finding) bool {
-	changed := false
-	for i, f := range fs {
-		if f.rule == "" {
-			// I/O that is no finding by itself: kept for keepIO, not
-			// counted.
-			if s.addPath(f) {
-				changed = true
-			}
-			continue
-		}
-		if s.addPath(f) {
-			changed = true
-		}
-		// The item's count for f's rule, once per rule (fs is short).
-		first, n := true, 0
-		for j, g := range fs {
-			if g.rule == f.rule {
-				if j < i {
-					first = false
-					break
-				}
-				n += 1 + g.over
-			}
-		}
-		if first && n > s.least[f.rule] {
-			if s.least == nil {
-				s.least = map[string]int{}
-			}
-			s.least[f.rule] = n
-			changed = true
-		}
-	}
-	return changed
-}
-
-// keepIO reports whether the I/O path p (rule "") adds to paths what a
-// caller needs: a lock or a transaction that no path has (a helper that
-// holds a mutex across a query and also reads a file: with SIO006 on,
-// the file read is the main path and the lock would be lost), or I/O that
-// a caller's lock makes SIO003 when no path is lockable.
-func keepIO(paths []*finding, p *finding) bool {
-	lock, tx, lockablePath := false, false, false
-	for _, q := range paths {
-		lock = lock || q.lock != ""
-		tx = tx || q.tx != ""
-		lockablePath = lockablePath || lockable[q.rule]
-	}
-	return p.lock != "" && !lock || p.tx != "" && !tx || !lockablePath
-}
-
-// addPath records a path of f's rule: its operation in ops, and the path
-// in byRule, kept in the order of finding.better (equals in the order
-// found) and cut at maxOps; past maxTerminals only the operation is kept
-// (finding.asRef), as the fact will. A better path to an operation already
-// there replaces it, and so does a full path to one of the first
-// maxTerminals known only by name. It reports whether anything changed.
-func (s *fnSummary) addPath(f *finding) bool {
-	if s.byRule == nil {
-		s.byRule = map[string][]*finding{}
-		s.ops = map[string]map[string]bool{}
-	}
-	list := s.byRule[f.rule]
-	if f.rule == "" {
-		// I/O that is no finding by itself: only the best-ranked path
-		// (under a lock, across a transaction) is kept, for summary's
-		// keepIO; it is no operation of a rule, so not in ops.
-		if len(list) > 0 && f.rank() <= list[0].rank() {
-			return false
-		}
-		s.byRule[""] = []*finding{f}
-		return true
-	}
-	changed := false
-	k := f.terminal()
-	if s.ops[f.rule] == nil {
-		s.ops[f.rule] = map[string]bool{}
-	}
-	if !s.ops[f.rule][k] {
-		s.ops[f.rule][k] = true
-		changed = true
-	}
-	for i, old := range list {
-		if old.terminal() != k {
-			continue
-		}
-		if !f.better(old) {
-			if old.ref && !f.ref && i < maxTerminals && !old.better(f) {
-				list[i] = f
-				return true
-			}
-			return changed
-		}
-		list = append(list[:i:i], list[i+1:]...)
-		break
-	}
-	if len(list) >= maxOps && !f.better(list[len(list)-1]) {
-		s.byRule[f.rule] = list
-		return changed
-	}
-	at := len(list)
-	for i, old := range list {
-		if f.better(old) {
-			at = i
-			break
-		}
-	}
-	list = append(list[:at:at], append([]*finding{f}, list[at:]...)...)
-	if len(list) > maxOps {
-		list = list[:maxOps]
-	}
-	for i := maxTerminals; i < len(list); i++ {
-		list[i] = list[i].asRef()
-	}
-	s.byRule[f.rule] = list
-	return true
-}
-
-// item is one place in a body that may block: a blocking operation (term)
-// or a call to a function that may block (local or ext).
-type item struct {
-	pos, end token.Pos
-	call     *ast.CallExpr
-	term     *finding    // direct blocking operation
-	local    *types.Func // same-package callee
-	ext      *blocksFact // other-package callee that blocks
-	name     string      // callee display name for local/ext
-	fixKey   string      // SIO001 table key, for suggested fixes
-	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
-	lock     string      // a mutex held at the item (SIO003), see regions.Lock
-	recvOwn  callOwner   // how the call's receiver relates to the function (lockowner.go)
-	tx       string      // a transaction open at the item (SIO007), see regions.Tx
-	gormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
-	dyn      *dynCall    // a call through an interface method (dispatch.go)
-	// joined marks a join wait in a dependency module (joins.go): it
-	// blocks only when the work in join does.
-	joined bool
-	join   []item
-	// lit is a func literal of this package called through a value (a
-	// local, a function's result, a package variable): its summary is in
-	// runner.litSummaries.
-	lit *ast.FuncLit
-	// opaque marks a call given a context that the analysis cannot follow
-	// (an interface method that is not dispatched, a func value): it may
-	// do I/O with that context, so a function that makes it is no idle
-	// callee for SIO002 (factlessIdle, idleCallee). It leads to nothing.
-	opaque bool
-	// also is what the same call leads to besides this item: the callee
-	// of a call given a framework value as its context (SIO002 there does
-	// not hide what the callee blocks on).
-	also *item
-	// merged marks an item whose paths come from several callees (the
-	// bindings dispatch joins): their counts past maxOps may overlap.
-	merged bool
-	// unfollowed is the site of a call through a func value kept in a
-	// field, a map or a package variable that nothing resolves (a
-	// generic type's field, a closure chained through one): what runs
-	// there is unseen. It leads to nothing; the roots report says so.
-	unfollowed string
-	// once marks an item that runs once per value or key, not per request
-	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
-	// in a memoiser's own body. onceRules do not count for it.
-	once bool
-	// fixes are suggested fixes made by another package's pass (a
-	// deferred SIO002 candidate's, rule_dropped.go).
-	fixes []analysis.SuggestedFix
 }
 
 // The analysis of one package is three layers, each embedding the one
@@ -409,11 +128,11 @@ type scanned struct {
 // runner is the package with its functions' summaries (see pkgView).
 type runner struct {
 	scanned
-	byFunc map[*types.Func]*fnSummary
+	byFunc map[*types.Func]*paths.Summary
 	// litSummaries are the summaries of the literals the package stores
 	// or calls through a value (stored.go) and passes to interface
 	// methods (dyncallbacks.go).
-	litSummaries map[*ast.FuncLit]*fnSummary
+	litSummaries map[*ast.FuncLit]*paths.Summary
 }
 
 // run analyses one package: a list of stages, each in a file of its own

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -40,7 +41,7 @@ type carried struct {
 
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact),
+	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact),
 		new(joinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact),
 		new(resolve.MemoFact), new(rootSlotsFact), new(carriedFact)}
 }

@@ -82,11 +82,11 @@
 //     from), a call, or an interface call; regions marks the lock (SIO003)
 //     or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
-//     summaries (a fixpoint in run) or another package's blocksFact
+//     summaries (a fixpoint in run) or another package's paths.BlocksFact
 //     (facts.go); resolve's Sync adds func values called on the spot
 //     (CallsFact), and stored.go calls through a struct field or package
 //     variable (slots).
-//  4. A function that is no root exports its paths as a blocksFact; its
+//  4. A function that is no root exports its paths as a paths.BlocksFact; its
 //     interface calls travel up with it.
 //  5. At a root's call, the reporter (report.go) groups the paths by rule
 //     and emits one diagnostic per rule with the chain, related positions
@@ -94,7 +94,7 @@
 //     it. run hands it what it needs (the directives, how to name a site)
 //     and it holds no runner; the join (6) reads back only what it emitted.
 //  6. Interface calls at roots travel as pendingFact (resolve's model,
-//     with blocksFact as the payload); dispatch.go joins them
+//     with paths.BlocksFact as the payload); dispatch.go joins them
 //     with the conversions (convFact) where both are seen: resolve's
 //     Walk follows each through the bindings to the paths behind it,
 //     and the join applies the rules and reports at the root's call,
@@ -178,12 +178,12 @@
 // (the same package, idleCallee) is silent, while the standard library, interface methods,
 // func values and request roots, which have no facts, keep the signature
 // rule. A static callee of the module whose context parameter is unnamed,
-// "_" or never referenced in its body (ignoresContext; blocksFact.CtxUnused
+// "_" or never referenced in its body (ignoresContext; paths.BlocksFact.CtxUnused
 // for another package) is silent too: the context cannot leave it, and
 // what it blocks on with a context of its own is reported as its path.
 // A function that hands a context to a call the analysis cannot
 // follow (an interface method not dispatched, a func value) is opaque
-// (blocksFact.Opaque, which its callers inherit), never idle; contexts
+// (paths.BlocksFact.Opaque, which its callers inherit), never idle; contexts
 // of unknown origin (fields, function results) are never flagged, and
 // context.WithoutCancel is a deliberate detach. A callee that is a memory
 // row (calls.txt: an in-memory library whose context reaches only the
@@ -192,7 +192,7 @@
 // passes unless the program hands that library a function taking a
 // context (ctxCallbackFact, rule_dropped.go); a program's function that
 // hands it its own context is opaque on the same condition, judged by the
-// pass that calls it (blocksFact.OpaqueMemory). At a root's call, a
+// pass that calls it (paths.BlocksFact.OpaqueMemory). At a root's call, a
 // callee whose only evidence is calls through interfaces bound elsewhere
 // (a cache interface main binds to an in-memory cache) is not decided in
 // the root's package, which cannot see the binding: the join decides it
@@ -256,28 +256,28 @@
 // # Interprocedural analysis
 //
 // Every function that is not a root and blocks (directly or through static
-// callees, recursion included) exports a blocksFact with its chain, so
+// callees, recursion included) exports a paths.BlocksFact with its chain, so
 // callers in other packages see it under any go/analysis driver. A function
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O; an
 // open transaction breaks ties; for the same rule, the better kind) and,
 // for each rule, its distinct blocking operations (terminals: name and
-// site) in the order of finding.better: rank, then kind
+// site) in the order of paths.Finding.Better: rank, then kind
 // (internal/knowledge/kinds.txt: remote calls and waits on other
 // goroutines, then databases and caches, then unclassified, then local
-// work), then the order found. The first maxTerminals (4) keep their
-// paths, up to maxOps (16) are named by operation and site only (Ref),
+// work), then the order found. The first paths.MaxTerminals (4) keep their
+// paths, up to paths.MaxOps (16) are named by operation and site only (Ref),
 // and the rest are counted (Over), so the fact is bounded per rule; plus,
 // when no other path carries what it does, its best path to I/O that is
 // no finding by itself (under a lock, across a transaction, or lockable
 // when no other path is), so a file read that ranks higher (SIO006 on)
-// does not hide a SIO003 there (keepIO). A
+// does not hide a SIO003 there (paths.KeepIO). A
 // root's call is reported once per rule it leads to (and once each for
 // SIO003 and SIO007): the diagnostic is about the rule's first path, names
 // up to three other operations after the hint and counts the rest ("; also
 // reaches dep.Load → database/sql.(*DB).Query at dep.go:20:15, …, and 2
-// more"; "and at least N more" where counts past maxOps meet), and
+// more"; "and at least N more" where counts past paths.MaxOps meet), and
 // attaches every one as related information at its position, so every
 // distinct operation is visible without fixing the first, and -json and
 // SARIF carry them all. Bodies of
@@ -312,7 +312,7 @@
 // resolution (calls.go, internal/resolve, dispatch.go) says what a callee leads
 // to, so no rule knows how a callee was found:
 //
-//   - static calls: the same package's summaries, other packages' blocksFact;
+//   - static calls: the same package's summaries, other packages' paths.BlocksFact;
 //   - callbacks: a function that calls one of its func-typed parameters
 //     before it returns (directly, in a literal called on the spot, or by
 //     passing it on to such a parameter) exports a CallsFact (resolve's
@@ -332,7 +332,7 @@
 //     followed interface (not the standard library's, the frameworks',
 //     loggers' or generated gRPC streams'), a method promoted from an
 //     interface embedded in a struct included (c.Call for a client
-//     embedding its caller is c.caller.Call), travel up as blocksFact.Dyn and,
+//     embedding its caller is c.caller.Call), travel up as paths.BlocksFact.Dyn and,
 //     at a root, as a pendingFact (the root's call, the chain, the lock held
 //     and the rules ignored on the way). Every package records its
 //     conversions of concrete types to followed interfaces (assignments,
@@ -369,7 +369,7 @@
 //   - callbacks through interfaces (dyncallbacks.go): a func literal or
 //     function value passed to an interface method
 //     (ds.WithTx(func(tx DataStore) error {…})) is summarised where it is
-//     written and travels with the interface call (dynCall.Args, sealed
+//     written and travels with the interface call (paths.DynCall.Args, sealed
 //     after the fixpoint); a conversion records, per concrete method, the
 //     parameters it calls on the spot (convMethod.Calls, its CallsFact),
 //     and the join follows an argument only into a binding that calls its
@@ -427,7 +427,7 @@
 //     function is no slot (resolve.FieldKey). A field of a generic type
 //     is one slot for every instantiation (router.Route[T].Action, keyed
 //     by the origin type), and the stored functions' types tell them
-//     apart (resolve.Sig, conv.Sig, dynCall.Sig): a call through an
+//     apart (resolve.Sig, conv.Sig, paths.DynCall.Sig): a call through an
 //     instance's field follows only the functions of its type; a call in
 //     generic code, whose type mentions a type parameter, follows them
 //     only when the joining package sees functions of one type stored

@@ -10,17 +10,18 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // requestCtx returns the expression for the request context of root s,
 // valid at pos, or "" when there is none or a shadowing declaration hides
 // it.
-func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
-	if s.sig == nil {
+func (r *reporter) requestCtx(s *paths.Summary, pos token.Pos) string {
+	if s.Sig == nil {
 		return ""
 	}
-	params := s.sig.Params()
+	params := s.Sig.Params()
 	visible := func(v *types.Var) bool {
 		if v == nil || v.Name() == "" || v.Name() == "_" {
 			return false
@@ -43,7 +44,7 @@ func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
 	}
 	// gRPC unary, connect and hertz roots have a ctx parameter, found
 	// above; the others derive the context from their request value.
-	switch s.root {
+	switch s.Root {
 	case resolve.RootHTTP, resolve.RootHTTPRouter:
 		if params.Len() >= 2 && visible(params.At(1)) {
 			return params.At(1).Name() + ".Context()"
@@ -54,23 +55,23 @@ func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
 		}
 	case resolve.RootGin, resolve.RootEcho, resolve.RootFiberV2, resolve.RootFiberV3:
 		if params.Len() == 1 && visible(params.At(0)) {
-			return params.At(0).Name() + suffix[s.root]
+			return params.At(0).Name() + suffix[s.Root]
 		}
 	}
 	return ""
 }
 
 // fixes returns the mechanical rewrite for a root's direct finding, if any.
-func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
-	if it.call == nil {
+func (r *reporter) fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFix {
+	if it.Call == nil {
 		return nil
 	}
-	ctx := r.requestCtx(s, it.pos)
+	ctx := r.requestCtx(s, it.Pos)
 	if ctx == "" {
 		return nil
 	}
-	if it.fixArg != nil {
-		if id, ok := it.fixArg.(*ast.Ident); ok && !strings.HasPrefix(ctx, id.Name+".") {
+	if it.FixArg != nil {
+		if id, ok := it.FixArg.(*ast.Ident); ok && !strings.HasPrefix(ctx, id.Name+".") {
 			// A framework value other than the root's own parameter (a
 			// copy, another variable): the rewrite would change which
 			// request it names.
@@ -78,38 +79,38 @@ func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 		}
 		return []analysis.SuggestedFix{{
 			Message:   "Pass the request context",
-			TextEdits: []analysis.TextEdit{{Pos: it.fixArg.Pos(), End: it.fixArg.End(), NewText: []byte(ctx)}},
+			TextEdits: []analysis.TextEdit{{Pos: it.FixArg.Pos(), End: it.FixArg.End(), NewText: []byte(ctx)}},
 		}}
 	}
-	if it.gormRoot != nil {
+	if it.GormRoot != nil {
 		return []analysis.SuggestedFix{{
 			Message:   "Start the gorm chain with WithContext(ctx)",
-			TextEdits: []analysis.TextEdit{{Pos: it.gormRoot.End(), End: it.gormRoot.End(), NewText: []byte(".WithContext(" + ctx + ")")}},
+			TextEdits: []analysis.TextEdit{{Pos: it.GormRoot.End(), End: it.GormRoot.End(), NewText: []byte(".WithContext(" + ctx + ")")}},
 		}}
 	}
-	if it.fixKey == "" {
+	if it.FixKey == "" {
 		return nil
 	}
-	if method, ok := httpShortcuts[it.fixKey]; ok {
+	if method, ok := httpShortcuts[it.FixKey]; ok {
 		return r.httpFix(it, ctx, method)
 	}
-	rep := r.cfg.Blocking[it.fixKey]
-	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
-	if rep.Method == "" || !ok || (rep.ExtraArgs != "" && len(it.call.Args) > 0) {
+	rep := r.cfg.Blocking[it.FixKey]
+	sel, ok := ast.Unparen(it.Call.Fun).(*ast.SelectorExpr)
+	if rep.Method == "" || !ok || (rep.ExtraArgs != "" && len(it.Call.Args) > 0) {
 		return nil
 	}
 	insert := ctx
 	if rep.ExtraArgs != "" {
 		insert += ", " + rep.ExtraArgs
 	}
-	if len(it.call.Args) > 0 {
+	if len(it.Call.Args) > 0 {
 		insert += ", "
 	}
 	return []analysis.SuggestedFix{{
 		Message: "Use " + rep.Method + " with the request context",
 		TextEdits: []analysis.TextEdit{
 			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(rep.Method)},
-			{Pos: it.call.Lparen + 1, End: it.call.Lparen + 1, NewText: []byte(insert)},
+			{Pos: it.Call.Lparen + 1, End: it.Call.Lparen + 1, NewText: []byte(insert)},
 		},
 	}}
 }
@@ -118,8 +119,8 @@ func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 // *http.Client methods) into NewRequestWithContext + Do. It keeps the
 // original semantics: when building the request fails, resp is nil and err
 // is set, as http.Get itself does. Other statement forms get no fix.
-func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
-	as := r.assigns[it.call]
+func (r *reporter) httpFix(it paths.Item, ctx, method string) []analysis.SuggestedFix {
+	as := r.assigns[it.Call]
 	if as == nil || as.Tok != token.DEFINE || len(as.Lhs) != 2 {
 		return nil
 	}
@@ -128,7 +129,7 @@ func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix 
 	if !ok1 || !ok2 || resp.Name == "_" || errID.Name == "_" || r.pass.TypesInfo.Defs[resp] == nil {
 		return nil
 	}
-	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
+	sel, ok := ast.Unparen(it.Call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
@@ -145,7 +146,7 @@ func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix 
 	}
 	src := r.source(as.Pos())
 	text := func(e ast.Expr) string { return r.text(src, e) }
-	args := it.call.Args
+	args := it.Call.Args
 	client := httpName + ".DefaultClient"
 	if _, isPkg := r.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); !isPkg {
 		client = text(sel.X)

@@ -24,6 +24,7 @@ var layers = []string{
 	"internal/knowledge",
 	"internal/regions",
 	"internal/resolve",
+	"internal/paths",
 }
 
 // TestLayering parses the imports of every file of every unit under

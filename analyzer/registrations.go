@@ -13,6 +13,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -25,7 +26,7 @@ import (
 // will run. Those functions are request roots whatever their type: a
 // literal or a function of this package becomes a root here (reported
 // inside it, as every root), another package's function is reported at
-// the argument with its blocksFact (its own package could not know it
+// the argument with its paths.BlocksFact (its own package could not know it
 // serves requests). What resolves to nothing is recorded with the reason,
 // and the package's result (seen.Package) lists its roots and
 // registrations for the roots line and -roots-report.
@@ -290,19 +291,19 @@ func frameworkOf(k resolve.RootKind) string {
 }
 
 // seenResult is the package's result: its roots and registrations.
-func (r *scanned) seenResult(roots []*fnSummary) *seen.Package {
+func (r *scanned) seenResult(roots []*paths.Summary) *seen.Package {
 	res := &seen.Package{Path: r.pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: r.reg.list}
 	for _, s := range roots {
-		name := s.label
+		name := s.Label
 		switch {
 		case name != "":
-		case s.fn != nil:
-			name = displayName(s.fn)
+		case s.Func != nil:
+			name = displayName(s.Func)
 		default:
-			name = s.name
+			name = s.Name
 		}
-		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps,
-			Unfollowed: s.unfollowed, End: r.endSite(s.end), Key: s.key, Branch: s.branch})
+		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.Pos), Framework: s.Framework, How: s.How, Wraps: s.Wraps,
+			Unfollowed: s.Unfollowed, End: r.endSite(s.End), Key: s.Key, Branch: s.Branch})
 	}
 	if res.Registrations == nil {
 		res.Registrations = []seen.Registration{}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
@@ -49,11 +50,11 @@ func newReporter(pass *analysis.Pass, cfg *Config, dirs *directive.Index, site f
 // suppressed reports whether rule is hidden at the root's item: by an
 // ignore (marked used, for reportStale) or because the item runs once,
 // not per request. Resolution asks it before a path reaches report.
-func (r *reporter) suppressed(s *fnSummary, it item, rule string) bool {
-	if it.once && onceRules[rule] {
+func (r *reporter) suppressed(s *paths.Summary, it paths.Item, rule string) bool {
+	if it.Once && onceRules[rule] {
 		return true // once per process or key, not per request (memo.go)
 	}
-	return !r.cfg.ReportIgnored && (directive.FuncSuppressed(s.ignores, rule) || r.dirs.Suppressed(it.pos, rule))
+	return !r.cfg.ReportIgnored && (directive.FuncSuppressed(s.Ignores, rule) || r.dirs.Suppressed(it.Pos, rule))
 }
 
 // report emits the diagnostics for a root's item: one per rule of the
@@ -61,50 +62,50 @@ func (r *reporter) suppressed(s *fnSummary, it item, rule string) bool {
 // about the rule's first path; the rule's other distinct blocking
 // operations (terminals) are listed in the same message ("also reaches"),
 // so that every one is visible at once, in one diagnostic per rule.
-func (r *reporter) report(s *fnSummary, it item, fs []*finding) {
+func (r *reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
 	type group struct {
-		main *finding
-		also []*finding
+		main *paths.Finding
+		also []*paths.Finding
 		seen map[string]bool
-		over int // the most operations past those listed that one path counts (blocksFact.Over)
+		over int // the most operations past those listed that one path counts (paths.BlocksFact.Over)
 	}
 	groups := map[string]*group{}
 	var order []string
-	add := func(rule string, f *finding) {
+	add := func(rule string, f *paths.Finding) {
 		g := groups[rule]
 		if g == nil {
-			g = &group{main: f, seen: map[string]bool{f.terminal(): true}}
+			g = &group{main: f, seen: map[string]bool{f.Terminal(): true}}
 			groups[rule] = g
 			order = append(order, rule)
-		} else if k := f.terminal(); !g.seen[k] {
+		} else if k := f.Terminal(); !g.seen[k] {
 			g.seen[k] = true
 			g.also = append(g.also, f)
 		}
-		g.over = max(g.over, f.over)
+		g.over = max(g.over, f.Over)
 	}
 	for _, f := range fs {
-		if f.rule != "" {
-			add(f.rule, f)
+		if f.Rule != "" {
+			add(f.Rule, f)
 		}
-		if f.lock != "" {
+		if f.Lock != "" {
 			add("SIO003", f)
 		}
-		if f.tx != "" {
+		if f.Tx != "" {
 			add("SIO007", f)
 		}
 	}
 	for _, rule := range order {
 		g := groups[rule]
-		site := r.site(it.pos)
-		for _, f := range append([]*finding{g.main}, g.also...) {
-			r.emitted[site+"|"+rule+"|"+f.terminal()] = true
+		site := r.site(it.Pos)
+		for _, f := range append([]*paths.Finding{g.main}, g.also...) {
+			r.emitted[site+"|"+rule+"|"+f.Terminal()] = true
 		}
 		// The count of what the message does not name: exact for one
 		// callee's paths of one rule; a lower bound where a count past
-		// maxOps meets other paths (dispatch over several bindings, a lock
+		// paths.MaxOps meets other paths (dispatch over several bindings, a lock
 		// or transaction across several rules' operations).
-		more := moreOps{n: max(0, len(g.also)-(maxTerminals-1)), atLeast: g.over > 0}
-		if g.over > 0 && !it.merged && rule != "SIO003" && rule != "SIO007" {
+		more := moreOps{n: max(0, len(g.also)-(paths.MaxTerminals-1)), atLeast: g.over > 0}
+		if g.over > 0 && !it.Merged && rule != "SIO003" && rule != "SIO007" {
 			more.n += g.over
 		}
 		if rule == "SIO003" {
@@ -112,14 +113,14 @@ func (r *reporter) report(s *fnSummary, it item, fs []*finding) {
 			continue
 		}
 		if rule == "SIO007" {
-			detail := g.main.detail
+			detail := g.main.Detail
 			if detail == "" {
 				detail = "does I/O"
 			}
-			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.tx+" is open", txHint, g.also, more)
+			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.Tx+" is open", txHint, g.also, more)
 			continue
 		}
-		r.emit(s, it, g.main, rule, g.main.detail, g.main.hint, g.also, more)
+		r.emit(s, it, g.main, rule, g.main.Detail, g.main.Hint, g.also, more)
 	}
 }
 
@@ -144,15 +145,15 @@ func (m moreOps) String() string {
 
 // reportLock emits the SIO003 diagnostic for a lock held across f (and
 // across the operations of also).
-func (r *reporter) reportLock(s *fnSummary, it item, f *finding, also []*finding, more moreOps) {
-	detail := f.detail
+func (r *reporter) reportLock(s *paths.Summary, it paths.Item, f *paths.Finding, also []*paths.Finding, more moreOps) {
+	detail := f.Detail
 	if detail == "" {
 		detail = "does I/O"
 	}
-	detail += " while " + lockName(f.lock) + " is held"
+	detail += " while " + paths.LockName(f.Lock) + " is held"
 	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
 		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
-	if strings.Contains(f.lock, regions.ReadLocked) {
+	if strings.Contains(f.Lock, regions.ReadLocked) {
 		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
 			"release the lock before the call (copy what you need under it)"
 	}
@@ -161,35 +162,35 @@ func (r *reporter) reportLock(s *fnSummary, it item, f *finding, also []*finding
 
 // emit reports f under rule at the root's item; also are the paths to the
 // rule's other blocking operations: the message names the first
-// maxTerminals-1 after the hint and says how many more there are (more),
+// paths.MaxTerminals-1 after the hint and says how many more there are (more),
 // and every one is attached as related information at its operation, so
 // that -json and SARIF carry them all.
-func (r *reporter) emit(s *fnSummary, it item, f *finding, rule, detail, hint string, also []*finding, more moreOps) {
-	s.reported++
+func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps) {
+	s.Reported++
 	var msg string
-	last := f.chain[len(f.chain)-1]
-	if len(f.chain) == 1 {
+	last := f.Chain[len(f.Chain)-1]
+	if len(f.Chain) == 1 {
 		msg = last + " " + detail
 	} else {
-		msg = s.name + " calls " + strings.Join(f.chain, " → ") + ", which " + detail
+		msg = s.Name + " calls " + strings.Join(f.Chain, " → ") + ", which " + detail
 	}
 	msg += "; " + hint
 	if len(also) > 0 || more.String() != "" {
 		var others []string
 		for i, a := range also {
-			if i >= maxTerminals-1 {
+			if i >= paths.MaxTerminals-1 {
 				break
 			}
-			o := strings.Join(a.chain, " → ")
-			if n := len(a.sites); n > 0 {
-				o += " at " + shortSite(a.sites[n-1])
+			o := strings.Join(a.Chain, " → ")
+			if n := len(a.Sites); n > 0 {
+				o += " at " + shortSite(a.Sites[n-1])
 			}
 			others = append(others, o)
 		}
 		if m := more.String(); m != "" && len(others) > 0 {
 			others = append(others, m)
 		} else if m != "" {
-			// Only a count (past maxOps, nothing listed): "also reaches
+			// Only a count (past paths.MaxOps, nothing listed): "also reaches
 			// 3 more operations".
 			others = append(others, strings.TrimPrefix(m, "and ")+" operations")
 		}
@@ -197,24 +198,24 @@ func (r *reporter) emit(s *fnSummary, it item, f *finding, rule, detail, hint st
 	}
 	msg += " (" + rule + ")"
 	d := analysis.Diagnostic{
-		Pos:      it.pos,
-		End:      it.end,
+		Pos:      it.Pos,
+		End:      it.End,
 		Category: rule,
 		URL:      r.cfg.fixURL(rule),
 		Message:  msg,
 	}
-	if len(f.chain) > 1 {
-		for i, name := range f.chain {
+	if len(f.Chain) > 1 {
+		for i, name := range f.Chain {
 			m := "calls " + name
-			if i == len(f.chain)-1 {
+			if i == len(f.Chain)-1 {
 				m = name + " " + detail
 			}
 			pos, site := token.NoPos, ""
-			if i < len(f.poses) {
-				pos = f.poses[i]
+			if i < len(f.Poses) {
+				pos = f.Poses[i]
 			}
-			if i < len(f.sites) {
-				site = f.sites[i]
+			if i < len(f.Sites) {
+				site = f.Sites[i]
 			}
 			// A driver that compiles one package at a time (go vet) knows
 			// other packages' files by line only, or not at all: keep the
@@ -223,7 +224,7 @@ func (r *reporter) emit(s *fnSummary, it item, f *finding, rule, detail, hint st
 			if site != "" && (!pos.IsValid() || r.pass.Fset.Position(pos).String() != site) {
 				m += " (at " + site + ")"
 				if !pos.IsValid() {
-					pos = it.pos
+					pos = it.Pos
 				}
 			}
 			if !pos.IsValid() {
@@ -233,29 +234,29 @@ func (r *reporter) emit(s *fnSummary, it item, f *finding, rule, detail, hint st
 		}
 	}
 	for _, a := range also {
-		if n := len(a.chain); n > 0 && n <= len(a.poses) && a.poses[n-1].IsValid() {
-			detail := a.detail
+		if n := len(a.Chain); n > 0 && n <= len(a.Poses) && a.Poses[n-1].IsValid() {
+			detail := a.Detail
 			if detail == "" {
 				detail = "does I/O"
 			}
-			msg := "also reaches " + a.chain[n-1]
-			if !a.ref {
+			msg := "also reaches " + a.Chain[n-1]
+			if !a.Ref {
 				msg += ", which " + detail
 			}
-			if rule == "SIO003" && a.lock != "" {
-				msg += " while " + lockName(a.lock) + " is held"
+			if rule == "SIO003" && a.Lock != "" {
+				msg += " while " + paths.LockName(a.Lock) + " is held"
 			}
-			if rule == "SIO007" && a.tx != "" {
-				msg += " while transaction " + a.tx + " is open"
+			if rule == "SIO007" && a.Tx != "" {
+				msg += " while transaction " + a.Tx + " is open"
 			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.poses[n-1], Message: msg})
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Poses[n-1], Message: msg})
 		}
 	}
-	if it.term != nil && rule == it.term.rule && rule != "SIO003" && rule != "SIO007" {
+	if it.Term != nil && rule == it.Term.Rule && rule != "SIO003" && rule != "SIO007" {
 		d.SuggestedFixes = r.fixes(s, it)
 	}
-	if it.fixes != nil && rule == "SIO002" {
-		d.SuggestedFixes = it.fixes
+	if it.Fixes != nil && rule == "SIO002" {
+		d.SuggestedFixes = it.Fixes
 	}
 	r.pass.Report(d)
 }

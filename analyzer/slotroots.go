@@ -8,6 +8,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -66,23 +67,23 @@ type slotRoots struct {
 
 // exportRootSlots exports the slots the package's roots call themselves.
 // A dependency's roots call through no slot (slotItems), and a call
-// through a field of one value (dynCall.One) is left to dispatch, which
+// through a field of one value (paths.DynCall.One) is left to dispatch, which
 // follows it only when one place stores there.
-func (r *pkgView) exportRootSlots(roots []*fnSummary) {
+func (r *pkgView) exportRootSlots(roots []*paths.Summary) {
 	if r.thirdParty {
 		return
 	}
 	seenSlot := map[rootSlot]bool{}
 	var out []rootSlot
 	for _, s := range roots {
-		for _, it := range s.items {
-			d := it.dyn
+		for _, it := range s.Items {
+			d := it.Dyn
 			if d == nil || d.Method != "" || d.One || len(d.Chain) != 1 {
 				continue
 			}
-			rs := rootSlot{Key: d.Iface, Sig: d.Sig, Framework: frameworkOf(s.root)}
-			if s.framework != "" {
-				rs.Framework = s.framework
+			rs := rootSlot{Key: d.Iface, Sig: d.Sig, Framework: frameworkOf(s.Root)}
+			if s.Framework != "" {
+				rs.Framework = s.Framework
 			}
 			if !seenSlot[rs] {
 				seenSlot[rs] = true

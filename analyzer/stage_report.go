@@ -1,14 +1,16 @@
 package analyzer
 
+import "github.com/syncio/syncio/analyzer/internal/paths"
+
 // reportRoots is the stage that reports at the roots' calls what they lead
 // to. It returns what the join decides: the interface calls the roots
 // make, and the SIO002 candidates whose callee's only evidence of I/O is
 // such calls (rule_dropped.go).
-func (r *runner) reportRoots(roots []*fnSummary) ([]pendingCall, []droppedCall) {
+func (r *runner) reportRoots(roots []*paths.Summary) ([]pendingCall, []droppedCall) {
 	var pending []pendingCall
 	var dropped []droppedCall
 	for _, s := range roots {
-		for _, it := range s.items {
+		for _, it := range s.Items {
 			fs := r.resolveAt(s, it)
 			if dc, ok := r.deferDropped(s, it, fs); ok {
 				// Decided where the bindings are seen (rule_dropped.go).
@@ -16,15 +18,15 @@ func (r *runner) reportRoots(roots []*fnSummary) ([]pendingCall, []droppedCall) 
 			} else {
 				r.rep.report(s, it, fs)
 			}
-			if s.unfollowed == "" {
-				s.unfollowed = r.unfollowedItem(it)
+			if s.Unfollowed == "" {
+				s.Unfollowed = r.unfollowedItem(it)
 			}
 		}
-		if s.reported > 0 {
+		if s.Reported > 0 {
 			// It reaches an operation: not blind. A finding that dispatch
 			// reports in it later, from another package, clears it in the
 			// driver (seen.Report.ClearReached).
-			s.unfollowed = ""
+			s.Unfollowed = ""
 		}
 		if !r.thirdParty {
 			// A dependency's own roots (a library's middleware) would be

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
@@ -10,7 +11,7 @@ import (
 // calls through slots followed nowhere, and the references that tell a
 // dispatch branch from a handler), and the roots that reach nothing
 // (reportBlind).
-func (r *scanned) result(files []*ast.File, roots []*fnSummary, unfollowed []seen.Unfollowed) *seen.Package {
+func (r *scanned) result(files []*ast.File, roots []*paths.Summary, unfollowed []seen.Unfollowed) *seen.Package {
 	res := r.seenResult(roots)
 	res.Unfollowed = unfollowed
 	if !r.thirdParty {

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -15,10 +16,10 @@ type bodies struct {
 	// decls are summarised by the fixpoint: the package's functions, and
 	// the literals it stores, calls through a value or passes to
 	// interface methods.
-	decls []*fnSummary
+	decls []*paths.Summary
 	// roots are the request roots: functions, handler literals, and other
 	// packages' functions handed to an adapter here.
-	roots []*fnSummary
+	roots []*paths.Summary
 	// rootLits are the handler literals among roots.
 	rootLits map[*ast.FuncLit]bool
 }
@@ -39,36 +40,36 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 				continue
 			}
 			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)), ignores: r.dirs.FuncIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
-			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
-			if s.root == resolve.RootCustom {
-				s.how = seen.HowDirective
+			s := &paths.Summary{Func: fn, Root: resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)), Ignores: r.dirs.FuncIgnores(fd.Doc), Name: declName(fd, fn), Pos: fd.Name.Pos(), End: fd.End()}
+			s.How, s.Framework = seen.HowSignature, frameworkOf(s.Root)
+			if s.Root == resolve.RootCustom {
+				s.How = seen.HowDirective
 			}
 			if fn != nil {
-				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == resolve.NotRoot {
-					if how, framework, ok := r.rootBy(fn, nil, s.sig); ok {
-						s.root, s.how, s.framework = resolve.RootCustom, how, framework
+				s.Sig, _ = fn.Type().(*types.Signature)
+				if s.Root == resolve.NotRoot {
+					if how, framework, ok := r.rootBy(fn, nil, s.Sig); ok {
+						s.Root, s.How, s.Framework = resolve.RootCustom, how, framework
 					}
 				}
 				r.byFunc[fn] = s
 			}
-			s.items = r.collect(s.sig, fd.Body)
+			s.Items = r.collect(s.Sig, fd.Body)
 			if len(r.memos.Of(fn)) > 0 {
 				// A memoiser's own waits are for another caller's
 				// construction, once per key.
-				for i := range s.items {
-					s.items[i].once = true
+				for i := range s.Items {
+					s.Items[i].Once = true
 				}
 			}
 			b.decls = append(b.decls, s)
-			if s.root != resolve.NotRoot {
+			if s.Root != resolve.NotRoot {
 				if fn != nil {
 					markBranch(s, fn, refKey(fn))
 				}
 				b.roots = append(b.roots, s)
 			}
-			r.handlerLits(fd.Body, s.ignores, returned, b)
+			r.handlerLits(fd.Body, s.Ignores, returned, b)
 		}
 	}
 
@@ -76,8 +77,8 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 	// their facts say what they do.
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			s := &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
-				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)}
+			s := &paths.Summary{Root: resolve.RootCustom, Name: ref.in, Ignores: ref.ignores, Items: []paths.Item{it},
+				Pos: ref.pos, How: ref.how, Framework: ref.framework, Label: displayName(ref.fn)}
 			markBranch(s, ref.fn, refKey(ref.fn))
 			b.roots = append(b.roots, s)
 		}
@@ -111,12 +112,12 @@ func (r *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned 
 		}
 		if k != resolve.NotRoot {
 			b.rootLits[lit] = true
-			s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
-				wraps: r.handlers.Wraps(lit)}
+			s := &paths.Summary{Root: k, Sig: sig, Name: "func literal", Ignores: ignores, Pos: lit.Pos(), End: lit.End(), How: how, Framework: framework,
+				Wraps: r.handlers.Wraps(lit)}
 			if fn := returned[lit]; fn != nil {
 				markBranch(s, nil, retKey(fn))
 			}
-			s.items = r.collect(sig, lit.Body)
+			s.Items = r.collect(sig, lit.Body)
 			b.roots = append(b.roots, s)
 		}
 		return true

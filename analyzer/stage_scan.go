@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -17,8 +18,8 @@ import (
 func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 	r := &runner{
 		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
-		byFunc:       map[*types.Func]*fnSummary{},
-		litSummaries: map[*ast.FuncLit]*fnSummary{},
+		byFunc:       map[*types.Func]*paths.Summary{},
+		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
 	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
