@@ -2,97 +2,17 @@ package analyzer
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
-	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
-	"github.com/syncio/syncio/analyzer/seen"
 )
 
-// Interface dispatch.
-//
-// A handler usually reaches its database or storage through an interface
-// (a field of type UserStore, a factory returning Storage) whose concrete
-// type is wired in main or a router package that the handler's package does
-// not import. Analysis runs bottom-up, one package at a time, so the
-// handler's package cannot know the binding. Three package facts carry the
-// two halves upwards until one package sees both:
-//
-//   - pendingFact: calls through an interface method made on a request path
-//     (at a root's call, with the chain that leads to the interface call);
-//   - convFact: the program's conversions of a concrete type to an
-//     interface (assignment, composite-literal field, argument, return,
-//     explicit conversion), each with the concrete methods that block;
-//   - joinedFact: the (root call, rule) pairs already reported, so that a
-//     package above the one that joined a pair does not report it again.
-//
-// Every package joins the pending calls it sees (its own and its
-// dependencies') with the conversions it sees and reports what is new, at
-// the handler's call. A concrete type counts for an interface I.M when it
-// was converted to I (the program really binds it there), or to an
-// interface whose values are
-// later converted to I (edges between interfaces are recorded too).
-// Interfaces are named by import path and type name, because a fact cannot
-// hold a types.Type from another package.
-
-// The analyzer's instances of resolve's dispatch model: what a bound
-// method or a func argument does is a paths.BlocksFact.
-type (
-	dynArg      = resolve.DynArg[paths.BlocksFact]
-	pendingCall = resolve.PendingCall[paths.BlocksFact]
-	conv        = resolve.Conv[paths.BlocksFact]
-	convMethod  = resolve.ConvMethod[paths.BlocksFact]
-	bindings    = resolve.Bindings[paths.BlocksFact]
-)
-
-type pendingFact struct {
-	Calls []pendingCall
-	// Dropped are SIO002 candidates at roots' calls whose callee's only
-	// evidence of I/O is interface calls (rule_dropped.go): decided at
-	// the join, where the bindings are seen.
-	Dropped []droppedCall
-}
-
-func (*pendingFact) AFact() {}
-func (f *pendingFact) String() string {
-	if len(f.Dropped) > 0 {
-		return "pending(" + strconv.Itoa(len(f.Calls)) + ", dropped " + strconv.Itoa(len(f.Dropped)) + ")"
-	}
-	return "pending(" + strconv.Itoa(len(f.Calls)) + ")"
-}
-
-type convFact struct{ Convs []conv }
-
-func (*convFact) AFact()           {}
-func (f *convFact) String() string { return "convs(" + strconv.Itoa(len(f.Convs)) + ")" }
-
-type joinedFact struct{ Keys []string }
-
-func (*joinedFact) AFact()           {}
-func (f *joinedFact) String() string { return "joined(" + strconv.Itoa(len(f.Keys)) + ")" }
-
-// maxDispatchDepth bounds how many interface hops a join follows (handler
-// → service interface → repository interface → driver interface).
-//
-// maxDispatchWork bounds the bindings one pending call visits in all, over
-// every hop: a call through a slot with hundreds of stored functions, each
-// reaching a hook chain through the same slot again, would otherwise
-// multiply at every hop.
-const (
-	maxDispatchDepth = 4
-	maxDispatchWork  = 1 << 15
-	// maxArgWork bounds the bindings that the func arguments of one
-	// pending call's interface calls visit in all (dyncallbacks.go), and
-	// maxArgDynWork those of one interface call inside such an argument.
-	maxArgWork    = 1 << 12
-	maxArgDynWork = 1 << 9
-)
+// Interface dispatch: the items and conversions the join (internal/join)
+// works on. What a package records here travels up as join's facts.
 
 // dynItem returns the dynamic call of an interface method call, or nil when
 // dispatch does not follow it.
@@ -245,10 +165,10 @@ func (r *runner) methodOpaque(m *types.Func) bool {
 
 // recordConversions finds the conversions of concrete types to followed
 // interfaces in files, after the package's summaries are known.
-func (r *runner) recordConversions(files []*ast.File) []conv {
+func (r *runner) recordConversions(files []*ast.File) []paths.Conv {
 	info := r.pass.TypesInfo
 	seen := map[string]bool{}
-	var out []conv
+	var out []paths.Conv
 	var addType func(t, dst types.Type, where string)
 	add := func(src ast.Expr, dst types.Type, where string) {
 		if src == nil {
@@ -275,7 +195,7 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			// converted to the source interface travel along.
 			if from, ok := resolve.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
 				seen[from+"→"+ikey] = true
-				out = append(out, conv{From: from, Iface: ikey})
+				out = append(out, paths.Conv{From: from, Iface: ikey})
 			}
 			return
 		}
@@ -288,7 +208,7 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 			return
 		}
 		seen[k] = true
-		var methods []convMethod
+		var methods []paths.ConvMethod
 		ms := types.NewMethodSet(t)
 		for i := range ms.Len() {
 			fn, _ := ms.At(i).Obj().(*types.Func)
@@ -306,15 +226,15 @@ func (r *runner) recordConversions(files []*ast.File) []conv {
 				bf = &paths.BlocksFact{Opaque: true}
 			}
 			if bf != nil {
-				methods = append(methods, convMethod{Name: fn.Name(), Fact: bf, Calls: calls})
+				methods = append(methods, paths.ConvMethod{Name: fn.Name(), Fact: bf, Calls: calls})
 			}
 		}
 		switch {
 		case len(methods) > 0:
-			out = append(out, conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
+			out = append(out, paths.Conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
 		case !seen["idle→"+ikey]:
 			seen["idle→"+ikey] = true
-			out = append(out, conv{Type: name, Iface: ikey, Where: where, Dep: r.thirdParty})
+			out = append(out, paths.Conv{Type: name, Iface: ikey, Where: where, Dep: r.thirdParty})
 		}
 	}
 	var walk func(n ast.Node, results *types.Tuple, where string)
@@ -437,173 +357,9 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
 }
 
-// joinInput is what a package's join works on: its own pending calls,
-// deferred candidates and conversions with those of every package below
-// it, and what was reported already (joinedFact keys, and the static
-// paths this package reported at its roots' calls).
-type joinInput struct {
-	pending  []pendingCall
-	dropped  []droppedCall
-	convs    []conv
-	reported map[string]bool
-	// keys are the reported keys this package adds for the packages
-	// above it (its joinedFact).
-	keys []string
-}
-
-// gather exports this package's pending calls and conversions and
-// reads those of the packages below it, in a fixed order.
-func (r *pkgView) gather(pending []pendingCall, dropped []droppedCall, convs []conv) *joinInput {
-	if len(pending) > 0 || len(dropped) > 0 {
-		r.pass.ExportPackageFact(&pendingFact{Calls: pending, Dropped: dropped})
-	}
-	if len(convs) > 0 {
-		r.pass.ExportPackageFact(&convFact{Convs: convs})
-	}
-	in := &joinInput{pending: pending, dropped: dropped, convs: convs, reported: map[string]bool{}}
-	// The static paths this package reported at its roots' calls count
-	// as reported, here and (for calls with pending dispatch) above.
-	pendingSites := map[string]bool{}
-	for _, pc := range pending {
-		pendingSites[pc.Site] = true
-	}
-	for k := range r.rep.emitted {
-		in.reported[k] = true
-		if site, _, _ := strings.Cut(k, "|"); pendingSites[site] {
-			in.keys = append(in.keys, k)
-		}
-	}
-	sort.Strings(in.keys)
-	// Drivers hand the package facts over in map order. The order decides
-	// which of several bindings to one blocking operation leads a
-	// diagnostic (its "bound to … in …" label) and the order of reports,
-	// so it is fixed: by import path (r.below), after this package's own.
-	for _, pf := range r.below {
-		switch f := pf.Fact.(type) {
-		case *convFact:
-			in.convs = append(in.convs, f.Convs...)
-		case *pendingFact:
-			in.pending = append(in.pending, f.Calls...)
-			in.dropped = append(in.dropped, f.Dropped...)
-		case *joinedFact:
-			for _, k := range f.Keys {
-				in.reported[k] = true
-			}
-		}
-	}
-	return in
-}
-
-// join resolves the pending interface calls this package sees against the
-// conversions it sees, reports what no dependency reported, and exports
-// what this package adds for the packages above it. dropped are this
-// package's deferred SIO002 candidates (decideDropped).
-//
-// It returns the calls through a func field that the walk followed to
-// none of the functions stored there, for the roots report.
-func (r *scanned) join(pending []pendingCall, dropped []droppedCall, convs []conv) []seen.Unfollowed {
-	in := r.gather(pending, dropped, convs)
-	if (len(in.pending) == 0 || len(in.convs) == 0) && len(in.dropped) == 0 {
-		if len(in.keys) > 0 {
-			r.pass.ExportPackageFact(&joinedFact{Keys: in.keys})
-		}
-		return nil
-	}
-	b := resolve.Index(in.convs)
-	w := r.walk(b)
-	// The pending calls at one root's call (its callee makes several
-	// interface calls) are reported together, as a static path is: one
-	// diagnostic per rule, with the rule's other operations listed.
-	var sites []string
-	atSite := map[string][]pendingCall{}
-	for _, pc := range in.pending {
-		if atSite[pc.Site] == nil {
-			sites = append(sites, pc.Site)
-		}
-		atSite[pc.Site] = append(atSite[pc.Site], pc)
-	}
-	for _, site := range sites {
-		pcs := atSite[site]
-		pc := pcs[0] // root and end are the same for every call at the site
-		var fs []*paths.Finding
-		for _, p := range pcs {
-			b.Start(maxDispatchWork, maxArgWork)
-			for _, f := range w.Dispatch(p.Dyn) {
-				if g := r.applyPending(p, f); g != nil {
-					fs = append(fs, g)
-				}
-			}
-		}
-		// The highest-ranked path of a rule leads its diagnostic; the
-		// rule's other blocking operations are listed after it (report).
-		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Better(fs[j]) })
-		// A (call, rule, blocking operation) is reported once: a package
-		// that sees more bindings than the one below it adds only the
-		// operations that were not shown yet.
-		var fresh []*paths.Finding
-		for _, f := range fs {
-			g := *f
-			term := f.Terminal()
-			if g.Rule != "" && in.reported[pc.Site+"|"+g.Rule+"|"+term] {
-				g.Rule = ""
-			}
-			if g.Lock != "" && in.reported[pc.Site+"|SIO003|"+term] {
-				g.Lock = ""
-			}
-			if g.Rule == "" && g.Lock == "" {
-				continue
-			}
-			fresh = append(fresh, &g)
-			for _, k := range []string{g.Rule, "SIO003"} {
-				if k == "" || (k == "SIO003" && g.Lock == "") {
-					continue
-				}
-				key := pc.Site + "|" + k + "|" + term
-				if !in.reported[key] {
-					in.reported[key] = true
-					in.keys = append(in.keys, key)
-				}
-			}
-		}
-		if len(fresh) == 0 {
-			continue
-		}
-		pos := r.sitePos(pc.Site)
-		if !pos.IsValid() {
-			continue
-		}
-		end := r.sitePos(pc.EndSite)
-		if !end.IsValid() || end < pos {
-			end = token.NoPos
-		}
-		r.rep.report(&paths.Summary{Name: pc.Root}, paths.Item{Pos: pos, End: end, Merged: true}, fresh)
-	}
-	for _, dc := range in.dropped {
-		if key, ok := r.decideDropped(dc, b, in.reported); ok {
-			in.reported[key] = true
-			in.keys = append(in.keys, key)
-		}
-	}
-	if len(in.keys) > 0 {
-		r.pass.ExportPackageFact(&joinedFact{Keys: in.keys})
-	}
-	var unfollowed []seen.Unfollowed
-	for site, u := range b.Unfollowed {
-		var patterns []string
-		for _, t := range u.Types {
-			if p, ok := rootPattern(t); ok {
-				patterns = append(patterns, p)
-			}
-		}
-		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: u.Slot, RootPatterns: patterns})
-	}
-	sort.Slice(unfollowed, func(i, j int) bool { return unfollowed[i].Pos < unfollowed[j].Pos })
-	return unfollowed
-}
-
 // applyPending applies the configuration and the suppressions recorded on
 // the way to a dispatched finding.
-func (r *pkgView) applyPending(pc pendingCall, f *paths.Finding) *paths.Finding {
+func (r *pkgView) applyPending(pc paths.PendingCall, f *paths.Finding) *paths.Finding {
 	g := r.applyRules(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
 	if g == nil || (g.Rule == "" && g.Lock == "") {
 		return nil
@@ -613,12 +369,12 @@ func (r *pkgView) applyPending(pc pendingCall, f *paths.Finding) *paths.Finding 
 
 // walk returns resolve's dispatch walk over b, told what only the analyzer
 // knows: what a paths.BlocksFact leads to, and which paths a caller's lock holds.
-func (r *scanned) walk(b *bindings) *resolve.Walk[paths.BlocksFact, *paths.Finding] {
+func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths.Finding] {
 	return &resolve.Walk[paths.BlocksFact, *paths.Finding]{
 		B:          b,
-		MaxDepth:   maxDispatchDepth,
+		MaxDepth:   join.MaxDepth,
 		MaxTargets: maxSlotTargets,
-		ArgDynWork: maxArgDynWork,
+		ArgDynWork: join.MaxArgDynWork,
 		Opaque: func(bf *paths.BlocksFact) bool {
 			return bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle())
 		},
@@ -661,11 +417,11 @@ func (r *scanned) walk(b *bindings) *resolve.Walk[paths.BlocksFact, *paths.Findi
 }
 
 // pendingOf returns the pending calls of a root's items.
-func (r *runner) pendingOf(s *paths.Summary) []pendingCall {
-	var out []pendingCall
+func (r *runner) pendingOf(s *paths.Summary) []paths.PendingCall {
+	var out []paths.PendingCall
 	for _, it := range s.Items {
 		for _, d := range r.sealArgs(r.dynOf(s, it), 0) {
-			out = append(out, pendingCall{Root: s.Name, Site: r.site(it.Pos), EndSite: r.site(it.End), Dyn: d})
+			out = append(out, paths.PendingCall{Root: s.Name, Site: r.site(it.Pos), EndSite: r.site(it.End), Dyn: d})
 		}
 	}
 	return out

@@ -97,7 +97,7 @@ func (r *runner) sealArgs(ds []paths.DynCall, depth int) []paths.DynCall {
 		if out == nil {
 			out = slices.Clone(ds)
 		}
-		var args []dynArg
+		var args []paths.DynArg
 		for _, a := range d.Refs() {
 			var bf *paths.BlocksFact
 			var name, site string
@@ -114,7 +114,7 @@ func (r *runner) sealArgs(ds []paths.DynCall, depth int) []paths.DynCall {
 				name, site = displayName(a.Fn), d.Sites[len(d.Sites)-1]
 			}
 			if bf != nil {
-				args = append(args, dynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
+				args = append(args, paths.DynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
 			}
 		}
 		out[i].Args = args

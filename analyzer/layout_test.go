@@ -25,6 +25,7 @@ var layers = []string{
 	"internal/regions",
 	"internal/resolve",
 	"internal/paths",
+	"internal/join",
 }
 
 // TestLayering parses the imports of every file of every unit under

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -348,12 +349,12 @@ func (r *scanned) dropMemory(f *paths.BlocksFact) *paths.BlocksFact {
 // (apache/answer's GetUserCacheInfo reaching pacman's cache.Cache, bound
 // to the in-memory cache), was reported by the signature rule whatever
 // the binding does. Such a SIO002 at a root's call is not decided in the
-// root's package: it travels up in the pendingFact (droppedCall, with the
+// root's package: it travels up in the join.PendingFact (join.Dropped, with the
 // callee's interface calls seen from the root) and each join decides it
 // with the bindings it sees (decideDropped):
 //
-//   - reported, once (joinedFact), at the root's call with the same
-//     message and the root's suggested fix, carried by site (carriedFix),
+//   - reported, once (join.JoinedFact), at the root's call with the same
+//     message and the root's suggested fix, carried by site (join.Fix),
 //     when some binding followed reaches an
 //     operation (a finding or context-aware I/O, at any hop) or hands its
 //     context to something unseen (paths.BlocksFact.Opaque);
@@ -376,59 +377,31 @@ func (r *scanned) dropMemory(f *paths.BlocksFact) *paths.BlocksFact {
 // held at the call, a memory row) keep the rules above, and so do calls
 // inside non-root functions, whose SIO002 travels in their paths.BlocksFact.
 
-// droppedCall is a deferred SIO002 candidate at a root's call.
-type droppedCall struct {
-	Root    string // the root's display name
-	Site    string // the root's call, "file:line:col"
-	EndSite string
-	// Name, Detail and Hint are the candidate's finding (the callee, "is
-	// given … instead of the request context", the fix to make).
-	Name, Detail, Hint string
-	Kind               knowledge.OpKind
-	// Dyn are the callee's interface calls, seen from the root's call.
-	Dyn []paths.DynCall
-	// Fixes are the root's suggested fixes, their edits by site: the
-	// join's pass maps them back, and drops a fix whose edits it cannot
-	// place exactly.
-	Fixes []carriedFix
-}
-
-// carriedFix is a suggested fix made in another package's pass.
-type carriedFix struct {
-	Message string
-	Edits   []carriedEdit
-}
-
-type carriedEdit struct {
-	Site, EndSite string
-	NewText       string
-}
-
 // deferDropped returns the deferred candidate of a root's item whose
 // paths (resolveAt) are fs, or false when the item is decided here.
-func (r *runner) deferDropped(s *paths.Summary, it paths.Item, fs []*paths.Finding) (droppedCall, bool) {
+func (r *runner) deferDropped(s *paths.Summary, it paths.Item, fs []*paths.Finding) (join.Dropped, bool) {
 	if r.thirdParty || it.Term == nil || it.Term.Rule != "SIO002" || it.Call == nil || it.Lock != "" || it.Tx != "" ||
 		it.Term.Kind == knowledge.OpMemory || len(fs) != 1 || fs[0].Rule != "SIO002" || fs[0].Lock != "" || fs[0].Tx != "" {
-		return droppedCall{}, false
+		return join.Dropped{}, false
 	}
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.Call)
 	if fn == nil {
-		return droppedCall{}, false
+		return join.Dropped{}, false
 	}
 	ds := r.onlyDyn(fn.Origin())
 	if len(ds) == 0 {
-		return droppedCall{}, false
+		return join.Dropped{}, false
 	}
 	site := r.site(it.Pos)
-	dc := droppedCall{Root: s.Name, Site: site, EndSite: r.endSite(it.End),
+	dc := join.Dropped{Root: s.Name, Site: site, EndSite: r.endSite(it.End),
 		Name: it.Term.Chain[0], Detail: it.Term.Detail, Hint: it.Term.Hint, Kind: it.Term.Kind}
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
 	}
 	for _, fx := range r.rep.fixes(s, it) {
-		cf := carriedFix{Message: fx.Message}
+		cf := join.Fix{Message: fx.Message}
 		for _, e := range fx.TextEdits {
-			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
+			cf.Edits = append(cf.Edits, join.Edit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
 		}
 		dc.Fixes = append(dc.Fixes, cf)
 	}
@@ -518,8 +491,8 @@ func resultsCarryContext(sig *types.Signature) bool {
 
 // decideDropped decides a deferred candidate with the bindings b this
 // package sees (see Deferred candidates above), reporting it when it
-// leads to I/O. It returns the joinedFact key of a report.
-func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string]bool) (string, bool) {
+// leads to I/O. It returns the join.JoinedFact key of a report.
+func (r *scanned) decideDropped(dc join.Dropped, b *paths.Bindings, reported map[string]bool) (string, bool) {
 	f := &paths.Finding{Rule: "SIO002", Chain: []string{dc.Name}, Sites: []string{dc.Site}, Detail: dc.Detail, Hint: dc.Hint, Kind: dc.Kind}
 	key := dc.Site + "|SIO002|" + f.Terminal()
 	if reported[key] {
@@ -527,7 +500,7 @@ func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string
 	}
 	reaches := false
 	for _, d := range dc.Dyn {
-		b.Start(maxDispatchWork, maxArgWork)
+		b.Start(join.MaxWork, join.MaxArgWork)
 		if fs := r.walk(b).Dispatch(d); len(fs) > 0 || b.Opaque {
 			reaches = true
 			break
@@ -552,7 +525,7 @@ func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string
 // placeFixes maps carried fixes into this pass's file set, keeping those
 // whose every edit lands exactly on its site (a driver that knows the
 // root's file by line only gets none).
-func (r *pkgView) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
+func (r *pkgView) placeFixes(cfs []join.Fix) []analysis.SuggestedFix {
 	var out []analysis.SuggestedFix
 	exact := func(site string) token.Pos {
 		pos := r.sitePos(site)
@@ -580,7 +553,7 @@ next:
 // outside the dependencies has no binding in what b indexes: no concrete
 // type converted to its interface or to one flowing into it, no func
 // stored in its slot.
-func unbound(dc droppedCall, b *bindings) bool {
+func unbound(dc join.Dropped, b *paths.Bindings) bool {
 	for _, d := range dc.Dyn {
 		if d.Dep || !d.Ctx {
 			continue

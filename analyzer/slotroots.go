@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -124,7 +125,7 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 			for _, s := range f.Slots {
 				called[s.Key] = append(called[s.Key], s)
 			}
-		case *convFact:
+		case *join.ConvFact:
 			for _, c := range f.Convs {
 				if c.Sig != "" && (len(c.Methods) > 0 || c.Root) {
 					if sigs[c.Iface] == nil {

@@ -1,14 +1,17 @@
 package analyzer
 
-import "github.com/syncio/syncio/analyzer/internal/paths"
+import (
+	"github.com/syncio/syncio/analyzer/internal/join"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+)
 
 // reportRoots is the stage that reports at the roots' calls what they lead
 // to. It returns what the join decides: the interface calls the roots
 // make, and the SIO002 candidates whose callee's only evidence of I/O is
 // such calls (rule_dropped.go).
-func (r *runner) reportRoots(roots []*paths.Summary) ([]pendingCall, []droppedCall) {
-	var pending []pendingCall
-	var dropped []droppedCall
+func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []join.Dropped) {
+	var pending []paths.PendingCall
+	var dropped []join.Dropped
 	for _, s := range roots {
 		for _, it := range s.Items {
 			fs := r.resolveAt(s, it)

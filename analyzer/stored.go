@@ -25,7 +25,7 @@ import (
 //
 //   - a call through a slot on a request path is a paths.DynCall with the
 //     slot's key as Iface and no Method; it travels up in paths.BlocksFact.Dyn
-//     and, at a root, as a pendingFact;
+//     and, at a root, as a join.PendingFact;
 //   - every func value the package stores into a slot (resolve.Stored) is
 //     a conv with the stored function's fact as its only method, so the
 //     join leads the call to every function stored there that the joining
@@ -168,11 +168,11 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 // field of one struct value (paths.DynCall.One) is followed only when the
 // program stores into that field at one place, and never for a field of
 // the standard library's, whose places are not recorded.
-func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
+func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 	seen := map[string]bool{}
 	count := map[string]int{}
 	places := map[string]map[string]bool{}
-	var out []conv
+	var out []paths.Conv
 	for _, st := range r.stored.All() {
 		site := r.site(st.Pos)
 		// A parameter stored by its function is no place of its own:
@@ -185,7 +185,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 				places[st.Slot] = map[string]bool{}
 			}
 			places[st.Slot][site] = true
-			out = append(out, conv{Iface: st.Slot, Site: site})
+			out = append(out, paths.Conv{Iface: st.Slot, Site: site})
 		}
 		ts, _ := r.handlers.Resolve(st.Value)
 		for _, t := range ts {
@@ -197,7 +197,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 				// the request hook's are roots by -roots).
 				if sig := resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value)); sig != "" && !seen[st.Slot+"|root|"+sig] {
 					seen[st.Slot+"|root|"+sig] = true
-					out = append(out, conv{Iface: st.Slot, Sig: sig, Root: true})
+					out = append(out, paths.Conv{Iface: st.Slot, Sig: sig, Root: true})
 				}
 				continue
 			}
@@ -231,7 +231,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 			if st.In != nil {
 				where = displayName(st.In)
 			}
-			c := conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{Name: "", Fact: bf}}}
+			c := paths.Conv{Type: name, Iface: st.Slot, Where: where, Methods: []paths.ConvMethod{{Name: "", Fact: bf}}}
 			if resolve.Generic(st.Slot) {
 				c.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value))
 			}

@@ -2,9 +2,16 @@ package paths
 
 import "github.com/syncio/syncio/analyzer/internal/resolve"
 
-// DynCall is a call through an interface method, with what a bound method
-// does as a BlocksFact.
-type DynCall = resolve.DynCall[BlocksFact]
+// The instances of resolve's dispatch model: what a bound method or a
+// func argument does is a BlocksFact.
+type (
+	DynCall     = resolve.DynCall[BlocksFact]
+	DynArg      = resolve.DynArg[BlocksFact]
+	PendingCall = resolve.PendingCall[BlocksFact]
+	Conv        = resolve.Conv[BlocksFact]
+	ConvMethod  = resolve.ConvMethod[BlocksFact]
+	Bindings    = resolve.Bindings[BlocksFact]
+)
 
 // OwnDyn reports whether ds holds an interface call made outside the
 // dependencies. Calls made inside one (DynCall.Dep) are no evidence of
