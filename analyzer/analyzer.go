@@ -13,6 +13,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -79,9 +80,9 @@ type pkgView struct {
 	cfg   *Config
 	dirs  *directive.Index
 	files map[string]*token.File // lazily built, for cross-package sites
-	// rep makes the diagnostics (report.go), from the moment the
+	// rep makes the diagnostics (internal/report), from the moment the
 	// directives are read.
-	rep *reporter
+	rep *report.Reporter
 	// thirdParty is set for packages of dependency modules (isThirdParty):
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.

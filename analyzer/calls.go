@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
-	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
@@ -44,7 +43,7 @@ func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 
 // applyConfig is resolveAt for one path.
 func (r *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
-	return r.applyRules(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.suppressed(s, it, rule) })
+	return r.applyRules(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.Suppressed(s, it, rule) })
 }
 
 // resolve returns the blocking path behind an item, or nil.
@@ -110,8 +109,8 @@ func (r *pkgView) sitePos(site string) token.Pos {
 			return true
 		})
 	}
-	rest, colStr, ok1 := cutLast(site)
-	name, lineStr, ok2 := cutLast(rest)
+	rest, colStr, ok1 := paths.CutLast(site)
+	name, lineStr, ok2 := paths.CutLast(rest)
 	if !ok1 || !ok2 {
 		return token.NoPos
 	}
@@ -135,14 +134,6 @@ func (r *pkgView) sitePos(site string) token.Pos {
 		return f.LineStart(line)
 	}
 	return token.NoPos
-}
-
-func cutLast(s string) (before, after string, ok bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
 }
 
 // refItem is an item for a call of fn at [pos, end): a function value

@@ -47,7 +47,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		case *ast.AssignStmt:
 			if len(n.Rhs) == 1 {
 				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					r.rep.assigns[call] = n
+					r.rep.Assigns[call] = n
 				}
 			}
 		case *ast.CallExpr:

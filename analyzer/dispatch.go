@@ -77,7 +77,7 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 	// used (never reported stale).
 	var ignore []string
 	for _, rule := range Rules {
-		if r.rep.suppressed(s, it, rule.ID) {
+		if r.rep.Suppressed(s, it, rule.ID) {
 			ignore = append(ignore, rule.ID)
 		}
 	}

@@ -53,6 +53,11 @@
 //	                    JoinedFact) and the deferred SIO002 candidates
 //	                    (Dropped); what a binding leads to, which rules
 //	                    apply and how to report are handed in (Hooks)
+//	internal/report     diagnostics from paths: one per rule with its
+//	                    chain, related positions, the operations named and
+//	                    counted, suggested fixes, and the diagnostics about
+//	                    ignores (malformed, stale); handed the
+//	                    configuration's switches and the rules' hints
 //	analyzer            one package's analysis: run (analyzer.go) is the
 //	                    list of stages below, one file each; the package
 //	                    is in three layers that each
@@ -73,9 +78,9 @@
 //	                      join is handed (stage_join.go, dispatch.go,
 //	                      stored.go), and what a rule decides over several
 //	                      functions (joins.go, the deferred SIO002);
-//	                    beside them the reporter (report.go, fixes.go),
-//	                    which turns paths into diagnostics and fixes and
-//	                    holds no layer; each rule's decisions in a file of
+//	                    the reporter (internal/report) is handed what it
+//	                    needs (stage_scan.go's reportOpts) and holds no
+//	                    layer; each rule's decisions in a file of
 //	                    its own: rule_blocking.go (SIO001), rule_dropped.go
 //	                    (SIO002), rule_held.go (SIO003, SIO007),
 //	                    rule_client.go (SIO004), rule_wait.go and joins.go
@@ -120,11 +125,12 @@
 //     variable (slots).
 //  4. A function that is no root exports its paths as a paths.BlocksFact
 //     (stage_facts.go); its interface calls travel up with it.
-//  5. At a root's call, the reporter (report.go) groups the paths by rule
-//     and emits one diagnostic per rule with the chain, related positions
-//     and fixes (fixes.go), unless a directive (internal/directive)
-//     suppresses it (stage_report.go). run hands it what it needs (the directives, how to name a site)
-//     and it holds no runner; the join (6) reads back only what it emitted.
+//  5. At a root's call (stage_report.go), the reporter (internal/report)
+//     groups the paths by rule and emits one diagnostic per rule with the
+//     chain, related positions and fixes, unless a directive
+//     (internal/directive) suppresses it. It is handed what it needs (the
+//     directives, how to name a site, reportOpts) and holds no runner; the
+//     join (6) reads back only what it emitted.
 //  6. Interface calls at roots travel as join.PendingFact (resolve's
 //     model, with paths.BlocksFact as the payload); internal/join joins
 //     them with the conversions (join.ConvFact, recorded by dispatch.go)

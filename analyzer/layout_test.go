@@ -26,6 +26,7 @@ var layers = []string{
 	"internal/resolve",
 	"internal/paths",
 	"internal/join",
+	"internal/report",
 }
 
 // TestLayering parses the imports of every file of every unit under

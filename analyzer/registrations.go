@@ -232,7 +232,7 @@ func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.
 	for _, t := range ts {
 		switch {
 		case t.Lit != nil:
-			reg.Handlers = append(reg.Handlers, "func literal at "+shortSite(r.site(t.Lit.Pos())))
+			reg.Handlers = append(reg.Handlers, "func literal at "+paths.ShortSite(r.site(t.Lit.Pos())))
 			if _, ok := r.reg.lits[t.Lit]; !ok {
 				r.reg.lits[t.Lit] = reg.Framework
 			}

@@ -398,7 +398,7 @@ func (r *runner) deferDropped(s *paths.Summary, it paths.Item, fs []*paths.Findi
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
 	}
-	for _, fx := range r.rep.fixes(s, it) {
+	for _, fx := range r.rep.Fixes(s, it) {
 		cf := join.Fix{Message: fx.Message}
 		for _, e := range fx.TextEdits {
 			cf.Edits = append(cf.Edits, join.Edit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
@@ -518,7 +518,7 @@ func (r *scanned) decideDropped(dc join.Dropped, b *paths.Bindings, reported map
 		end = token.NoPos
 	}
 	f.Poses = []token.Pos{pos}
-	r.rep.report(&paths.Summary{Name: dc.Root}, paths.Item{Pos: pos, End: end, Fixes: r.placeFixes(dc.Fixes)}, []*paths.Finding{f})
+	r.rep.Report(&paths.Summary{Name: dc.Root}, paths.Item{Pos: pos, End: end, Fixes: r.placeFixes(dc.Fixes)}, []*paths.Finding{f})
 	return key, true
 }
 

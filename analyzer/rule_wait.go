@@ -388,7 +388,7 @@ func (r *runner) joinWait(it paths.Item) *paths.Finding {
 	}
 	g := *it.Term
 	g.Detail = "waits for goroutines that do not stop with the request's context (" +
-		u.Chain[len(u.Chain)-1] + " at " + shortSite(u.Sites[len(u.Sites)-1]) + ")"
+		u.Chain[len(u.Chain)-1] + " at " + paths.ShortSite(u.Sites[len(u.Sites)-1]) + ")"
 	g.Hint = joinHint
 	return &g
 }

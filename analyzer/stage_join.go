@@ -23,12 +23,12 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 	for i, c := range r.below {
 		below[i] = c.Fact
 	}
-	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.rep.emitted}, below, join.Hooks{
+	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.rep.Emitted}, below, join.Hooks{
 		Export:  r.pass.ExportPackageFact,
 		Walk:    r.walk,
 		Apply:   r.applyPending,
 		SitePos: r.sitePos,
-		Report:  r.rep.report,
+		Report:  r.rep.Report,
 		Decide:  r.decideDropped,
 	})
 	var unfollowed []seen.Unfollowed

@@ -19,7 +19,7 @@ func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []joi
 				// Decided where the bindings are seen (rule_dropped.go).
 				dropped = append(dropped, dc)
 			} else {
-				r.rep.report(s, it, fs)
+				r.rep.Report(s, it, fs)
 			}
 			if s.Unfollowed == "" {
 				s.Unfollowed = r.unfollowedItem(it)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -41,8 +42,8 @@ func (r *scanned) scan() []*ast.File {
 		files = append(files, f)
 	}
 	r.dirs = directive.New(r.pass.Fset, files)
-	r.rep = newReporter(r.pass, r.cfg, r.dirs, r.site)
-	r.rep.reportBadIgnores()
+	r.rep = report.New(r.pass, r.reportOpts(), r.dirs, r.site)
+	r.rep.BadIgnores()
 	r.slots = resolve.NewSlots(r.pass.TypesInfo, files)
 	r.scanCallbacks(files)
 	r.stored = resolve.NewStored(r.pass, r.slots)
@@ -101,4 +102,22 @@ func isThirdParty(pass *analysis.Pass) bool {
 		}
 	}
 	return false
+}
+
+// reportOpts is what the reporter is told of the configuration and of the
+// rules.
+func (r *pkgView) reportOpts() report.Options {
+	return report.Options{
+		ReportIgnored:  r.cfg.ReportIgnored,
+		Enabled:        r.cfg.enabled,
+		Known:          func(id string) bool { _, ok := RuleByID(id); return ok },
+		FixURL:         r.cfg.fixURL,
+		SuppressionURL: r.cfg.suppressionURL,
+		Replacement: func(key string) (string, string) {
+			rep := r.cfg.Blocking[key]
+			return rep.Method, rep.ExtraArgs
+		},
+		Once:   onceRules,
+		TxHint: txHint,
+	}
 }

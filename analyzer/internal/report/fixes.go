@@ -1,4 +1,4 @@
-package analyzer
+package report
 
 import (
 	"go/ast"
@@ -17,7 +17,7 @@ import (
 // requestCtx returns the expression for the request context of root s,
 // valid at pos, or "" when there is none or a shadowing declaration hides
 // it.
-func (r *reporter) requestCtx(s *paths.Summary, pos token.Pos) string {
+func (r *Reporter) requestCtx(s *paths.Summary, pos token.Pos) string {
 	if s.Sig == nil {
 		return ""
 	}
@@ -61,8 +61,8 @@ func (r *reporter) requestCtx(s *paths.Summary, pos token.Pos) string {
 	return ""
 }
 
-// fixes returns the mechanical rewrite for a root's direct finding, if any.
-func (r *reporter) fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFix {
+// Fixes returns the mechanical rewrite for a root's direct finding, if any.
+func (r *Reporter) Fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFix {
 	if it.Call == nil {
 		return nil
 	}
@@ -94,22 +94,22 @@ func (r *reporter) fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFi
 	if method, ok := httpShortcuts[it.FixKey]; ok {
 		return r.httpFix(it, ctx, method)
 	}
-	rep := r.cfg.Blocking[it.FixKey]
+	method, extraArgs := r.opts.Replacement(it.FixKey)
 	sel, ok := ast.Unparen(it.Call.Fun).(*ast.SelectorExpr)
-	if rep.Method == "" || !ok || (rep.ExtraArgs != "" && len(it.Call.Args) > 0) {
+	if method == "" || !ok || (extraArgs != "" && len(it.Call.Args) > 0) {
 		return nil
 	}
 	insert := ctx
-	if rep.ExtraArgs != "" {
-		insert += ", " + rep.ExtraArgs
+	if extraArgs != "" {
+		insert += ", " + extraArgs
 	}
 	if len(it.Call.Args) > 0 {
 		insert += ", "
 	}
 	return []analysis.SuggestedFix{{
-		Message: "Use " + rep.Method + " with the request context",
+		Message: "Use " + method + " with the request context",
 		TextEdits: []analysis.TextEdit{
-			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(rep.Method)},
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(method)},
 			{Pos: it.Call.Lparen + 1, End: it.Call.Lparen + 1, NewText: []byte(insert)},
 		},
 	}}
@@ -119,8 +119,8 @@ func (r *reporter) fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFi
 // *http.Client methods) into NewRequestWithContext + Do. It keeps the
 // original semantics: when building the request fails, resp is nil and err
 // is set, as http.Get itself does. Other statement forms get no fix.
-func (r *reporter) httpFix(it paths.Item, ctx, method string) []analysis.SuggestedFix {
-	as := r.assigns[it.Call]
+func (r *Reporter) httpFix(it paths.Item, ctx, method string) []analysis.SuggestedFix {
+	as := r.Assigns[it.Call]
 	if as == nil || as.Tok != token.DEFINE || len(as.Lhs) != 2 {
 		return nil
 	}
@@ -187,7 +187,7 @@ func identOf(e ast.Expr) *ast.Ident {
 
 // importName returns the name under which the file containing pos imports
 // path, or "" (not imported, dot or blank import).
-func (r *reporter) importName(pos token.Pos, path string) string {
+func (r *Reporter) importName(pos token.Pos, path string) string {
 	for _, f := range r.pass.Files {
 		if f.FileStart > pos || pos > f.FileEnd {
 			continue
@@ -211,7 +211,7 @@ func (r *reporter) importName(pos token.Pos, path string) string {
 }
 
 // source returns the content of the file containing pos.
-func (r *reporter) source(pos token.Pos) []byte {
+func (r *Reporter) source(pos token.Pos) []byte {
 	tf := r.pass.Fset.File(pos)
 	if tf == nil {
 		return nil
@@ -228,7 +228,7 @@ func (r *reporter) source(pos token.Pos) []byte {
 }
 
 // text returns the source text of e, or "" when unavailable.
-func (r *reporter) text(src []byte, e ast.Expr) string {
+func (r *Reporter) text(src []byte, e ast.Expr) string {
 	tf := r.pass.Fset.File(e.Pos())
 	if src == nil || tf == nil {
 		return ""
@@ -241,7 +241,7 @@ func (r *reporter) text(src []byte, e ast.Expr) string {
 }
 
 // indent returns the leading whitespace of the line holding pos.
-func (r *reporter) indent(src []byte, pos token.Pos) string {
+func (r *Reporter) indent(src []byte, pos token.Pos) string {
 	tf := r.pass.Fset.File(pos)
 	if src == nil || tf == nil {
 		return ""
@@ -252,4 +252,16 @@ func (r *reporter) indent(src []byte, pos token.Pos) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// httpShortcuts are the net/http calls whose fix rewrites the whole
+// `resp, err := …` statement into NewRequestWithContext + Do. The value is
+// the http.Method constant to use.
+var httpShortcuts = map[string]string{
+	"net/http.Get":            "http.MethodGet",
+	"net/http.Head":           "http.MethodHead",
+	"net/http.Post":           "http.MethodPost",
+	"net/http.(*Client).Get":  "http.MethodGet",
+	"net/http.(*Client).Head": "http.MethodHead",
+	"net/http.(*Client).Post": "http.MethodPost",
 }

@@ -1,10 +1,9 @@
-package analyzer
+package report
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,55 +13,80 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
-// reporter turns a root's findings into diagnostics: messages, related
-// positions, chains and suggested fixes (fixes.go). The runner hands it
+// Reporter turns a root's findings into diagnostics: messages, related
+// positions, chains and suggested fixes (fixes.go). The analyzer hands it
 // what it needs and never the other way round, so the rules and call
 // resolution do not depend on how a finding is worded.
-type reporter struct {
+type Reporter struct {
 	pass *analysis.Pass
-	cfg  *Config
-	dirs *directive.Index // the //syncio:ignore comments, shared with the runner
-	// site is the runner's "file:line:col" of a position (calls.go), the
-	// form of emitted's keys and of the facts' sites.
+	opts Options
+	dirs *directive.Index // the //syncio:ignore comments, shared with the analyzer
+	// site is the analyzer's "file:line:col" of a position, the form of
+	// Emitted's keys and of the facts' sites.
 	site func(token.Pos) string
-	// emitted are the (site, rule, operation) triples reported so far:
-	// dispatch does not report a root's call again for a rule its static
+	// Emitted are the (site, rule, operation) triples reported so far:
+	// the join does not report a root's call again for a rule its static
 	// path showed.
-	emitted map[string]bool
-	// assigns are the assignments of single calls' results, recorded by
-	// collect (classify.go): httpFix rewrites the whole statement.
-	assigns map[*ast.CallExpr]*ast.AssignStmt
+	Emitted map[string]bool
+	// Assigns are the assignments of single calls' results, recorded by
+	// the analyzer as it turns a body into items: httpFix rewrites the
+	// whole statement.
+	Assigns map[*ast.CallExpr]*ast.AssignStmt
 	src     map[string][]byte // file contents read for fixes, by name
 }
 
-func newReporter(pass *analysis.Pass, cfg *Config, dirs *directive.Index, site func(token.Pos) string) *reporter {
-	return &reporter{
+// Options is what the reporter is told of the configuration and of
+// the rules.
+type Options struct {
+	// ReportIgnored: what the ignores hide is reported too, and no
+	// ignore is stale (the analyzer's Config.ReportIgnored).
+	ReportIgnored bool
+	// Enabled reports whether a rule is on; Known whether an ID is in the
+	// rule catalogue.
+	Enabled, Known func(id string) bool
+	// FixURL is the URL a diagnostic of a rule carries; SuppressionURL
+	// the one a diagnostic about a //syncio:ignore carries.
+	FixURL         func(rule string) string
+	SuppressionURL func() string
+	// Replacement is the context-aware method the SIO001 table gives for
+	// a call's key, and the arguments it takes after the context.
+	Replacement func(key string) (method, extraArgs string)
+	// Once are the rules that do not count for an item that runs once
+	// per process or key, not per request.
+	Once map[string]bool
+	// TxHint is SIO007's hint.
+	TxHint string
+}
+
+// New is the reporter of one pass.
+func New(pass *analysis.Pass, opts Options, dirs *directive.Index, site func(token.Pos) string) *Reporter {
+	return &Reporter{
 		pass:    pass,
-		cfg:     cfg,
+		opts:    opts,
 		dirs:    dirs,
 		site:    site,
-		emitted: map[string]bool{},
-		assigns: map[*ast.CallExpr]*ast.AssignStmt{},
+		Emitted: map[string]bool{},
+		Assigns: map[*ast.CallExpr]*ast.AssignStmt{},
 		src:     map[string][]byte{},
 	}
 }
 
-// suppressed reports whether rule is hidden at the root's item: by an
-// ignore (marked used, for reportStale) or because the item runs once,
-// not per request. Resolution asks it before a path reaches report.
-func (r *reporter) suppressed(s *paths.Summary, it paths.Item, rule string) bool {
-	if it.Once && onceRules[rule] {
-		return true // once per process or key, not per request (memo.go)
+// Suppressed reports whether rule is hidden at the root's item: by an
+// ignore (marked used, for Stale) or because the item runs once,
+// not per request. Resolution asks it before a path reaches Report.
+func (r *Reporter) Suppressed(s *paths.Summary, it paths.Item, rule string) bool {
+	if it.Once && r.opts.Once[rule] {
+		return true // once per process or key, not per request
 	}
-	return !r.cfg.ReportIgnored && (directive.FuncSuppressed(s.Ignores, rule) || r.dirs.Suppressed(it.Pos, rule))
+	return !r.opts.ReportIgnored && (directive.FuncSuppressed(s.Ignores, rule) || r.dirs.Suppressed(it.Pos, rule))
 }
 
-// report emits the diagnostics for a root's item: one per rule of the
+// Report emits the diagnostics for a root's item: one per rule of the
 // operations it leads to, and one for a lock held across them. Each is
 // about the rule's first path; the rule's other distinct blocking
 // operations (terminals) are listed in the same message ("also reaches"),
 // so that every one is visible at once, in one diagnostic per rule.
-func (r *reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
+func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
 	type group struct {
 		main *paths.Finding
 		also []*paths.Finding
@@ -98,7 +122,7 @@ func (r *reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding) 
 		g := groups[rule]
 		site := r.site(it.Pos)
 		for _, f := range append([]*paths.Finding{g.main}, g.also...) {
-			r.emitted[site+"|"+rule+"|"+f.Terminal()] = true
+			r.Emitted[site+"|"+rule+"|"+f.Terminal()] = true
 		}
 		// The count of what the message does not name: exact for one
 		// callee's paths of one rule; a lower bound where a count past
@@ -117,7 +141,7 @@ func (r *reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding) 
 			if detail == "" {
 				detail = "does I/O"
 			}
-			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.Tx+" is open", txHint, g.also, more)
+			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.Tx+" is open", r.opts.TxHint, g.also, more)
 			continue
 		}
 		r.emit(s, it, g.main, rule, g.main.Detail, g.main.Hint, g.also, more)
@@ -145,7 +169,7 @@ func (m moreOps) String() string {
 
 // reportLock emits the SIO003 diagnostic for a lock held across f (and
 // across the operations of also).
-func (r *reporter) reportLock(s *paths.Summary, it paths.Item, f *paths.Finding, also []*paths.Finding, more moreOps) {
+func (r *Reporter) reportLock(s *paths.Summary, it paths.Item, f *paths.Finding, also []*paths.Finding, more moreOps) {
 	detail := f.Detail
 	if detail == "" {
 		detail = "does I/O"
@@ -165,7 +189,7 @@ func (r *reporter) reportLock(s *paths.Summary, it paths.Item, f *paths.Finding,
 // paths.MaxTerminals-1 after the hint and says how many more there are (more),
 // and every one is attached as related information at its operation, so
 // that -json and SARIF carry them all.
-func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps) {
+func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps) {
 	s.Reported++
 	var msg string
 	last := f.Chain[len(f.Chain)-1]
@@ -183,7 +207,7 @@ func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 			}
 			o := strings.Join(a.Chain, " → ")
 			if n := len(a.Sites); n > 0 {
-				o += " at " + shortSite(a.Sites[n-1])
+				o += " at " + paths.ShortSite(a.Sites[n-1])
 			}
 			others = append(others, o)
 		}
@@ -201,7 +225,7 @@ func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 		Pos:      it.Pos,
 		End:      it.End,
 		Category: rule,
-		URL:      r.cfg.fixURL(rule),
+		URL:      r.opts.FixURL(rule),
 		Message:  msg,
 	}
 	if len(f.Chain) > 1 {
@@ -253,7 +277,7 @@ func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 		}
 	}
 	if it.Term != nil && rule == it.Term.Rule && rule != "SIO003" && rule != "SIO007" {
-		d.SuggestedFixes = r.fixes(s, it)
+		d.SuggestedFixes = r.Fixes(s, it)
 	}
 	if it.Fixes != nil && rule == "SIO002" {
 		d.SuggestedFixes = it.Fixes
@@ -261,26 +285,16 @@ func (r *reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 	r.pass.Report(d)
 }
 
-// shortSite is a "file:line:col" site with the file's base name.
-func shortSite(site string) string {
-	rest, col, ok1 := cutLast(site)
-	file, line, ok2 := cutLast(rest)
-	if !ok1 || !ok2 {
-		return site
-	}
-	return filepath.Base(file) + ":" + line + ":" + col
-}
-
-// reportStale reports //syncio:ignore directives that hid nothing, once
-// every item has been resolved (runner.staleIgnores).
-func (r *reporter) reportStale() {
+// Stale reports //syncio:ignore directives that hid nothing, once every
+// item has been resolved (the analyzer's stale-ignores stage).
+func (r *Reporter) Stale() {
 	for _, ig := range r.dirs.All {
-		if ig.Used || ig.Bad || r.cfg.ReportIgnored {
+		if ig.Used || ig.Bad || r.opts.ReportIgnored {
 			continue
 		}
 		judgeable := true
 		for _, id := range ig.IDs {
-			if !r.cfg.enabled(id) {
+			if !r.opts.Enabled(id) {
 				judgeable = false // a disabled rule reports nothing to hide
 			}
 		}
@@ -289,21 +303,21 @@ func (r *reporter) reportStale() {
 		}
 		rule := ig.IDs[0]
 		r.pass.Report(analysis.Diagnostic{
-			Pos: ig.Pos, End: ig.End, Category: rule, URL: r.cfg.suppressionURL(),
+			Pos: ig.Pos, End: ig.End, Category: rule, URL: r.opts.SuppressionURL(),
 			Message: "stale syncio:ignore: no " + strings.Join(ig.IDs, "/") + " finding here to suppress; remove it (" + rule + ")",
 		})
 	}
 }
 
-// reportBadIgnores reports //syncio:ignore comments without a reason or
+// BadIgnores reports //syncio:ignore comments without a reason or
 // without valid rule IDs. They are reported under the first rule they
 // name (SIO000 when they name none), so SARIF keeps one rule per ID.
-func (r *reporter) reportBadIgnores() {
+func (r *Reporter) BadIgnores() {
 	for _, ig := range r.dirs.All {
 		rule := "SIO000"
 		var unknown []string
 		for _, id := range ig.IDs {
-			if _, ok := RuleByID(id); ok {
+			if r.opts.Known(id) {
 				if rule == "SIO000" {
 					rule = id
 				}
@@ -323,6 +337,6 @@ func (r *reporter) reportBadIgnores() {
 			continue
 		}
 		ig.Bad = true
-		r.pass.Report(analysis.Diagnostic{Pos: ig.Pos, End: ig.End, Category: rule, URL: r.cfg.suppressionURL(), Message: problem + " (" + rule + ")"})
+		r.pass.Report(analysis.Diagnostic{Pos: ig.Pos, End: ig.End, Category: rule, URL: r.opts.SuppressionURL(), Message: problem + " (" + rule + ")"})
 	}
 }
