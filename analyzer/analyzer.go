@@ -2,18 +2,18 @@ package analyzer
 
 import (
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -56,287 +56,6 @@ func New(cfg Config) *analysis.Analyzer {
 	return a
 }
 
-// fnSummary is what one function body does, before callees are resolved.
-type fnSummary struct {
-	fn   *types.Func // nil for func literals
-	name string      // display name of a root
-	root resolve.RootKind
-	// pos, how and framework describe a root for the roots report
-	// (seen.Root): where it is, what made it a root, whose handler it is.
-	pos            token.Pos
-	how, framework string
-	label          string // the root's name in the report, when name is the registering function's
-	wraps          bool   // a literal that calls a handler it was given (resolve.Handlers.Wraps)
-	// key and branch: seen.Root.Key and Branch (rootrefs.go).
-	key     string
-	branch  bool
-	sig     *types.Signature
-	items   []item
-	ignores []*ignore // the doc comment's //syncio:ignore directives
-	result  *finding  // set when a non-root function blocks
-	// byRule are, for each rule the function leads to, the paths to its
-	// distinct blocking operations (at most maxOps, in the order of
-	// finding.better); result.more is filled from them once the fixpoint
-	// is reached. byRule[""] is the best-ranked path to I/O that is no
-	// finding by itself (see keepIO).
-	byRule map[string][]*finding
-	// ops are, per rule, every distinct operation (terminal) seen, and
-	// least the most any one item said it leads to (its paths plus their
-	// Over): the rule's count is the larger of the two, so operations
-	// past maxOps are counted, not named.
-	ops   map[string]map[string]bool
-	least map[string]int
-	// dyn are the interface calls on the function's paths (dispatch.go).
-	dyn []dynCall
-	// opaque: the function passes a context to a call the analysis cannot
-	// follow, directly or through callees (see item.opaque).
-	opaque bool
-	// unfollowed: the first unresolved call through a func value the
-	// function makes, directly or through callees (see item.unfollowed).
-	unfollowed string
-	// reported counts the diagnostics emitted at a root's calls.
-	reported int
-	// end is where the body ends, for the roots report.
-	end token.Pos
-	// memOpaque: it hands one only to memory rows' functions
-	// (blocksFact.OpaqueMemory).
-	memOpaque bool
-}
-
-// summary returns the function's result with the other paths attached
-// (other rules', and other operations of each rule: maxTerminals per rule
-// with their paths, up to maxOps named, and the count of the rest), or
-// nil.
-func (s *fnSummary) summary() *finding {
-	if s.result == nil {
-		return nil
-	}
-	f := *s.result
-	f.more = nil
-	f.over = 0
-	rules := make([]string, 0, len(s.byRule))
-	for rule := range s.byRule {
-		rules = append(rules, rule)
-	}
-	sort.Strings(rules)
-	if len(rules) > 0 && rules[0] == "" {
-		// I/O last: keepIO looks at every rule's paths.
-		rules = append(rules[1:], "")
-	}
-	main := f.terminal()
-	for _, rule := range rules {
-		n := 0
-		if rule == f.rule {
-			n = 1
-		}
-		var out []*finding
-		for _, p := range s.byRule[rule] {
-			if n >= maxOps {
-				break
-			}
-			if rule == f.rule && p.terminal() == main {
-				continue
-			}
-			if rule == "" && !keepIO(append([]*finding{&f}, f.more...), p) {
-				continue
-			}
-			m := *p
-			m.more = nil
-			m.over = 0
-			if n >= maxTerminals {
-				m = *m.asRef()
-			}
-			out = append(out, &m)
-			n++
-		}
-		if over := s.count(rule) - n; over > 0 {
-			if len(out) > 0 {
-				out[len(out)-1].over = over
-			} else {
-				f.over = over
-			}
-		}
-		f.more = append(f.more, out...)
-	}
-	return &f
-}
-
-// count is the number of distinct operations of rule the function leads
-// to: exact unless an item's own count was past its maxOps.
-func (s *fnSummary) count(rule string) int {
-	return max(len(s.ops[rule]), s.least[rule])
-}
-
-// addPaths records the paths of one item (fs, as resolveAt returns them)
-// in byRule, ops and least. It reports whether any changed.
-func (s *fnSummary) addPaths(fs []*finding) bool {
-	changed := false
-	for i, f := range fs {
-		if f.rule == "" {
-			// I/O that is no finding by itself: kept for keepIO, not
-			// counted.
-			if s.addPath(f) {
-				changed = true
-			}
-			continue
-		}
-		if s.addPath(f) {
-			changed = true
-		}
-		// The item's count for f's rule, once per rule (fs is short).
-		first, n := true, 0
-		for j, g := range fs {
-			if g.rule == f.rule {
-				if j < i {
-					first = false
-					break
-				}
-				n += 1 + g.over
-			}
-		}
-		if first && n > s.least[f.rule] {
-			if s.least == nil {
-				s.least = map[string]int{}
-			}
-			s.least[f.rule] = n
-			changed = true
-		}
-	}
-	return changed
-}
-
-// keepIO reports whether the I/O path p (rule "") adds to paths what a
-// caller needs: a lock or a transaction that no path has (a helper that
-// holds a mutex across a query and also reads a file: with SIO006 on,
-// the file read is the main path and the lock would be lost), or I/O that
-// a caller's lock makes SIO003 when no path is lockable.
-func keepIO(paths []*finding, p *finding) bool {
-	lock, tx, lockablePath := false, false, false
-	for _, q := range paths {
-		lock = lock || q.lock != ""
-		tx = tx || q.tx != ""
-		lockablePath = lockablePath || lockable[q.rule]
-	}
-	return p.lock != "" && !lock || p.tx != "" && !tx || !lockablePath
-}
-
-// addPath records a path of f's rule: its operation in ops, and the path
-// in byRule, kept in the order of finding.better (equals in the order
-// found) and cut at maxOps; past maxTerminals only the operation is kept
-// (finding.asRef), as the fact will. A better path to an operation already
-// there replaces it, and so does a full path to one of the first
-// maxTerminals known only by name. It reports whether anything changed.
-func (s *fnSummary) addPath(f *finding) bool {
-	if s.byRule == nil {
-		s.byRule = map[string][]*finding{}
-		s.ops = map[string]map[string]bool{}
-	}
-	list := s.byRule[f.rule]
-	if f.rule == "" {
-		// I/O that is no finding by itself: only the best-ranked path
-		// (under a lock, across a transaction) is kept, for summary's
-		// keepIO; it is no operation of a rule, so not in ops.
-		if len(list) > 0 && f.rank() <= list[0].rank() {
-			return false
-		}
-		s.byRule[""] = []*finding{f}
-		return true
-	}
-	changed := false
-	k := f.terminal()
-	if s.ops[f.rule] == nil {
-		s.ops[f.rule] = map[string]bool{}
-	}
-	if !s.ops[f.rule][k] {
-		s.ops[f.rule][k] = true
-		changed = true
-	}
-	for i, old := range list {
-		if old.terminal() != k {
-			continue
-		}
-		if !f.better(old) {
-			if old.ref && !f.ref && i < maxTerminals && !old.better(f) {
-				list[i] = f
-				return true
-			}
-			return changed
-		}
-		list = append(list[:i:i], list[i+1:]...)
-		break
-	}
-	if len(list) >= maxOps && !f.better(list[len(list)-1]) {
-		s.byRule[f.rule] = list
-		return changed
-	}
-	at := len(list)
-	for i, old := range list {
-		if f.better(old) {
-			at = i
-			break
-		}
-	}
-	list = append(list[:at:at], append([]*finding{f}, list[at:]...)...)
-	if len(list) > maxOps {
-		list = list[:maxOps]
-	}
-	for i := maxTerminals; i < len(list); i++ {
-		list[i] = list[i].asRef()
-	}
-	s.byRule[f.rule] = list
-	return true
-}
-
-// item is one place in a body that may block: a blocking operation (term)
-// or a call to a function that may block (local or ext).
-type item struct {
-	pos, end token.Pos
-	call     *ast.CallExpr
-	term     *finding    // direct blocking operation
-	local    *types.Func // same-package callee
-	ext      *blocksFact // other-package callee that blocks
-	name     string      // callee display name for local/ext
-	fixKey   string      // SIO001 table key, for suggested fixes
-	fixArg   ast.Expr    // SIO002: context.Background()/TODO() argument to replace
-	lock     string      // a mutex held at the item (SIO003), see regions.Lock
-	recvOwn  callOwner   // how the call's receiver relates to the function (lockowner.go)
-	tx       string      // a transaction open at the item (SIO007), see regions.Tx
-	gormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
-	dyn      *dynCall    // a call through an interface method (dispatch.go)
-	// joined marks a join wait in a dependency module (joins.go): it
-	// blocks only when the work in join does.
-	joined bool
-	join   []item
-	// lit is a func literal of this package called through a value (a
-	// local, a function's result, a package variable): its summary is in
-	// runner.litSummaries.
-	lit *ast.FuncLit
-	// opaque marks a call given a context that the analysis cannot follow
-	// (an interface method that is not dispatched, a func value): it may
-	// do I/O with that context, so a function that makes it is no idle
-	// callee for SIO002 (factlessIdle, idleCallee). It leads to nothing.
-	opaque bool
-	// also is what the same call leads to besides this item: the callee
-	// of a call given a framework value as its context (SIO002 there does
-	// not hide what the callee blocks on).
-	also *item
-	// merged marks an item whose paths come from several callees (the
-	// bindings dispatch joins): their counts past maxOps may overlap.
-	merged bool
-	// unfollowed is the site of a call through a func value kept in a
-	// field, a map or a package variable that nothing resolves (a
-	// generic type's field, a closure chained through one): what runs
-	// there is unseen. It leads to nothing; the roots report says so.
-	unfollowed string
-	// once marks an item that runs once per value or key, not per request
-	// (memo.go): in a callback given to sync.(*Once).Do or a memoiser, or
-	// in a memoiser's own body. onceRules do not count for it.
-	once bool
-	// fixes are suggested fixes made by another package's pass (a
-	// deferred SIO002 candidate's, rule_dropped.go).
-	fixes []analysis.SuggestedFix
-}
-
 // The analysis of one package is three layers, each embedding the one
 // below it, so that a method's receiver says what it may read and the
 // compiler keeps the flow one way (a lower layer cannot reach a higher
@@ -350,7 +69,7 @@ type item struct {
 //	         functions read their context): roots, and turning a body into
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
-//	         an item leads to (calls.go), the fixpoint and facts (run), the
+//	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
 //	         dispatch join (dispatch.go), and what a rule decides over
 //	         several functions (joins.go, the deferred SIO002).
 //
@@ -359,11 +78,11 @@ type item struct {
 type pkgView struct {
 	pass  *analysis.Pass
 	cfg   *Config
-	dirs  *directives
+	dirs  *directive.Index
 	files map[string]*token.File // lazily built, for cross-package sites
-	// rep makes the diagnostics (report.go), from the moment the
+	// rep makes the diagnostics (internal/report), from the moment the
 	// directives are read.
-	rep *reporter
+	rep *report.Reporter
 	// thirdParty is set for packages of dependency modules (isThirdParty):
 	// their channels are their own synchronisation, and a context they
 	// drop into an interface method is not evidence of I/O.
@@ -410,291 +129,32 @@ type scanned struct {
 // runner is the package with its functions' summaries (see pkgView).
 type runner struct {
 	scanned
-	byFunc map[*types.Func]*fnSummary
+	byFunc map[*types.Func]*paths.Summary
 	// litSummaries are the summaries of the literals the package stores
 	// or calls through a value (stored.go) and passes to interface
 	// methods (dyncallbacks.go).
-	litSummaries map[*ast.FuncLit]*fnSummary
+	litSummaries map[*ast.FuncLit]*paths.Summary
 }
 
+// run analyses one package: a list of stages, each in a file of its own
+// (stage_*.go), in the order their side effects need. Diagnostics and
+// facts come out in this order, which every driver sees.
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
-	r := &runner{
-		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
-		byFunc:       map[*types.Func]*fnSummary{},
-		litSummaries: map[*ast.FuncLit]*fnSummary{},
-	}
-	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
 		// like) are not request paths and would make everything "block".
 		return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
 	}
-	r.thirdParty = isThirdParty(pass)
-	r.readBelow()
-	var files []*ast.File
-	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); !cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
-			continue // tests are rarely request paths; Config.Tests opts in
-		}
-		files = append(files, f)
-	}
-	r.dirs = newDirectives(pass.Fset, files)
-	r.rep = newReporter(pass, cfg, r.dirs, r.site)
-	r.rep.reportBadIgnores()
-	r.slots = resolve.NewSlots(pass.TypesInfo, files)
-	r.scanCallbacks(files)
-	r.stored = resolve.NewStored(pass, r.slots)
-	if !r.thirdParty {
-		r.stored.Scan(files)
-	}
-	r.findSlotRoots(files)
-	r.scanCtxCallbacks(files)
-	r.scanCtxUse(files)
-	r.exportAttaches(files)
-
-	var decls, roots []*fnSummary
-	rootLits := map[*ast.FuncLit]bool{}
-	returned := returnedLits(pass.TypesInfo, files)
-	// litRoots adds the handler literals under n (router arguments,
-	// http.HandlerFunc conversions, …); they inherit the enclosing
-	// function's doc-comment ignores.
-	litRoots := func(n ast.Node, ignores []*ignore) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			lit, ok := n.(*ast.FuncLit)
-			if !ok {
-				return true
-			}
-			sig, _ := pass.TypesInfo.TypeOf(lit).(*types.Signature)
-			k := resolve.SignatureRoot(sig)
-			how, framework := seen.HowSignature, frameworkOf(k)
-			if k == resolve.NotRoot {
-				var ok bool
-				if how, framework, ok = r.rootBy(nil, lit, sig); ok {
-					k = resolve.RootCustom
-				}
-			}
-			if k != resolve.NotRoot {
-				rootLits[lit] = true
-				s := &fnSummary{root: k, sig: sig, name: "func literal", ignores: ignores, pos: lit.Pos(), end: lit.End(), how: how, framework: framework,
-					wraps: r.handlers.Wraps(lit)}
-				if fn := returned[lit]; fn != nil {
-					markBranch(s, nil, retKey(fn))
-				}
-				s.items = r.collect(sig, lit.Body)
-				roots = append(roots, s)
-			}
-			return true
-		})
-	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				litRoots(d, nil)
-				continue
-			}
-			if fd.Body == nil {
-				continue
-			}
-			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &fnSummary{fn: fn, root: resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)), ignores: r.dirs.funcIgnores(fd.Doc), name: declName(fd, fn), pos: fd.Name.Pos(), end: fd.End()}
-			s.how, s.framework = seen.HowSignature, frameworkOf(s.root)
-			if s.root == resolve.RootCustom {
-				s.how = seen.HowDirective
-			}
-			if fn != nil {
-				s.sig, _ = fn.Type().(*types.Signature)
-				if s.root == resolve.NotRoot {
-					if how, framework, ok := r.rootBy(fn, nil, s.sig); ok {
-						s.root, s.how, s.framework = resolve.RootCustom, how, framework
-					}
-				}
-				r.byFunc[fn] = s
-			}
-			s.items = r.collect(s.sig, fd.Body)
-			if len(r.memos.Of(fn)) > 0 {
-				// A memoiser's own waits are for another caller's
-				// construction, once per key.
-				for i := range s.items {
-					s.items[i].once = true
-				}
-			}
-			decls = append(decls, s)
-			if s.root != resolve.NotRoot {
-				if fn != nil {
-					markBranch(s, fn, refKey(fn))
-				}
-				roots = append(roots, s)
-			}
-			litRoots(fd.Body, s.ignores)
-		}
-	}
-
-	// Other packages' functions handed to an adapter here are roots too;
-	// their facts say what they do.
-	for _, ref := range r.cb.adaptedExt {
-		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
-			s := &fnSummary{root: resolve.RootCustom, name: ref.in, ignores: ref.ignores, items: []item{it},
-				pos: ref.pos, how: ref.how, framework: ref.framework, label: displayName(ref.fn)}
-			markBranch(s, ref.fn, refKey(ref.fn))
-			roots = append(roots, s)
-		}
-	}
-
-	// The literals the package stores into slots, or calls through a
-	// value, are summarised like its functions.
-	decls = append(decls, r.laterLits(files, rootLits)...)
-	// So are those passed to interface methods: a binding may call them.
-	decls = append(decls, r.argLitSummaries(rootLits)...)
-
-	// Fixpoint over the package's call graph: a function's summary is its
-	// highest-ranked item, plus the highest-ranked path of every other
-	// rule. Ranks only grow and are bounded, and there are few rules, so
-	// it terminates, recursion included.
-	for changed := true; changed; {
-		changed = false
-		for _, s := range decls {
-			if s.root != resolve.NotRoot {
-				continue
-			}
-			for _, it := range s.items {
-				if s.addDyn(r.dynOf(s, it)) {
-					changed = true
-				}
-				if !s.opaque && r.opaqueItem(it) {
-					s.opaque = true
-					changed = true
-				}
-				if s.unfollowed == "" {
-					if u := r.unfollowedItem(it); u != "" {
-						s.unfollowed = u
-						changed = true
-					}
-				}
-				if !s.memOpaque && r.memOpaqueItem(it) {
-					s.memOpaque = true
-					changed = true
-				}
-				fs := r.resolveAt(s, it)
-				if len(fs) == 0 {
-					continue
-				}
-				if f := fs[0]; s.result == nil || f.betterMain(s.result) {
-					s.result = f
-					changed = true
-				}
-				if s.addPaths(fs) {
-					changed = true
-				}
-			}
-		}
-	}
-	// The func arguments of interface calls are summarised now that every
-	// summary is final.
-	for _, s := range decls {
-		s.dyn = r.sealArgs(s.dyn, 0)
-	}
-	for _, s := range decls {
-		if s.root == resolve.NotRoot && (s.result != nil || len(s.dyn) > 0 || s.opaque || s.memOpaque || s.unfollowed != "") && s.fn != nil && !entryPoint(s.fn) &&
-			!r.cfg.Allow[knowledge.Qualified(s.fn, s.fn.Pkg().Path())] {
-			bf := &blocksFact{}
-			if s.result != nil {
-				bf = s.summary().fact()
-			}
-			bf.Dyn = s.dyn
-			bf.Opaque = s.opaque
-			bf.Unfollowed = s.unfollowed
-			bf.OpaqueMemory = s.memOpaque && !s.opaque
-			bf.CtxUnused = r.ctxUnused[s.fn]
-			pass.ExportObjectFact(s.fn, bf)
-		}
-	}
-	r.exportRootSlots(roots)
-	var pending []pendingCall
-	var dropped []droppedCall
-	for _, s := range roots {
-		for _, it := range s.items {
-			fs := r.resolveAt(s, it)
-			if dc, ok := r.deferDropped(s, it, fs); ok {
-				// Decided where the bindings are seen (rule_dropped.go).
-				dropped = append(dropped, dc)
-			} else {
-				r.rep.report(s, it, fs)
-			}
-			if s.unfollowed == "" {
-				s.unfollowed = r.unfollowedItem(it)
-			}
-		}
-		if s.reported > 0 {
-			// It reaches an operation: not blind. A finding that dispatch
-			// reports in it later, from another package, clears it in the
-			// driver (seen.Report.ClearReached).
-			s.unfollowed = ""
-		}
-		if !r.thirdParty {
-			// A dependency's own roots (a library's middleware) would be
-			// reported in the dependency's files: not followed.
-			pending = append(pending, r.pendingOf(s)...)
-		}
-	}
-	unfollowed := r.join(pending, dropped, append(r.recordConversions(files), r.recordStores(rootLits)...))
-	r.resolveHelpers(decls)
-	r.rep.reportStale()
-	res := r.seenResult(roots)
-	res.Unfollowed = unfollowed
-	if !r.thirdParty {
-		res.Refs = r.rootRefs(files, roots)
-	}
-	r.reportBlind(res)
-	return res, nil
-}
-
-// inGOROOT reports whether the package is part of the Go distribution.
-func inGOROOT(pass *analysis.Pass) bool {
-	root := build.Default.GOROOT
-	if root == "" {
-		return false
-	}
-	prefix := filepath.Join(root, "src") + string(filepath.Separator)
-	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasPrefix(tf.Name(), prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// isThirdParty reports whether the package belongs to a dependency rather
-// than to the code under analysis. Every driver (checker, go vet's
-// unitchecker, golangci-lint) fills pass.Module from go list: the main and
-// workspace modules have no version, a dependency has one whether it is
-// read from the module cache or from vendor/ (modules.txt), and whatever
-// GOMODCACHE or -mod say. A dependency replaced by a local directory is
-// the user's own code in all but name, so it counts as first-party; go vet
-// before Go 1.27 does not pass Replace, so there it counts as third-party.
-// Without module information (GOPATH mode) the file paths decide.
-func isThirdParty(pass *analysis.Pass) bool {
-	if m := pass.Module; m != nil && m.Path != "" {
-		if m.Main || (m.Replace != nil && m.Replace.Version == "") {
-			return false
-		}
-		return m.Version != ""
-	}
-	for _, f := range pass.Files {
-		tf := pass.Fset.File(f.Pos())
-		if tf == nil {
-			continue
-		}
-		name := filepath.ToSlash(tf.Name())
-		if strings.Contains(name, "/vendor/") {
-			return true
-		}
-		if _, rest, ok := strings.Cut(name, "/pkg/mod/"); ok && strings.Contains(rest, "@") {
-			return true
-		}
-	}
-	return false
+	r := newRunner(pass, cfg)
+	files := r.scan()
+	b := r.findRoots(files)
+	r.summarize(b.decls)
+	r.exportFacts(b.decls, b.roots)
+	pending, dropped := r.reportRoots(b.roots)
+	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
+	r.staleIgnores(b.decls)
+	return r.result(files, b.roots, unfollowed), nil
 }
 
 // entryPoint reports whether fn is main.main or an init function: nothing
@@ -704,21 +164,6 @@ func entryPoint(fn *types.Func) bool {
 		return false
 	}
 	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
-}
-
-// resolveHelpers resolves every item of the functions that are no roots,
-// once the summaries are final: items of helpers past the one that set the
-// summary are resolved here too, because their ignores count as used
-// (reporter.reportStale).
-func (r *runner) resolveHelpers(decls []*fnSummary) {
-	for _, s := range decls {
-		if s.root != resolve.NotRoot {
-			continue
-		}
-		for _, it := range s.items {
-			r.resolveAt(s, it)
-		}
-	}
 }
 
 // declName is the name a root has in messages: F, T.M or (*T).M.

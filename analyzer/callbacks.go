@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -34,7 +35,7 @@ type adaptedRef struct {
 	fn       *types.Func
 	pos, end token.Pos
 	in       string // the function that registers it
-	ignores  []*ignore
+	ignores  []*directive.Ignore
 	// how and framework say, for the roots report, what made it a root:
 	// an adapter of the program, or a router's registration call.
 	how, framework string
@@ -74,14 +75,14 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 	r.handlers.IsHandler = isHandlerType
 	r.sync = resolve.NewSync(r.pass, r.slots)
 	r.adapters = resolve.NewAdapters(r.pass, r.handlers, r.sync)
-	isRoot := func(d resolve.Decl) bool { return resolve.DeclRoot(d.Fn, r.dirs.handler(d.Fd.Doc)) != resolve.NotRoot }
+	isRoot := func(d resolve.Decl) bool { return resolve.DeclRoot(d.Fn, r.dirs.Handler(d.Fd.Doc)) != resolve.NotRoot }
 	var decls []resolve.Decl
 	for fd, fn := range funcDecls(info, files) {
 		sig := fn.Type().(*types.Signature)
 		decls = append(decls, resolve.Decl{Fd: fd, Fn: fn, Params: resolve.FuncParams(sig)})
 		// The appHandler idiom: a func type whose ServeHTTP calls the
 		// value it is called on.
-		if recv := sig.Recv(); recv != nil && resolve.DeclRoot(fn, r.dirs.handler(fd.Doc)) != resolve.NotRoot {
+		if recv := sig.Recv(); recv != nil && resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)) != resolve.NotRoot {
 			r.adapters.RootMethod(fd, recv)
 		}
 	}
@@ -95,13 +96,13 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			in := r.pass.Pkg.Name()
-			var ignores []*ignore
+			var ignores []*directive.Ignore
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				in = fd.Name.Name
 				if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil {
 					in = declName(fd, fn)
 				}
-				ignores = r.dirs.funcIgnores(fd.Doc)
+				ignores = r.dirs.FuncIgnores(fd.Doc)
 			}
 			ast.Inspect(d, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)

@@ -5,10 +5,10 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
-	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -25,15 +25,15 @@ import (
 // added, and so is a transaction open across a remote call (SIO007). The first finding is the item's main path (the callee's summary),
 // the others are the paths of its other rules; none means the item
 // neither blocks nor does I/O.
-func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
+func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 	f := r.resolve(it)
 	if f == nil {
 		return nil
 	}
-	var out []*finding
-	for _, p := range f.all() {
+	var out []*paths.Finding
+	for _, p := range f.All() {
 		// A path whose rule is off is still I/O: under a lock it is
-		// SIO003, and a caller may hold one (summary's keepIO).
+		// SIO003, and a caller may hold one (summary's paths.KeepIO).
 		if g := r.applyConfig(s, it, p); g != nil {
 			out = append(out, g)
 		}
@@ -42,52 +42,52 @@ func (r *runner) resolveAt(s *fnSummary, it item) []*finding {
 }
 
 // applyConfig is resolveAt for one path.
-func (r *pkgView) applyConfig(s *fnSummary, it item, f *finding) *finding {
-	return r.applyRules(f, it.lock, it.tx, func(rule string) bool { return r.rep.suppressed(s, it, rule) })
+func (r *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
+	return r.applyRules(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.Suppressed(s, it, rule) })
 }
 
 // resolve returns the blocking path behind an item, or nil.
-func (r *runner) resolve(it item) *finding {
+func (r *runner) resolve(it paths.Item) *paths.Finding {
 	switch {
-	case it.term != nil:
+	case it.Term != nil:
 		if r.idleDropped(it) {
 			return nil
 		}
-		if !it.joined {
-			return it.term
+		if !it.Joined {
+			return it.Term
 		}
 		return r.joinWait(it)
-	case it.ext != nil:
-		if len(it.ext.Chain) == 0 {
+	case it.Ext != nil:
+		if len(it.Ext.Chain) == 0 {
 			return nil // only interface calls, resolved by dispatch
 		}
-		f := r.fromFact(it.ext)
-		for i := range it.ext.More {
-			f.more = append(f.more, r.fromFact(&it.ext.More[i]))
+		f := r.fromFact(it.Ext)
+		for i := range it.Ext.More {
+			f.More = append(f.More, r.fromFact(&it.Ext.More[i]))
 		}
-		return ownLocks(f.prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
-	case it.lit != nil:
-		callee := r.litSummaries[it.lit]
-		if callee == nil || callee.result == nil {
+		return paths.OwnLocks(f.Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+	case it.Lit != nil:
+		callee := r.litSummaries[it.Lit]
+		if callee == nil || callee.Result == nil {
 			return nil
 		}
-		return ownLocks(callee.summary().prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
-	case it.local != nil:
-		callee := r.byFunc[it.local]
-		if callee == nil || callee.root != resolve.NotRoot || callee.result == nil {
+		return paths.OwnLocks(callee.WithMore(lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+	case it.Local != nil:
+		callee := r.byFunc[it.Local]
+		if callee == nil || callee.Root != resolve.NotRoot || callee.Result == nil {
 			return nil
 		}
-		return ownLocks(callee.summary().prepend(it.name, r.site(it.pos), it.pos), it.recvOwn)
+		return paths.OwnLocks(callee.WithMore(lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
 	}
 	return nil
 }
 
 // fromFact is the finding of one path of another package's fact.
-func (r *pkgView) fromFact(bf *blocksFact) *finding {
-	f := &finding{rule: bf.Rule, lock: bf.Lock, tx: bf.Tx, chain: bf.Chain, sites: bf.Sites, detail: bf.Detail, hint: bf.Hint,
-		kind: bf.Kind, ref: bf.Ref, over: bf.Over}
+func (r *pkgView) fromFact(bf *paths.BlocksFact) *paths.Finding {
+	f := &paths.Finding{Rule: bf.Rule, Lock: bf.Lock, Tx: bf.Tx, Chain: bf.Chain, Sites: bf.Sites, Detail: bf.Detail, Hint: bf.Hint,
+		Kind: bf.Kind, Ref: bf.Ref, Over: bf.Over}
 	for _, s := range bf.Sites {
-		f.poses = append(f.poses, r.sitePos(s))
+		f.Poses = append(f.Poses, r.sitePos(s))
 	}
 	return f
 }
@@ -109,8 +109,8 @@ func (r *pkgView) sitePos(site string) token.Pos {
 			return true
 		})
 	}
-	rest, colStr, ok1 := cutLast(site)
-	name, lineStr, ok2 := cutLast(rest)
+	rest, colStr, ok1 := paths.CutLast(site)
+	name, lineStr, ok2 := paths.CutLast(rest)
 	if !ok1 || !ok2 {
 		return token.NoPos
 	}
@@ -136,25 +136,17 @@ func (r *pkgView) sitePos(site string) token.Pos {
 	return token.NoPos
 }
 
-func cutLast(s string) (before, after string, ok bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
-}
-
 // refItem is an item for a call of fn at [pos, end): a function value
 // passed to a synchronous parameter, or handed to an adapter.
-func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (item, bool) {
+func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (paths.Item, bool) {
 	fn = fn.Origin()
 	if fn.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	if fn.Pkg() == r.pass.Pkg {
-		return item{pos: pos, end: end, call: call, local: fn, name: displayName(fn)}, true
+		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: displayName(fn)}, true
 	}
-	var f blocksFact
+	var f paths.BlocksFact
 	if r.pass.ImportObjectFact(fn, &f) {
 		ext := r.dropMemory(&f)
 		if ext.Opaque && r.memoryRow(fn) {
@@ -165,11 +157,11 @@ func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr
 			ext = &cp
 		}
 		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 && !ext.Opaque && !ext.OpaqueMemory {
-			return item{}, false
+			return paths.Item{}, false
 		}
-		return item{pos: pos, end: end, call: call, ext: ext, name: displayName(fn)}, true
+		return paths.Item{Pos: pos, End: end, Call: call, Ext: ext, Name: displayName(fn)}, true
 	}
-	return item{}, false
+	return paths.Item{}, false
 }
 
 // funcRef returns the function a func-valued expression names (f, pkg.F,

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/join"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -40,8 +42,8 @@ type carried struct {
 
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(blocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(pendingFact), new(convFact),
-		new(joinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact),
+	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
+		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact),
 		new(resolve.MemoFact), new(rootSlotsFact), new(carriedFact)}
 }
 

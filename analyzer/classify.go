@@ -9,6 +9,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
@@ -19,7 +20,7 @@ import (
 // collect walks a body in source order and records what may block. The
 // body of a go statement and func literals that are not called on the spot
 // are off the request path and skipped.
-func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
+func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Item {
 	if body == nil {
 		return nil
 	}
@@ -28,7 +29,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	// Literals handed to a value that is then asked to run them (a hook
 	// chain) run before the function returns.
 	invoked := resolve.HandedAndRun(info, body)
-	var items []item
+	var items []paths.Item
 	// Every blocking operation is recorded whether or not its rule is on:
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
@@ -46,7 +47,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 		case *ast.AssignStmt:
 			if len(n.Rhs) == 1 {
 				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					r.rep.assigns[call] = n
+					r.rep.Assigns[call] = n
 				}
 			}
 		case *ast.CallExpr:
@@ -78,17 +79,17 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 				found = append(found, r.valueItems(n)...)
 				// A dependency's func values are its own plumbing.
 				if len(found) == 0 && !r.thirdParty && resolve.KeptValue(info, n.Fun) {
-					found = append(found, item{pos: n.Pos(), end: n.End(), call: n, unfollowed: r.site(n.Pos())})
+					found = append(found, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Unfollowed: r.site(n.Pos())})
 				}
 				items = append(items, found...)
 			}
 			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)
-				if it.also != nil {
-					items = append(items, *it.also)
+				if it.Also != nil {
+					items = append(items, *it.Also)
 				}
 			} else if r.opaqueCall(n) {
-				items = append(items, item{pos: n.Pos(), end: n.End(), call: n, opaque: true})
+				items = append(items, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Opaque: true})
 			}
 		case *ast.CompositeLit:
 			if it, ok := r.clientLiteral(n); ok {
@@ -117,20 +118,20 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {
-			desc, root := regions.LockHeld(locks, items[i].pos)
+			desc, root := regions.LockHeld(locks, items[i].Pos)
 			if desc != "" && root != nil && sig != nil && root == sig.Recv() {
-				desc = recvLock + desc // lockowner.go
+				desc = paths.RecvLock + desc // lockowner.go
 			}
-			items[i].lock = desc
+			items[i].Lock = desc
 		}
 	}
 	own := newOwners(info, sig, body)
 	for i := range items {
-		items[i].recvOwn = own.call(items[i].call)
+		items[i].RecvOwn = own.call(items[i].Call)
 	}
 	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
 		for i := range items {
-			items[i].tx = regions.OpenTxAt(info, txs, items[i].pos, items[i].call)
+			items[i].Tx = regions.OpenTxAt(info, txs, items[i].Pos, items[i].Call)
 		}
 		items = r.grpcUnderTx(body, txs, items, invoked)
 	}
@@ -139,21 +140,21 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []item {
 
 // term is an item for an operation found in the body itself (not a call
 // of a table), named name.
-func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint string) item {
-	return item{pos: pos, end: end, term: &finding{
-		rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-		detail: detail, hint: hint, kind: knowledge.OpKindOf(name),
+func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint string) paths.Item {
+	return paths.Item{Pos: pos, End: end, Term: &paths.Finding{
+		Rule: rule, Chain: []string{name}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+		Detail: detail, Hint: hint, Kind: knowledge.OpKindOf(name),
 	}}
 }
 
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (item, bool) {
+func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (paths.Item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	sig, _ := tv.Type.Underlying().(*types.Signature)
 	fn := typeutil.StaticCallee(info, call)
@@ -164,21 +165,21 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 	if fn != nil && fn.Pkg() != nil {
 		key = knowledge.Qualified(fn, fn.Pkg().Path())
 		if r.cfg.Allow[key] {
-			return item{}, false // declared safe: neither reported nor propagated
+			return paths.Item{}, false // declared safe: neither reported nor propagated
 		}
 	}
 	pos, end := call.Pos(), call.End()
 	// The kind is the callee's, by import path (a chain names a
 	// dependency's callee by package name only).
 	kindKey := key
-	mk := func(rule, name, detail, hint string) item {
+	mk := func(rule, name, detail, hint string) paths.Item {
 		k := kindKey
 		if k == "" {
 			k = name
 		}
-		return item{pos: pos, end: end, call: call, term: &finding{
-			rule: rule, chain: []string{name}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			detail: detail, hint: hint, kind: knowledge.OpKindOf(k),
+		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
+			Rule: rule, Chain: []string{name}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Detail: detail, Hint: hint, Kind: knowledge.OpKindOf(k),
 		}}
 	}
 	if !skipCtx {
@@ -208,7 +209,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 		if im := interfaceMethod(info, call); im != nil {
 			if method, query := knowledge.GormMigratorMethod(im); method {
 				if !query {
-					return item{}, false // FullDataTypeOf, GetTypeAliases: no query
+					return paths.Item{}, false // FullDataTypeOf, GetTypeAliases: no query
 				}
 				return r.gormQuery(call, im, knowledge.PathGorm, gorm, mk), true
 			}
@@ -217,15 +218,15 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 			// Inside a dependency the call stays opaque as well, as it
 			// was before such calls were kept: dispatch follows it only
 			// to the program's own types (dynItem).
-			return item{pos: pos, end: end, call: call, dyn: d, opaque: d.Dep && r.opaqueCall(call)}, true
+			return paths.Item{Pos: pos, End: end, Call: call, Dyn: d, Opaque: d.Dep && r.opaqueCall(call)}, true
 		}
 	}
 	if fn == nil || fn.Pkg() == nil {
-		return item{}, false // an unknown func value: no guessing
+		return paths.Item{}, false // an unknown func value: no guessing
 	}
 	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(rep, info, call) {
 		if later.silenced(key, call) {
-			return item{}, false // given the request's context later, or a detached daemon
+			return paths.Item{}, false // given the request's context later, or a detached daemon
 		}
 		return blockingItem(key, rep, mk), true
 	}
@@ -249,12 +250,12 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 	}
 	if isIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
-		return item{pos: pos, end: end, call: call, term: &finding{
-			chain: []string{terminalName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			kind: knowledge.OpKindOf(key),
+		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
+			Chain: []string{terminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Kind: knowledge.OpKindOf(key),
 		}}, true
 	}
-	return item{}, false
+	return paths.Item{}, false
 }
 
 // opaqueCall reports whether call, which classifyCall found nothing in,

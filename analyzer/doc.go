@@ -10,11 +10,13 @@
 //
 // The analyzer is split into units that data flows through one way; a
 // unit imports only those listed above it, and none imports package
-// analyzer (TestLayering keeps it so); named, regions and resolve name no
-// rule (TestUnitsKnowNoRule):
+// analyzer (TestLayering keeps it so); directive, named, regions and
+// resolve name no rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
+//	internal/directive  the //syncio: comments: ignores by line and by doc
+//	                    comment, the //syncio:handler marker
 //	internal/named      types and methods recognised by import path and name
 //	internal/knowledge  what is known of libraries: the call tables as data
 //	                    (blocking.txt, calls.txt), gorm's receivers, and
@@ -39,7 +41,26 @@
 //	                    dispatch walk over the bindings (walk.go: hops,
 //	                    budgets, slots' funcs, func arguments), told by
 //	                    the analyzer what a payload leads to
-//	analyzer            one package's analysis, in three layers that each
+//	internal/paths      the path model: what a body does (Summary, its
+//	                    Items), a path seen from one call (Finding), the
+//	                    fact a function exports (BlocksFact), the bounds
+//	                    (MaxTerminals, MaxOps), the receiver-lock marks
+//	                    (locks.go) and the dispatch model's instances with
+//	                    BlocksFact as payload (dyn.go); it decides no rule
+//	internal/join       the second phase: pending interface calls joined
+//	                    with the conversions and stores that bind them, the
+//	                    facts that carry both (PendingFact, ConvFact,
+//	                    JoinedFact) and the deferred SIO002 candidates
+//	                    (Dropped); what a binding leads to, which rules
+//	                    apply and how to report are handed in (Hooks)
+//	internal/report     diagnostics from paths: one per rule with its
+//	                    chain, related positions, the operations named and
+//	                    counted, suggested fixes, and the diagnostics about
+//	                    ignores (malformed, stale); handed the
+//	                    configuration's switches and the rules' hints
+//	analyzer            one package's analysis: run (analyzer.go) is the
+//	                    list of stages below, one file each; the package
+//	                    is in three layers that each
 //	                    embed the one below (pkgView in analyzer.go), so a
 //	                    method's receiver says what it may read and the
 //	                    compiler refuses a reach upwards; each method sits
@@ -52,13 +73,14 @@
 //	                      functions read their context), the roots, and
 //	                      bodies turned into items (classify.go);
 //	                      runner: the summaries: what an item leads to
-//	                      (calls.go), the fixpoint and facts (run), the
-//	                      dispatch join (dispatch.go), and what a rule
-//	                      decides over several functions (joins.go, the
-//	                      deferred SIO002);
-//	                    beside them the reporter (report.go, fixes.go),
-//	                    which turns paths into diagnostics and fixes and
-//	                    holds no layer; each rule's decisions in a file of
+//	                      (calls.go), the fixpoint and facts
+//	                      (stage_summarize.go, stage_facts.go), what the
+//	                      join is handed (stage_join.go, dispatch.go,
+//	                      stored.go), and what a rule decides over several
+//	                      functions (joins.go, the deferred SIO002);
+//	                    the reporter (internal/report) is handed what it
+//	                    needs (stage_scan.go's reportOpts) and holds no
+//	                    layer; each rule's decisions in a file of
 //	                    its own: rule_blocking.go (SIO001), rule_dropped.go
 //	                    (SIO002), rule_held.go (SIO003, SIO007),
 //	                    rule_client.go (SIO004), rule_wait.go and joins.go
@@ -68,9 +90,24 @@
 //	                    the references that tell a dispatch branch from a
 //	                    handler (rootrefs.go)
 //
+// # Stages
+//
+// run (analyzer.go) is the pipeline; each stage is a method in a file of
+// its own, in the order their side effects need:
+//
+//	scan          stage_scan.go       facts of the packages below (carried.go), the
+//	                                  files, directives, the pre-passes' facts
+//	findRoots     stage_roots.go      every body into items (classify.go); the roots
+//	summarize     stage_summarize.go  the fixpoint: each function's paths.Summary
+//	exportFacts   stage_facts.go      a paths.BlocksFact per function; the slots roots call
+//	reportRoots   stage_report.go     diagnostics at roots' calls; their pending calls
+//	joinCalls     stage_join.go       conversions and stores recorded; internal/join
+//	staleIgnores  stage_stale.go      helpers' items resolved; stale ignores reported
+//	result        stage_result.go     the seen.Package: roots, registrations, refs
+//
 // The flow of one finding, from a handler to its message:
 //
-//  1. run (analyzer.go) walks the package; resolve's roots.go, the
+//  1. The roots stage (stage_roots.go) walks the package; resolve's roots.go, the
 //     functions passed to resolve's adapters (callbacks.go) and the
 //     registration calls of registrations.go (a
 //     knowledge table entry, its handler arguments followed by resolve)
@@ -82,28 +119,30 @@
 //     from), a call, or an interface call; regions marks the lock (SIO003)
 //     or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
-//     summaries (a fixpoint in run) or another package's blocksFact
-//     (facts.go); resolve's Sync adds func values called on the spot
+//     summaries (the fixpoint of stage_summarize.go) or another package's
+//     paths.BlocksFact; resolve's Sync adds func values called on the spot
 //     (CallsFact), and stored.go calls through a struct field or package
 //     variable (slots).
-//  4. A function that is no root exports its paths as a blocksFact; its
-//     interface calls travel up with it.
-//  5. At a root's call, the reporter (report.go) groups the paths by rule
-//     and emits one diagnostic per rule with the chain, related positions
-//     and fixes (fixes.go), unless a directive (directives.go) suppresses
-//     it. run hands it what it needs (the directives, how to name a site)
-//     and it holds no runner; the join (6) reads back only what it emitted.
-//  6. Interface calls at roots travel as pendingFact (resolve's model,
-//     with blocksFact as the payload); dispatch.go joins them
-//     with the conversions (convFact) where both are seen: resolve's
-//     Walk follows each through the bindings to the paths behind it,
-//     and the join applies the rules and reports at the root's call,
-//     once (joinedFact), the pending calls at one root's call together
+//  4. A function that is no root exports its paths as a paths.BlocksFact
+//     (stage_facts.go); its interface calls travel up with it.
+//  5. At a root's call (stage_report.go), the reporter (internal/report)
+//     groups the paths by rule and emits one diagnostic per rule with the
+//     chain, related positions and fixes, unless a directive
+//     (internal/directive) suppresses it. It is handed what it needs (the
+//     directives, how to name a site, reportOpts) and holds no runner; the
+//     join (6) reads back only what it emitted.
+//  6. Interface calls at roots travel as join.PendingFact (resolve's
+//     model, with paths.BlocksFact as the payload); internal/join joins
+//     them with the conversions (join.ConvFact, recorded by dispatch.go)
+//     where both are seen: resolve's Walk follows each through the
+//     bindings to the paths behind it, and the join applies the rules and
+//     reports at the root's call through the hooks stage_join.go hands
+//     it, once (join.JoinedFact), the pending calls at one root's call together
 //     (one diagnostic per rule, as for a static path). Calls through slots join the
 //     same way with the funcs stored there (stored.go records them as
 //     convs, with the place of each store). A SIO002 at a root's call
 //     whose callee's only evidence of I/O is such interface calls travels
-//     in the pendingFact too (droppedCall) and is decided at the join
+//     in the join.PendingFact too (join.Dropped) and is decided at the join
 //     (rule_dropped.go). A call through a slot that the walk follows to
 //     none of the funcs stored there (a generic field holding funcs of
 //     several types, a field of one value filled at several places) is
@@ -178,12 +217,12 @@
 // (the same package, idleCallee) is silent, while the standard library, interface methods,
 // func values and request roots, which have no facts, keep the signature
 // rule. A static callee of the module whose context parameter is unnamed,
-// "_" or never referenced in its body (ignoresContext; blocksFact.CtxUnused
+// "_" or never referenced in its body (ignoresContext; paths.BlocksFact.CtxUnused
 // for another package) is silent too: the context cannot leave it, and
 // what it blocks on with a context of its own is reported as its path.
 // A function that hands a context to a call the analysis cannot
 // follow (an interface method not dispatched, a func value) is opaque
-// (blocksFact.Opaque, which its callers inherit), never idle; contexts
+// (paths.BlocksFact.Opaque, which its callers inherit), never idle; contexts
 // of unknown origin (fields, function results) are never flagged, and
 // context.WithoutCancel is a deliberate detach. A callee that is a memory
 // row (calls.txt: an in-memory library whose context reaches only the
@@ -192,11 +231,11 @@
 // passes unless the program hands that library a function taking a
 // context (ctxCallbackFact, rule_dropped.go); a program's function that
 // hands it its own context is opaque on the same condition, judged by the
-// pass that calls it (blocksFact.OpaqueMemory). At a root's call, a
+// pass that calls it (paths.BlocksFact.OpaqueMemory). At a root's call, a
 // callee whose only evidence is calls through interfaces bound elsewhere
 // (a cache interface main binds to an in-memory cache) is not decided in
 // the root's package, which cannot see the binding: the join decides it
-// (droppedCall), reporting it when a binding it sees reaches I/O or
+// (join.Dropped), reporting it when a binding it sees reaches I/O or
 // hands the context on, leaving it to the packages above when the
 // bindings seen reach nothing, and reporting it by the signature rule in
 // package main, above which no binding can come, when a context-taking
@@ -256,28 +295,28 @@
 // # Interprocedural analysis
 //
 // Every function that is not a root and blocks (directly or through static
-// callees, recursion included) exports a blocksFact with its chain, so
+// callees, recursion included) exports a paths.BlocksFact with its chain, so
 // callers in other packages see it under any go/analysis driver. A function
 // that only does context-aware I/O exports a weaker fact (no rule) so that a
 // caller holding a lock across it is SIO003; a fact records its
 // highest-ranked path (rule + lock, rule, I/O under a lock, plain I/O; an
 // open transaction breaks ties; for the same rule, the better kind) and,
 // for each rule, its distinct blocking operations (terminals: name and
-// site) in the order of finding.better: rank, then kind
+// site) in the order of paths.Finding.Better: rank, then kind
 // (internal/knowledge/kinds.txt: remote calls and waits on other
 // goroutines, then databases and caches, then unclassified, then local
-// work), then the order found. The first maxTerminals (4) keep their
-// paths, up to maxOps (16) are named by operation and site only (Ref),
+// work), then the order found. The first paths.MaxTerminals (4) keep their
+// paths, up to paths.MaxOps (16) are named by operation and site only (Ref),
 // and the rest are counted (Over), so the fact is bounded per rule; plus,
 // when no other path carries what it does, its best path to I/O that is
 // no finding by itself (under a lock, across a transaction, or lockable
 // when no other path is), so a file read that ranks higher (SIO006 on)
-// does not hide a SIO003 there (keepIO). A
+// does not hide a SIO003 there (paths.KeepIO). A
 // root's call is reported once per rule it leads to (and once each for
 // SIO003 and SIO007): the diagnostic is about the rule's first path, names
 // up to three other operations after the hint and counts the rest ("; also
 // reaches dep.Load → database/sql.(*DB).Query at dep.go:20:15, …, and 2
-// more"; "and at least N more" where counts past maxOps meet), and
+// more"; "and at least N more" where counts past paths.MaxOps meet), and
 // attaches every one as related information at its position, so every
 // distinct operation is visible without fixing the first, and -json and
 // SARIF carry them all. Bodies of
@@ -309,10 +348,10 @@
 // # Call resolution
 //
 // The rules (classify.go) turn operations and calls into items; call
-// resolution (calls.go, internal/resolve, dispatch.go) says what a callee leads
+// resolution (calls.go, internal/resolve, dispatch.go, internal/join) says what a callee leads
 // to, so no rule knows how a callee was found:
 //
-//   - static calls: the same package's summaries, other packages' blocksFact;
+//   - static calls: the same package's summaries, other packages' paths.BlocksFact;
 //   - callbacks: a function that calls one of its func-typed parameters
 //     before it returns (directly, in a literal called on the spot, or by
 //     passing it on to such a parameter) exports a CallsFact (resolve's
@@ -332,16 +371,16 @@
 //     followed interface (not the standard library's, the frameworks',
 //     loggers' or generated gRPC streams'), a method promoted from an
 //     interface embedded in a struct included (c.Call for a client
-//     embedding its caller is c.caller.Call), travel up as blocksFact.Dyn and,
-//     at a root, as a pendingFact (the root's call, the chain, the lock held
+//     embedding its caller is c.caller.Call), travel up as paths.BlocksFact.Dyn and,
+//     at a root, as a join.PendingFact (the root's call, the chain, the lock held
 //     and the rules ignored on the way). Every package records its
 //     conversions of concrete types to followed interfaces (assignments,
 //     composite-literal fields and elements, arguments, returns, explicit
-//     conversions), with the concrete methods' facts, as a convFact, and
+//     conversions), with the concrete methods' facts, as a join.ConvFact, and
 //     interface-to-interface conversions as edges. Each package joins the
 //     pending calls it sees (its own and its dependencies') with the
 //     conversions it sees, following up to four interface hops, and reports
-//     the (root call, rule) pairs that no dependency reported (joinedFact)
+//     the (root call, rule) pairs that no dependency reported (join.JoinedFact)
 //     at the handler's call: the wiring package or main, reported once
 //     along an import chain. Two mains that do not import each other but
 //     both see a pair each report it; the standalone checker and
@@ -369,7 +408,7 @@
 //   - callbacks through interfaces (dyncallbacks.go): a func literal or
 //     function value passed to an interface method
 //     (ds.WithTx(func(tx DataStore) error {…})) is summarised where it is
-//     written and travels with the interface call (dynCall.Args, sealed
+//     written and travels with the interface call (paths.DynCall.Args, sealed
 //     after the fixpoint); a conversion records, per concrete method, the
 //     parameters it calls on the spot (convMethod.Calls, its CallsFact),
 //     and the join follows an argument only into a binding that calls its
@@ -427,7 +466,7 @@
 //     function is no slot (resolve.FieldKey). A field of a generic type
 //     is one slot for every instantiation (router.Route[T].Action, keyed
 //     by the origin type), and the stored functions' types tell them
-//     apart (resolve.Sig, conv.Sig, dynCall.Sig): a call through an
+//     apart (resolve.Sig, conv.Sig, paths.DynCall.Sig): a call through an
 //     instance's field follows only the functions of its type; a call in
 //     generic code, whose type mentions a type parameter, follows them
 //     only when the joining package sees functions of one type stored

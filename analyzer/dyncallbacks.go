@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -16,7 +17,7 @@ import (
 // returns (its CallsFact). The two halves are known in different places:
 // the literal's body in the handler's package, the binding only at the
 // join. So the call site summarises each func argument (dynArg, carried by
-// the dynCall in facts), the conversion records which parameters each
+// the paths.DynCall in facts), the conversion records which parameters each
 // concrete method calls on the spot (convMethod.Calls), and dispatch
 // follows an argument only into a binding that calls its parameter. An
 // implementation that stores the function, or starts it with go, has no
@@ -65,17 +66,17 @@ func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.A
 // argLitSummaries summarises the literals passed to interface methods
 // (funcArgs), those found in their own bodies included, except request
 // roots, which report their own findings.
-func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
-	var out []*fnSummary
+func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*paths.Summary {
+	var out []*paths.Summary
 	for i := 0; i < len(r.argLits); i++ {
 		lit := r.argLits[i]
 		if roots[lit] || r.litSummaries[lit] != nil {
 			continue
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &fnSummary{root: resolve.NotRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
+		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.litName(lit)}
 		r.litSummaries[lit] = s
-		s.items = r.collect(sig, lit.Body)
+		s.Items = r.collect(sig, lit.Body)
 		out = append(out, s)
 	}
 	return out
@@ -83,11 +84,11 @@ func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*fnSummary {
 
 // sealArgs fills in the Args of interface calls from their Refs, once
 // the package's summaries are final (after the fixpoint).
-func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
+func (r *runner) sealArgs(ds []paths.DynCall, depth int) []paths.DynCall {
 	if depth > maxArgDepth {
 		return ds
 	}
-	var out []dynCall
+	var out []paths.DynCall
 	for i := range ds {
 		d := ds[i]
 		if len(d.Refs()) == 0 || len(d.Args) > 0 {
@@ -96,9 +97,9 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 		if out == nil {
 			out = slices.Clone(ds)
 		}
-		var args []dynArg
+		var args []paths.DynArg
 		for _, a := range d.Refs() {
-			var bf *blocksFact
+			var bf *paths.BlocksFact
 			var name, site string
 			switch {
 			case a.Lit != nil:
@@ -113,7 +114,7 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 				name, site = displayName(a.Fn), d.Sites[len(d.Sites)-1]
 			}
 			if bf != nil {
-				args = append(args, dynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
+				args = append(args, paths.DynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
 			}
 		}
 		out[i].Args = args
@@ -128,14 +129,14 @@ func (r *runner) sealArgs(ds []dynCall, depth int) []dynCall {
 // argFact is what calling a summarised function or literal does, with the
 // interface calls it makes sealed in turn; nil when it does nothing the
 // join could report.
-func (r *runner) argFact(s *fnSummary, depth int) *blocksFact {
-	if s == nil || s.root != resolve.NotRoot || (s.result == nil && len(s.dyn) == 0) {
+func (r *runner) argFact(s *paths.Summary, depth int) *paths.BlocksFact {
+	if s == nil || s.Root != resolve.NotRoot || (s.Result == nil && len(s.Dyn) == 0) {
 		return nil
 	}
-	bf := &blocksFact{}
-	if s.result != nil {
-		bf = s.summary().fact()
+	bf := &paths.BlocksFact{}
+	if s.Result != nil {
+		bf = s.WithMore(lockable).Fact()
 	}
-	bf.Dyn = r.sealArgs(s.dyn, depth+1)
+	bf.Dyn = r.sealArgs(s.Dyn, depth+1)
 	return bf
 }

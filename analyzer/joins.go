@@ -9,6 +9,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -51,10 +52,10 @@ var goStarters = map[string]bool{
 // literal of the body. known is false when the body starts none, or one
 // whose function is a value of unknown origin: then what the wait joins
 // is unknown.
-func (r *scanned) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (out []item, known bool) {
+func (r *scanned) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (out []paths.Item, known bool) {
 	known = true
 	started := false
-	add := func(items []item, ok bool) {
+	add := func(items []paths.Item, ok bool) {
 		started = true
 		out = append(out, items...)
 		known = known && ok
@@ -137,7 +138,7 @@ func localLit(info *types.Info, body *ast.BlockStmt, e ast.Expr) *ast.FuncLit {
 // funcWork returns the items of running the function e: a literal's body,
 // a named function's item, or, for a go statement's call, the call itself.
 // known is false for a function value of unknown origin.
-func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, call *ast.CallExpr) ([]item, bool) {
+func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, call *ast.CallExpr) ([]paths.Item, bool) {
 	info := r.pass.TypesInfo
 	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
 		sig, _ := info.TypeOf(lit).(*types.Signature)
@@ -148,16 +149,16 @@ func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *la
 			return nil, false
 		}
 		if it, ok := r.classifyCall(call, flow, gorm, later, false); ok {
-			if it.also != nil {
-				return []item{it, *it.also}, true
+			if it.Also != nil {
+				return []paths.Item{it, *it.Also}, true
 			}
-			return []item{it}, true
+			return []paths.Item{it}, true
 		}
 		return nil, true
 	}
 	if fn := funcRef(info, e); fn != nil {
 		if it, ok := r.refItem(fn, e.Pos(), e.End(), nil); ok {
-			return []item{it}, true
+			return []paths.Item{it}, true
 		}
 		return nil, true
 	}
@@ -166,24 +167,24 @@ func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *la
 
 // markJoins attaches the joined work to the join waits among items, in a
 // dependency module only, when that work is known.
-func (r *scanned) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) {
-	var started []item
+func (r *scanned) markJoins(items []paths.Item, body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) {
+	var started []paths.Item
 	computed, known := false, false
 	for i := range items {
 		it := &items[i]
-		if it.term == nil || it.term.rule != "SIO005" || it.call == nil {
+		if it.Term == nil || it.Term.Rule != "SIO005" || it.Call == nil {
 			continue
 		}
-		byGo, ok := joinWaits[it.term.chain[0]]
+		byGo, ok := joinWaits[it.Term.Chain[0]]
 		if !ok || (!byGo && !r.thirdParty) {
 			// A first-party singleflight waiter cannot cancel its wait
 			// whatever the leader's work honours.
 			continue
 		}
 		if !byGo {
-			var work []item
+			var work []paths.Item
 			argsKnown := true
-			for _, a := range it.call.Args {
+			for _, a := range it.Call.Args {
 				if t := r.pass.TypesInfo.TypeOf(a); t == nil {
 					continue
 				} else if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
@@ -193,19 +194,19 @@ func (r *scanned) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, go
 				work = append(work, w...)
 				argsKnown = argsKnown && ok
 			}
-			it.joined, it.join = argsKnown, work
+			it.Joined, it.Join = argsKnown, work
 			continue
 		}
 		if !computed {
 			started, known = r.joinedWork(body, flow, gorm, later)
 			computed = true
 		}
-		it.joined, it.join = known, started
+		it.Joined, it.Join = known, started
 		if !known {
 			// u.wg.Wait() joining goroutines that another method started
 			// after u.wg.Add: the work is what those methods start.
-			if w, ok := r.fieldJoins(it.call, flow, gorm, later); ok {
-				it.joined, it.join = true, w
+			if w, ok := r.fieldJoins(it.Call, flow, gorm, later); ok {
+				it.Joined, it.Join = true, w
 			}
 		}
 	}
@@ -215,17 +216,17 @@ func (r *scanned) markJoins(items []item, body *ast.BlockStmt, flow *ctxFlow, go
 // SIO002, SIO004 or SIO006 operation, context-aware I/O, or a call through
 // an interface (whose target is unknown here). Rules switched off still
 // block.
-func (r *runner) joinBlocks(items []item) bool {
+func (r *runner) joinBlocks(items []paths.Item) bool {
 	for _, it := range items {
-		if it.dyn != nil && !it.dyn.Dep {
+		if it.Dyn != nil && !it.Dyn.Dep {
 			return true
 		}
 		f := r.resolve(it)
 		if f == nil {
 			continue
 		}
-		for _, p := range f.all() {
-			switch p.rule {
+		for _, p := range f.All() {
+			switch p.Rule {
 			case "SIO002":
 				// go worker(ctx) with a detached ctx: evidence of I/O only
 				// when the worker itself does any (zstd's stream decoder
@@ -245,7 +246,7 @@ func (r *runner) joinBlocks(items []item) bool {
 // (s.wg.Wait()): the goroutines started by the package's functions that
 // call Add on the same field. ok is false when the receiver is no field,
 // when no function adds to it, or when some of that work is unknown.
-func (r *scanned) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (work []item, ok bool) {
+func (r *scanned) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (work []paths.Item, ok bool) {
 	info := r.pass.TypesInfo
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !isSel {
@@ -295,42 +296,42 @@ func (r *scanned) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow,
 
 // idleCallee reports whether a SIO002 operation calls a function of this
 // package whose summary shows no I/O: the context it drops reaches nothing.
-func (r *runner) idleCallee(it item) bool {
-	if it.term == nil || it.call == nil {
+func (r *runner) idleCallee(it paths.Item) bool {
+	if it.Term == nil || it.Call == nil {
 		return false
 	}
-	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.call)
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.Call)
 	if fn == nil || fn.Pkg() != r.pass.Pkg {
 		return false
 	}
 	s := r.byFunc[fn.Origin()]
-	return s != nil && s.root == resolve.NotRoot && s.result == nil && !ownDyn(s.dyn)
+	return s != nil && s.Root == resolve.NotRoot && s.Result == nil && !paths.OwnDyn(s.Dyn)
 }
 
 // opaqueItem reports whether an item passes a context to a call the
 // analysis cannot follow, itself or through its callee.
-func (r *runner) opaqueItem(it item) bool {
+func (r *runner) opaqueItem(it paths.Item) bool {
 	switch {
-	case it.opaque:
+	case it.Opaque:
 		return true
-	case it.ext != nil:
-		return it.ext.Opaque || (it.ext.OpaqueMemory && !r.memoryIdle())
-	case it.local != nil:
-		callee := r.byFunc[it.local]
-		return callee != nil && callee.root == resolve.NotRoot && (callee.opaque || (callee.memOpaque && !r.memoryIdle()))
+	case it.Ext != nil:
+		return it.Ext.Opaque || (it.Ext.OpaqueMemory && !r.memoryIdle())
+	case it.Local != nil:
+		callee := r.byFunc[it.Local]
+		return callee != nil && callee.Root == resolve.NotRoot && (callee.Opaque || (callee.MemOpaque && !r.memoryIdle()))
 	}
 	return false
 }
 
 // memOpaqueItem reports whether an item hands a context to a memory row's
-// function, itself or through its callee (blocksFact.OpaqueMemory).
-func (r *runner) memOpaqueItem(it item) bool {
+// function, itself or through its callee (paths.BlocksFact.OpaqueMemory).
+func (r *runner) memOpaqueItem(it paths.Item) bool {
 	switch {
-	case it.ext != nil:
-		return it.ext.OpaqueMemory
-	case it.local != nil:
-		callee := r.byFunc[it.local]
-		return callee != nil && callee.root == resolve.NotRoot && callee.memOpaque
+	case it.Ext != nil:
+		return it.Ext.OpaqueMemory
+	case it.Local != nil:
+		callee := r.byFunc[it.Local]
+		return callee != nil && callee.Root == resolve.NotRoot && callee.MemOpaque
 	}
 	return false
 }
@@ -341,22 +342,22 @@ func (r *runner) memOpaqueItem(it item) bool {
 // whose I/O all takes a context (errgroup.WithContext's, or the request's
 // captured by the goroutines) returns soon after the request ends, so the
 // join waits no longer than that. nil means the join is cancellable.
-func (r *runner) uncancellable(items []item) *finding {
+func (r *runner) uncancellable(items []paths.Item) *paths.Finding {
 	for _, it := range items {
-		if it.dyn != nil {
-			if it.call != nil && len(it.call.Args) > 0 && named.IsContext(r.pass.TypesInfo.TypeOf(it.call.Args[0])) {
+		if it.Dyn != nil {
+			if it.Call != nil && len(it.Call.Args) > 0 && named.IsContext(r.pass.TypesInfo.TypeOf(it.Call.Args[0])) {
 				continue
 			}
-			return &finding{chain: []string{it.dyn.Chain[0]}, sites: []string{r.site(it.pos)}}
+			return &paths.Finding{Chain: []string{it.Dyn.Chain[0]}, Sites: []string{r.site(it.Pos)}}
 		}
 		f := r.resolve(it)
 		if f == nil {
 			continue
 		}
-		for _, p := range f.all() {
-			switch p.rule {
+		for _, p := range f.All() {
+			switch p.Rule {
 			case "SIO005":
-				if coordination[p.chain[len(p.chain)-1]] {
+				if coordination[p.Chain[len(p.Chain)-1]] {
 					continue
 				}
 				return p

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"go/token"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // Once-only callbacks: a function given to sync.(*Once).Do, or to a
@@ -19,11 +21,11 @@ var onceRules = map[string]bool{"SIO004": true, "SIO005": true}
 
 // markOnce marks the items inside the given spans (the arguments given
 // to once-only parameters) as once-only.
-func markOnce(items []item, spans [][2]token.Pos) {
+func markOnce(items []paths.Item, spans [][2]token.Pos) {
 	for i := range items {
 		for _, sp := range spans {
-			if items[i].pos >= sp[0] && items[i].pos < sp[1] {
-				items[i].once = true
+			if items[i].Pos >= sp[0] && items[i].Pos < sp[1] {
+				items[i].Once = true
 				break
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // Precision classes of issue 10 (docs/precision.md, "Precision classes
@@ -41,7 +43,7 @@ func TestDoneEscapeOrigin(t *testing.T) {
 
 // TestDistinctTerminals: class 6, every distinct blocking operation a
 // root's call reaches is in its rule's diagnostic, across packages, with
-// the fact bounded to maxTerminals paths and maxOps operations per rule;
+// the fact bounded to paths.MaxTerminals paths and paths.MaxOps operations per rule;
 // each other operation is also attached as related information at its own
 // position, the ones the message does not name included (issue 21 item 5).
 func TestDistinctTerminals(t *testing.T) {
@@ -50,7 +52,7 @@ func TestDistinctTerminals(t *testing.T) {
 	want := map[string][]string{
 		"Load calls dep.Load": {"dep.go:20 also reaches database/sql.(*DB).Query, which blocks without the request context"},
 		// Six operations: three named in the message, two counted there,
-		// all five related; the two past maxTerminals by name only.
+		// all five related; the two past paths.MaxTerminals by name only.
 		"Many calls dep.Many → dep.Load → net/http.Get": {
 			"store.go:14 also reaches net.Dial, which blocks without the request context",
 			"dep.go:42 also reaches net.LookupHost, which blocks without the request context",
@@ -88,8 +90,8 @@ func TestDistinctTerminals(t *testing.T) {
 						n++
 					}
 				}
-				if n != maxOps-1 {
-					t.Errorf("Wide: %d related operations, want %d", n, maxOps-1)
+				if n != paths.MaxOps-1 {
+					t.Errorf("Wide: %d related operations, want %d", n, paths.MaxOps-1)
 				}
 			}
 		}

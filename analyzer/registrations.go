@@ -11,7 +11,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -24,7 +26,7 @@ import (
 // will run. Those functions are request roots whatever their type: a
 // literal or a function of this package becomes a root here (reported
 // inside it, as every root), another package's function is reported at
-// the argument with its blocksFact (its own package could not know it
+// the argument with its paths.BlocksFact (its own package could not know it
 // serves requests). What resolves to nothing is recorded with the reason,
 // and the package's result (seen.Package) lists its roots and
 // registrations for the roots line and -roots-report.
@@ -62,7 +64,7 @@ type siteCall struct {
 	call    *ast.CallExpr
 	fn      *types.Func
 	in      string
-	ignores []*ignore
+	ignores []*directive.Ignore
 }
 
 // registrar returns fn's registrarFact, or nil.
@@ -97,7 +99,7 @@ func (r *scanned) addRegistrar(p resolve.ParamRef, framework string) bool {
 
 // noteCall keeps call for registrarCalls when its callee may be a
 // registrar.
-func (r *scanned) noteCall(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) noteCall(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
@@ -164,7 +166,7 @@ func isHandlerType(t types.Type) bool {
 
 // registration records call when it registers handlers with a router, and
 // makes the functions it resolves to request roots.
-func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*ignore) {
+func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
 	info := r.pass.TypesInfo
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
@@ -209,7 +211,7 @@ func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*ignore)
 // functions that will run and makes them roots. A parameter of the
 // function around the call makes that function a registrar: its callers'
 // arguments are followed instead (registrarCalls).
-func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*ignore) {
+func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*directive.Ignore) {
 	for _, a := range args {
 		if p, ok := r.handlers.Param(a); ok {
 			r.addRegistrar(p, reg.Framework)
@@ -226,11 +228,11 @@ func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in strin
 
 // addTargets makes the functions a registration's argument resolved to
 // request roots: this package's here, another package's at the argument.
-func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*ignore) {
+func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*directive.Ignore) {
 	for _, t := range ts {
 		switch {
 		case t.Lit != nil:
-			reg.Handlers = append(reg.Handlers, "func literal at "+shortSite(r.site(t.Lit.Pos())))
+			reg.Handlers = append(reg.Handlers, "func literal at "+paths.ShortSite(r.site(t.Lit.Pos())))
 			if _, ok := r.reg.lits[t.Lit]; !ok {
 				r.reg.lits[t.Lit] = reg.Framework
 			}
@@ -289,19 +291,19 @@ func frameworkOf(k resolve.RootKind) string {
 }
 
 // seenResult is the package's result: its roots and registrations.
-func (r *scanned) seenResult(roots []*fnSummary) *seen.Package {
+func (r *scanned) seenResult(roots []*paths.Summary) *seen.Package {
 	res := &seen.Package{Path: r.pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: r.reg.list}
 	for _, s := range roots {
-		name := s.label
+		name := s.Label
 		switch {
 		case name != "":
-		case s.fn != nil:
-			name = displayName(s.fn)
+		case s.Func != nil:
+			name = displayName(s.Func)
 		default:
-			name = s.name
+			name = s.Name
 		}
-		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.pos), Framework: s.framework, How: s.how, Wraps: s.wraps,
-			Unfollowed: s.unfollowed, End: r.endSite(s.end), Key: s.key, Branch: s.branch})
+		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: r.site(s.Pos), Framework: s.Framework, How: s.How, Wraps: s.Wraps,
+			Unfollowed: s.Unfollowed, End: r.endSite(s.End), Key: s.Key, Branch: s.Branch})
 	}
 	if res.Registrations == nil {
 		res.Registrations = []seen.Registration{}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -32,19 +33,19 @@ func retKey(fn *types.Func) string { return "ret:" + refKey(fn) }
 // adapter, that is no middleware, no gRPC or connect method and no
 // ServeHTTP (those run through interfaces, which the program does not
 // call by name), may be a dispatch branch.
-func markBranch(s *fnSummary, fn *types.Func, key string) {
-	s.key = key
-	if s.wraps || (s.how != seen.HowSignature && s.how != seen.HowAdapter) {
+func markBranch(s *paths.Summary, fn *types.Func, key string) {
+	s.Key = key
+	if s.Wraps || (s.How != seen.HowSignature && s.How != seen.HowAdapter) {
 		return
 	}
-	switch s.root {
+	switch s.Root {
 	case resolve.RootGRPC, resolve.RootGRPCStream, resolve.RootConnect:
 		return
 	}
 	if fn != nil && fn.Name() == "ServeHTTP" {
 		return
 	}
-	s.branch = true
+	s.Branch = true
 }
 
 // returnedLits maps each func literal that a declared function returns
@@ -74,12 +75,12 @@ func returnedLits(info *types.Info, files []*ast.File) map[*ast.FuncLit]*types.F
 // roots here, and to other packages' functions of a handler's shape (or
 // that return one, or are handed to an adapter), which may be roots
 // there.
-func (r *scanned) rootRefs(files []*ast.File, roots []*fnSummary) []seen.Ref {
+func (r *scanned) rootRefs(files []*ast.File, roots []*paths.Summary) []seen.Ref {
 	info := r.pass.TypesInfo
 	own := map[string]bool{}
 	for _, s := range roots {
-		if s.branch {
-			own[s.key] = true
+		if s.Branch {
+			own[s.Key] = true
 		}
 	}
 	counts := map[string]*seen.Ref{}

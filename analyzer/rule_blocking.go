@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // SIO001 blocking-call: I/O with no request context that has a variant
@@ -16,19 +17,19 @@ import (
 // here by the chain before the finisher.
 
 // blockingItem is the SIO001 item of a call matched by a blocking row.
-func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint string) item) item {
+func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint string) paths.Item) paths.Item {
 	verb := rep.Verb
 	if verb == "" {
 		verb = "blocks without the request context"
 	}
 	it := mk("SIO001", key, verb, "use "+rep.Use)
-	it.fixKey = key
+	it.FixKey = key
 	return it
 }
 
 // gormFinisher is the item of a gorm finisher (Find, First, Save, …, and
 // an association's Find/Append/…), judged by its chain.
-func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	path := knowledge.GormReceiver(fn)
 	finisher := path != "" && gormFinishers[fn.Name()]
 	if path == "" {
@@ -39,7 +40,7 @@ func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFl
 		finisher = path != "" && gormAssocFinishers[fn.Name()]
 	}
 	if !finisher {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return r.gormQuery(call, fn, path, gorm, mk), true
 }
@@ -48,7 +49,7 @@ func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFl
 // finisher of *gorm.DB or *gorm.Association, a query method of
 // gorm.Migrator), judged by the chain before it: SIO001 when it never
 // calls WithContext and starts from a stored DB, else context-aware I/O.
-func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) item) item {
+func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) paths.Item) paths.Item {
 	info := r.pass.TypesInfo
 	pos, end := call.Pos(), call.End()
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -69,13 +70,13 @@ func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gor
 		}
 		it := mk("SIO001", displayName(fn), detail,
 			"start the chain with WithContext: "+types.ExprString(root)+".WithContext(ctx)…")
-		it.gormRoot = root
+		it.GormRoot = root
 		return it
 	}
 	// With a context (or one we cannot see) the query is still I/O.
-	return item{pos: pos, end: end, call: call, term: &finding{
-		chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-		kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
+	return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
+		Chain: []string{displayName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+		Kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
 	}}
 }
 
@@ -88,26 +89,26 @@ func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gor
 // with none is SIO001 here; one the chain cannot tell (a parameter, a
 // query returned by another function) is left to dbx's fact. Inside dbx
 // its own source decides.
-func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	if !knowledge.DbxFinisher(fn) || r.pass.Pkg.Path() == knowledge.PathDbx {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	switch chain.state(sel.X, 0) {
 	case gormNoCtx:
 		it := mk("SIO001", displayName(fn), "runs a dbx query without WithContext, so dbx takes its branch with no context and the request context is not used",
 			"give the query the request's context: "+types.ExprString(sel.X)+".WithContext(ctx)."+fn.Name()+"(…)")
-		it.gormRoot = sel.X
+		it.GormRoot = sel.X
 		return it, true
 	case gormWithCtx:
 		pos := call.Pos()
-		return item{pos: pos, end: call.End(), call: call, term: &finding{
-			chain: []string{displayName(fn)}, sites: []string{r.site(pos)}, poses: []token.Pos{pos},
-			kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
+		return paths.Item{Pos: pos, End: call.End(), Call: call, Term: &paths.Finding{
+			Chain: []string{displayName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Kind: knowledge.OpKindOf(knowledge.Qualified(fn, fn.Pkg().Path())),
 		}}, true
 	}
-	return item{}, false
+	return paths.Item{}, false
 }

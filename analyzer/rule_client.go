@@ -7,6 +7,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // SIO004 client-per-request: a transport, SDK client or connection pool
@@ -15,18 +16,18 @@ import (
 // is the one found by its type.
 
 // clientCall is the item of a call to a client constructor.
-func (r *pkgView) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	what := clientCtor(r.cfg.Clients, fn, key)
 	if what == "" {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
 }
 
 // clientLiteral is the item of an http.Transport{} literal.
-func (r *pkgView) clientLiteral(n *ast.CompositeLit) (item, bool) {
+func (r *pkgView) clientLiteral(n *ast.CompositeLit) (paths.Item, bool) {
 	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, knowledge.PathHTTP, "Transport") {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return r.term("SIO004", n.Pos(), n.End(), "http.Transport{}",
 		fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint), true

@@ -12,8 +12,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -27,7 +29,7 @@ import (
 // droppedContext reports a call whose first argument is a context the
 // request cannot cancel. The rule's fixes need the argument (fixArg); a
 // framework value (gin's c) also yields what the call leads to otherwise.
-func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		named.IsContext(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathContext) &&
@@ -35,7 +37,7 @@ func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *t
 		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) && !r.ignoresContext(fn, sig) {
 			memory := r.memoryRow(fn)
 			if memory && r.memoryIdle() {
-				return item{}, false // the context reaches only the library's own callbacks
+				return paths.Item{}, false // the context reaches only the library's own callbacks
 			}
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
@@ -51,31 +53,31 @@ func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *t
 				hint = "pass " + use
 				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 				if memory {
-					it.term.kind = knowledge.OpMemory
+					it.Term.Kind = knowledge.OpMemory
 				}
-				it.fixArg = arg
+				it.FixArg = arg
 				// Passing c is everywhere in gin services, and the callee's own
 				// blocking (a ctx-less query, a sleep) is a problem of its own.
 				if rest, ok := r.classifyCall(call, flow, gorm, later, true); ok {
-					it.also = &rest
+					it.Also = &rest
 				}
 				return it, true
 			}
 			it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 			if memory {
-				it.term.kind = knowledge.OpMemory
+				it.Term.Kind = knowledge.OpMemory
 			}
 			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
-				it.fixArg = c
+				it.FixArg = c
 			}
 			return it, true
 		}
 	}
-	return item{}, false
+	return paths.Item{}, false
 }
 
 // factlessIdle reports whether fn, given a dropped context, is a function
-// of another analysed package that exports no blocksFact: nothing on its
+// of another analysed package that exports no paths.BlocksFact: nothing on its
 // paths does I/O or waits (an in-memory validator's VarCtx), so the
 // context it is given reaches no blocking operation and is no SIO002.
 // The standard library exports no facts (its I/O is judged by the
@@ -96,16 +98,16 @@ func (r *scanned) factlessIdle(fn *types.Func) bool {
 	if r.cfg.isRoot(fn) {
 		return false
 	}
-	var f blocksFact
+	var f paths.BlocksFact
 	if !r.pass.ImportObjectFact(fn, &f) {
 		return true
 	}
 	// A fact holding only interface calls made inside dependencies
-	// (dynCall.Dep) is no evidence of I/O, as when they were not kept;
+	// (paths.DynCall.Dep) is no evidence of I/O, as when they were not kept;
 	// nor is a context handed only to a memory row's library that the
 	// program gives no context-taking callback (memoryIdle).
 	memoryBusy := f.OpaqueMemory && !r.memoryIdle()
-	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !memoryBusy && !ownDyn(f.Dyn)
+	return len(f.Chain) == 0 && len(f.More) == 0 && !f.Opaque && !memoryBusy && !paths.OwnDyn(f.Dyn)
 }
 
 // Callees that never read their context. A function of the module whose
@@ -124,7 +126,7 @@ func (r *scanned) factlessIdle(fn *types.Func) bool {
 
 // ignoresContext reports whether the call's static callee fn, of this
 // module, never reads the context parameter the call gives a dropped
-// context: from ctxUnused for this package, from its blocksFact
+// context: from ctxUnused for this package, from its paths.BlocksFact
 // (CtxUnused) for another (a callee with no fact is factlessIdle).
 func (r *scanned) ignoresContext(fn *types.Func, sig *types.Signature) bool {
 	if fn == nil || fn.Pkg() == nil || r.thirdParty {
@@ -139,7 +141,7 @@ func (r *scanned) ignoresContext(fn *types.Func, sig *types.Signature) bool {
 	if fn.Pkg() == r.pass.Pkg {
 		return r.ctxUnused[fn]
 	}
-	var f blocksFact
+	var f paths.BlocksFact
 	return r.pass.ImportObjectFact(fn, &f) && f.CtxUnused
 }
 
@@ -193,12 +195,12 @@ func plainResults(fn *types.Func) bool {
 // (factlessIdle is the same for other packages). A join's worker that
 // only selects on its ctx.Done() (opaque) is still idle work for
 // joinBlocks.
-func (r *runner) idleDropped(it item) bool {
-	if it.term.rule != "SIO002" || !r.idleCallee(it) {
+func (r *runner) idleDropped(it paths.Item) bool {
+	if it.Term.Rule != "SIO002" || !r.idleCallee(it) {
 		return false
 	}
-	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.call)
-	return !r.byFunc[fn.Origin()].opaque && plainResults(fn)
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.Call)
+	return !r.byFunc[fn.Origin()].Opaque && plainResults(fn)
 }
 
 // Memory rows (knowledge.KindMemory): a function of an in-memory library
@@ -310,11 +312,11 @@ func takesContext(sig *types.Signature) bool {
 // context handed to an in-memory library) when the program registers no
 // callback that could use it (memoryIdle); f itself otherwise. The
 // remaining paths keep their order, the first becoming the main one.
-func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
+func (r *scanned) dropMemory(f *paths.BlocksFact) *paths.BlocksFact {
 	if !r.memoryIdle() {
 		return f
 	}
-	memory := func(e *blocksFact) bool { return e.Rule == "SIO002" && e.Kind == knowledge.OpMemory }
+	memory := func(e *paths.BlocksFact) bool { return e.Rule == "SIO002" && e.Kind == knowledge.OpMemory }
 	drop := memory(f)
 	for i := range f.More {
 		drop = drop || memory(&f.More[i])
@@ -322,7 +324,7 @@ func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
 	if !drop {
 		return f
 	}
-	var keep []blocksFact
+	var keep []paths.BlocksFact
 	if main := *f; !memory(&main) {
 		main.More, main.Dyn, main.Opaque = nil, nil, false
 		keep = append(keep, main)
@@ -332,7 +334,7 @@ func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
 			keep = append(keep, m)
 		}
 	}
-	out := &blocksFact{}
+	out := &paths.BlocksFact{}
 	if len(keep) > 0 {
 		*out = keep[0]
 		out.More = keep[1:]
@@ -347,15 +349,15 @@ func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
 // (apache/answer's GetUserCacheInfo reaching pacman's cache.Cache, bound
 // to the in-memory cache), was reported by the signature rule whatever
 // the binding does. Such a SIO002 at a root's call is not decided in the
-// root's package: it travels up in the pendingFact (droppedCall, with the
+// root's package: it travels up in the join.PendingFact (join.Dropped, with the
 // callee's interface calls seen from the root) and each join decides it
 // with the bindings it sees (decideDropped):
 //
-//   - reported, once (joinedFact), at the root's call with the same
-//     message and the root's suggested fix, carried by site (carriedFix),
+//   - reported, once (join.JoinedFact), at the root's call with the same
+//     message and the root's suggested fix, carried by site (join.Fix),
 //     when some binding followed reaches an
 //     operation (a finding or context-aware I/O, at any hop) or hands its
-//     context to something unseen (blocksFact.Opaque);
+//     context to something unseen (paths.BlocksFact.Opaque);
 //   - left for the packages above when the bindings seen reach nothing:
 //     a package above may see another binding (a second main binding a
 //     database-backed cache);
@@ -373,61 +375,33 @@ func (r *scanned) dropMemory(f *blocksFact) *blocksFact {
 // as dispatch reports its findings. Candidates with any other evidence
 // (a path in the callee's fact, an opaque callee, a lock or transaction
 // held at the call, a memory row) keep the rules above, and so do calls
-// inside non-root functions, whose SIO002 travels in their blocksFact.
-
-// droppedCall is a deferred SIO002 candidate at a root's call.
-type droppedCall struct {
-	Root    string // the root's display name
-	Site    string // the root's call, "file:line:col"
-	EndSite string
-	// Name, Detail and Hint are the candidate's finding (the callee, "is
-	// given … instead of the request context", the fix to make).
-	Name, Detail, Hint string
-	Kind               knowledge.OpKind
-	// Dyn are the callee's interface calls, seen from the root's call.
-	Dyn []dynCall
-	// Fixes are the root's suggested fixes, their edits by site: the
-	// join's pass maps them back, and drops a fix whose edits it cannot
-	// place exactly.
-	Fixes []carriedFix
-}
-
-// carriedFix is a suggested fix made in another package's pass.
-type carriedFix struct {
-	Message string
-	Edits   []carriedEdit
-}
-
-type carriedEdit struct {
-	Site, EndSite string
-	NewText       string
-}
+// inside non-root functions, whose SIO002 travels in their paths.BlocksFact.
 
 // deferDropped returns the deferred candidate of a root's item whose
 // paths (resolveAt) are fs, or false when the item is decided here.
-func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall, bool) {
-	if r.thirdParty || it.term == nil || it.term.rule != "SIO002" || it.call == nil || it.lock != "" || it.tx != "" ||
-		it.term.kind == knowledge.OpMemory || len(fs) != 1 || fs[0].rule != "SIO002" || fs[0].lock != "" || fs[0].tx != "" {
-		return droppedCall{}, false
+func (r *runner) deferDropped(s *paths.Summary, it paths.Item, fs []*paths.Finding) (join.Dropped, bool) {
+	if r.thirdParty || it.Term == nil || it.Term.Rule != "SIO002" || it.Call == nil || it.Lock != "" || it.Tx != "" ||
+		it.Term.Kind == knowledge.OpMemory || len(fs) != 1 || fs[0].Rule != "SIO002" || fs[0].Lock != "" || fs[0].Tx != "" {
+		return join.Dropped{}, false
 	}
-	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.call)
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, it.Call)
 	if fn == nil {
-		return droppedCall{}, false
+		return join.Dropped{}, false
 	}
 	ds := r.onlyDyn(fn.Origin())
 	if len(ds) == 0 {
-		return droppedCall{}, false
+		return join.Dropped{}, false
 	}
-	site := r.site(it.pos)
-	dc := droppedCall{Root: s.name, Site: site, EndSite: r.endSite(it.end),
-		Name: it.term.chain[0], Detail: it.term.detail, Hint: it.term.hint, Kind: it.term.kind}
+	site := r.site(it.Pos)
+	dc := join.Dropped{Root: s.Name, Site: site, EndSite: r.endSite(it.End),
+		Name: it.Term.Chain[0], Detail: it.Term.Detail, Hint: it.Term.Hint, Kind: it.Term.Kind}
 	for _, d := range ds {
 		dc.Dyn = append(dc.Dyn, d.Prepend(dc.Name, site, "", nil))
 	}
-	for _, fx := range r.rep.fixes(s, it) {
-		cf := carriedFix{Message: fx.Message}
+	for _, fx := range r.rep.Fixes(s, it) {
+		cf := join.Fix{Message: fx.Message}
 		for _, e := range fx.TextEdits {
-			cf.Edits = append(cf.Edits, carriedEdit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
+			cf.Edits = append(cf.Edits, join.Edit{Site: r.site(e.Pos), EndSite: r.site(e.End), NewText: string(e.NewText)})
 		}
 		dc.Fixes = append(dc.Fixes, cf)
 	}
@@ -436,11 +410,11 @@ func (r *runner) deferDropped(s *fnSummary, it item, fs []*finding) (droppedCall
 
 // onlyDyn returns the interface calls of fn when they are its only
 // evidence of I/O: no path, nothing opaque, at least one call made
-// outside the dependencies (ownDyn), and results that cannot carry the
+// outside the dependencies (paths.OwnDyn), and results that cannot carry the
 // context to I/O done later (carriesContext). It returns nil otherwise,
 // and for the standard library, the table's rows and request roots,
 // which keep the signature rule (factlessIdle).
-func (r *runner) onlyDyn(fn *types.Func) []dynCall {
+func (r *runner) onlyDyn(fn *types.Func) []paths.DynCall {
 	if fn.Pkg() == nil || knowledge.StdPath(fn.Pkg().Path()) || r.memoryRow(fn) {
 		return nil
 	}
@@ -449,10 +423,10 @@ func (r *runner) onlyDyn(fn *types.Func) []dynCall {
 	}
 	if fn.Pkg() == r.pass.Pkg {
 		s := r.byFunc[fn]
-		if s == nil || s.root != resolve.NotRoot || s.result != nil || s.opaque || (s.memOpaque && !r.memoryIdle()) || !ownDyn(s.dyn) {
+		if s == nil || s.Root != resolve.NotRoot || s.Result != nil || s.Opaque || (s.MemOpaque && !r.memoryIdle()) || !paths.OwnDyn(s.Dyn) {
 			return nil
 		}
-		return s.dyn
+		return s.Dyn
 	}
 	if _, ok := r.cfg.Blocking[knowledge.Qualified(fn, fn.Pkg().Path())]; ok {
 		return nil
@@ -460,9 +434,9 @@ func (r *runner) onlyDyn(fn *types.Func) []dynCall {
 	if r.cfg.isRoot(fn) {
 		return nil
 	}
-	var f blocksFact
+	var f paths.BlocksFact
 	if !r.pass.ImportObjectFact(fn, &f) || len(f.Chain) > 0 || len(f.More) > 0 || f.Opaque ||
-		(f.OpaqueMemory && !r.memoryIdle()) || !ownDyn(f.Dyn) {
+		(f.OpaqueMemory && !r.memoryIdle()) || !paths.OwnDyn(f.Dyn) {
 		return nil
 	}
 	return f.Dyn
@@ -517,16 +491,16 @@ func resultsCarryContext(sig *types.Signature) bool {
 
 // decideDropped decides a deferred candidate with the bindings b this
 // package sees (see Deferred candidates above), reporting it when it
-// leads to I/O. It returns the joinedFact key of a report.
-func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string]bool) (string, bool) {
-	f := &finding{rule: "SIO002", chain: []string{dc.Name}, sites: []string{dc.Site}, detail: dc.Detail, hint: dc.Hint, kind: dc.Kind}
-	key := dc.Site + "|SIO002|" + f.terminal()
+// leads to I/O. It returns the join.JoinedFact key of a report.
+func (r *scanned) decideDropped(dc join.Dropped, b *paths.Bindings, reported map[string]bool) (string, bool) {
+	f := &paths.Finding{Rule: "SIO002", Chain: []string{dc.Name}, Sites: []string{dc.Site}, Detail: dc.Detail, Hint: dc.Hint, Kind: dc.Kind}
+	key := dc.Site + "|SIO002|" + f.Terminal()
 	if reported[key] {
 		return "", false
 	}
 	reaches := false
 	for _, d := range dc.Dyn {
-		b.Start(maxDispatchWork, maxArgWork)
+		b.Start(join.MaxWork, join.MaxArgWork)
 		if fs := r.walk(b).Dispatch(d); len(fs) > 0 || b.Opaque {
 			reaches = true
 			break
@@ -543,15 +517,15 @@ func (r *scanned) decideDropped(dc droppedCall, b *bindings, reported map[string
 	if !end.IsValid() || end < pos {
 		end = token.NoPos
 	}
-	f.poses = []token.Pos{pos}
-	r.rep.report(&fnSummary{name: dc.Root}, item{pos: pos, end: end, fixes: r.placeFixes(dc.Fixes)}, []*finding{f})
+	f.Poses = []token.Pos{pos}
+	r.rep.Report(&paths.Summary{Name: dc.Root}, paths.Item{Pos: pos, End: end, Fixes: r.placeFixes(dc.Fixes)}, []*paths.Finding{f})
 	return key, true
 }
 
 // placeFixes maps carried fixes into this pass's file set, keeping those
 // whose every edit lands exactly on its site (a driver that knows the
 // root's file by line only gets none).
-func (r *pkgView) placeFixes(cfs []carriedFix) []analysis.SuggestedFix {
+func (r *pkgView) placeFixes(cfs []join.Fix) []analysis.SuggestedFix {
 	var out []analysis.SuggestedFix
 	exact := func(site string) token.Pos {
 		pos := r.sitePos(site)
@@ -579,7 +553,7 @@ next:
 // outside the dependencies has no binding in what b indexes: no concrete
 // type converted to its interface or to one flowing into it, no func
 // stored in its slot.
-func unbound(dc droppedCall, b *bindings) bool {
+func unbound(dc join.Dropped, b *paths.Bindings) bool {
 	for _, d := range dc.Dyn {
 		if d.Dep || !d.Ctx {
 			continue

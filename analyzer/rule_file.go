@@ -1,6 +1,10 @@
 package analyzer
 
-import "go/ast"
+import (
+	"go/ast"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
+)
 
 // SIO006 file-io (opt-in): os file I/O on the request path. The calls are
 // the file rows of knowledge's call table (isFileIO, libs.go). Like every
@@ -8,9 +12,9 @@ import "go/ast"
 // applies the configuration, and file I/O under a lock is SIO003's.
 
 // fileCall is the item of a call that does file I/O.
-func (r *pkgView) fileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) item) (item, bool) {
+func (r *pkgView) fileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	if !isFileIO(r.cfg.Files, r.pass.TypesInfo, call, key) {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return mk("SIO006", key, fileDetail, fileHint), true
 }

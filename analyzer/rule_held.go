@@ -1,5 +1,7 @@
 package analyzer
 
+import "github.com/syncio/syncio/analyzer/internal/paths"
+
 // SIO003 lock-across-io and SIO007 tx-across-io: an operation reached
 // while a mutex is held, or a remote call while a transaction or pooled
 // connection is open. The regions themselves are internal/regions'; the
@@ -15,25 +17,25 @@ var lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005
 // operation still counts as I/O under a lock), and adds the lock and the
 // transaction held where f is reached; dispatch (applyPending) applies the
 // same to what it carried from the handler's call.
-func (r *pkgView) applyRules(f *finding, lock, tx string, suppressed func(rule string) bool) *finding {
+func (r *pkgView) applyRules(f *paths.Finding, lock, tx string, suppressed func(rule string) bool) *paths.Finding {
 	g := *f
-	if g.rule != "" && (!r.cfg.enabled(g.rule) || suppressed(g.rule)) {
-		if !lockable[g.rule] {
+	if g.Rule != "" && (!r.cfg.enabled(g.Rule) || suppressed(g.Rule)) {
+		if !lockable[g.Rule] {
 			return nil
 		}
-		g.rule = ""
+		g.Rule = ""
 	}
-	if lock != "" && g.lock == "" && lockable[f.rule] {
-		g.lock = lock
+	if lock != "" && g.Lock == "" && lockable[f.Rule] {
+		g.Lock = lock
 	}
-	if g.lock != "" && (!r.cfg.enabled("SIO003") || suppressed("SIO003")) {
-		g.lock = ""
+	if g.Lock != "" && (!r.cfg.enabled("SIO003") || suppressed("SIO003")) {
+		g.Lock = ""
 	}
-	if tx != "" && g.tx == "" && f.remote() {
-		g.tx = tx
+	if tx != "" && g.Tx == "" && remote(f) {
+		g.Tx = tx
 	}
-	if g.tx != "" && (!r.cfg.enabled("SIO007") || suppressed("SIO007")) {
-		g.tx = ""
+	if g.Tx != "" && (!r.cfg.enabled("SIO007") || suppressed("SIO007")) {
+		g.Tx = ""
 	}
 	return &g
 }

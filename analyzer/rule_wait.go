@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // SIO005 uncancellable-wait: a wait the request cannot end. The waits of
@@ -134,7 +136,7 @@ func (w *waitFlow) releases(ch ast.Expr) bool {
 // selectStmt marks the select's channel operations (the walk visits them
 // next) and reports a select with no escape: no default, no Done case of
 // the request's context.
-func (w *waitFlow) selectStmt(n *ast.SelectStmt) (item, bool) {
+func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 	escape := false
 	dropped := ""
 	for _, st := range n.Body.List {
@@ -160,7 +162,7 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (item, bool) {
 	}
 	slotSends(n, w.inSelect)
 	if !w.on || escape {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	detail := "has no ctx.Done() case and no default, so it waits with no way to cancel"
 	hint := "add a case <-ctx.Done() that returns ctx.Err()"
@@ -173,9 +175,9 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (item, bool) {
 }
 
 // send reports a send outside a select.
-func (w *waitFlow) send(n *ast.SendStmt) (item, bool) {
+func (w *waitFlow) send(n *ast.SendStmt) (paths.Item, bool) {
 	if !w.on || w.inSelect[n] {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return w.r.term("SIO005", n.Pos(), n.End(), "channel send",
 		"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"), true
@@ -183,15 +185,15 @@ func (w *waitFlow) send(n *ast.SendStmt) (item, bool) {
 
 // receive reports a receive outside a select, unless it releases a slot
 // (taken above, or by a helper's semaphore) or is a Done escape.
-func (w *waitFlow) receive(n *ast.UnaryExpr) (item, bool) {
+func (w *waitFlow) receive(n *ast.UnaryExpr) (paths.Item, bool) {
 	if !w.on || n.Op != token.ARROW || w.inSelect[n] {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	if w.releases(n.X) {
-		return item{}, false // the release of a slot taken above
+		return paths.Item{}, false // the release of a slot taken above
 	}
 	if w.discardedRecv[n] && w.r.semaphoreChan(n.X) {
-		return item{}, false // a release helper: func (s *slots) release() { <-s.sem }
+		return paths.Item{}, false // a release helper: func (s *slots) release() { <-s.sem }
 	}
 	switch ci := w.isDone(n.X); ci.class {
 	case ctxUnset:
@@ -202,34 +204,34 @@ func (w *waitFlow) receive(n *ast.UnaryExpr) (item, bool) {
 			"waits on the Done() of "+ci.desc+", which the request cannot cancel",
 			"derive that context from the request's"), true
 	}
-	return item{}, false
+	return paths.Item{}, false
 }
 
 // tableWait is the item of a call matched by a wait row (time.Sleep,
 // WaitGroup.Wait, …); known says a row matched, whether or not it makes
 // an item.
-func (r *pkgView) tableWait(key string, mk func(rule, name, detail, hint string) item) (it item, ok, known bool) {
+func (r *pkgView) tableWait(key string, mk func(rule, name, detail, hint string) paths.Item) (it paths.Item, ok, known bool) {
 	hint, found := r.cfg.Waits[key]
 	if !found {
-		return item{}, false, false
+		return paths.Item{}, false, false
 	}
 	if r.thirdParty && key == "sync.(*Cond).Wait" {
 		// Like its channels, a dependency's condition variable is its
 		// own in-memory synchronisation (a concurrent map waiting out
 		// a resize), not a wait on the outside world.
-		return item{}, false, true
+		return paths.Item{}, false, true
 	}
 	return mk("SIO005", key, "waits with no way to cancel it", hint), true, true
 }
 
 // rangeStmt reports a range over a channel.
-func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (item, bool) {
+func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (paths.Item, bool) {
 	t := w.info.TypeOf(n.X)
 	if !w.on || t == nil {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	if _, ok := t.Underlying().(*types.Chan); !ok {
-		return item{}, false
+		return paths.Item{}, false
 	}
 	return w.r.term("SIO005", n.For, n.X.End(), "range over channel",
 		"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"), true
@@ -373,20 +375,20 @@ func chanObject(info *types.Info, ch ast.Expr) types.Object {
 // joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
 // goroutines the body starts: nil when every one stops with the request's
 // context, or, in a dependency, when none does blocking I/O.
-func (r *runner) joinWait(it item) *finding {
+func (r *runner) joinWait(it paths.Item) *paths.Finding {
 	if r.thirdParty {
-		if !r.joinBlocks(it.join) {
+		if !r.joinBlocks(it.Join) {
 			return nil // a dependency joining work that does no blocking I/O
 		}
-		return it.term
+		return it.Term
 	}
-	u := r.uncancellable(it.join)
+	u := r.uncancellable(it.Join)
 	if u == nil {
 		return nil // every goroutine joined stops with the request's context
 	}
-	g := *it.term
-	g.detail = "waits for goroutines that do not stop with the request's context (" +
-		u.chain[len(u.chain)-1] + " at " + shortSite(u.sites[len(u.sites)-1]) + ")"
-	g.hint = joinHint
+	g := *it.Term
+	g.Detail = "waits for goroutines that do not stop with the request's context (" +
+		u.Chain[len(u.Chain)-1] + " at " + paths.ShortSite(u.Sites[len(u.Sites)-1]) + ")"
+	g.Hint = joinHint
 	return &g
 }

@@ -6,7 +6,10 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -65,23 +68,23 @@ type slotRoots struct {
 
 // exportRootSlots exports the slots the package's roots call themselves.
 // A dependency's roots call through no slot (slotItems), and a call
-// through a field of one value (dynCall.One) is left to dispatch, which
+// through a field of one value (paths.DynCall.One) is left to dispatch, which
 // follows it only when one place stores there.
-func (r *pkgView) exportRootSlots(roots []*fnSummary) {
+func (r *pkgView) exportRootSlots(roots []*paths.Summary) {
 	if r.thirdParty {
 		return
 	}
 	seenSlot := map[rootSlot]bool{}
 	var out []rootSlot
 	for _, s := range roots {
-		for _, it := range s.items {
-			d := it.dyn
+		for _, it := range s.Items {
+			d := it.Dyn
 			if d == nil || d.Method != "" || d.One || len(d.Chain) != 1 {
 				continue
 			}
-			rs := rootSlot{Key: d.Iface, Sig: d.Sig, Framework: frameworkOf(s.root)}
-			if s.framework != "" {
-				rs.Framework = s.framework
+			rs := rootSlot{Key: d.Iface, Sig: d.Sig, Framework: frameworkOf(s.Root)}
+			if s.Framework != "" {
+				rs.Framework = s.Framework
 			}
 			if !seenSlot[rs] {
 				seenSlot[rs] = true
@@ -122,7 +125,7 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 			for _, s := range f.Slots {
 				called[s.Key] = append(called[s.Key], s)
 			}
-		case *convFact:
+		case *join.ConvFact:
 			for _, c := range f.Convs {
 				if c.Sig != "" && (len(c.Methods) > 0 || c.Root) {
 					if sigs[c.Iface] == nil {
@@ -167,9 +170,9 @@ func (r *scanned) findSlotRoots(files []*ast.File) {
 					r.slotRoots.funcs[t.Func] = fw
 				}
 			case t.Func.Pkg() != nil && !knowledge.StdPath(t.Func.Pkg().Path()):
-				in, ignores := r.pass.Pkg.Name(), []*ignore(nil)
+				in, ignores := r.pass.Pkg.Name(), []*directive.Ignore(nil)
 				if fd := decls[st.In]; fd != nil {
-					in, ignores = declName(fd, st.In), r.dirs.funcIgnores(fd.Doc)
+					in, ignores = declName(fd, st.In), r.dirs.FuncIgnores(fd.Doc)
 				}
 				r.slotRoots.ext[t.Func.Origin()] = true
 				r.cb.addExt(adaptedRef{fn: t.Func, pos: st.Value.Pos(), end: st.Value.End(), in: in, ignores: ignores,

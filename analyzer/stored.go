@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
@@ -22,9 +23,9 @@ import (
 // there, so this is dispatch again (dispatch.go), with slots for
 // interfaces and stored functions for concrete types:
 //
-//   - a call through a slot on a request path is a dynCall with the
-//     slot's key as Iface and no Method; it travels up in blocksFact.Dyn
-//     and, at a root, as a pendingFact;
+//   - a call through a slot on a request path is a paths.DynCall with the
+//     slot's key as Iface and no Method; it travels up in paths.BlocksFact.Dyn
+//     and, at a root, as a join.PendingFact;
 //   - every func value the package stores into a slot (resolve.Stored) is
 //     a conv with the stored function's fact as its only method, so the
 //     join leads the call to every function stored there that the joining
@@ -44,7 +45,7 @@ const maxSlotTargets = 256
 // into slots or calls through a value (throughValue), that are no
 // request roots of their own, so that their callers and the join can say
 // what they do.
-func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fnSummary {
+func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*paths.Summary {
 	var lits []*ast.FuncLit
 	for _, st := range r.stored.All() {
 		// Stored as written, or returned by a function of the package
@@ -69,14 +70,14 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*fn
 			return true
 		})
 	}
-	var out []*fnSummary
+	var out []*paths.Summary
 	for _, lit := range lits {
 		if roots[lit] || r.litSummaries[lit] != nil {
 			continue
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &fnSummary{root: resolve.NotRoot, sig: sig, pos: lit.Pos(), name: r.litName(lit)}
-		s.items = r.collect(sig, lit.Body)
+		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.litName(lit)}
+		s.Items = r.collect(sig, lit.Body)
 		r.litSummaries[lit] = s
 		out = append(out, s)
 	}
@@ -112,16 +113,16 @@ const maxValueTargets = 8
 // called (mk()(x), f := mk(); f(x)), a literal kept in a local or a
 // package variable of this package. resolve follows the value as it does
 // a handler given to a router.
-func (r *scanned) valueItems(call *ast.CallExpr) []item {
+func (r *scanned) valueItems(call *ast.CallExpr) []paths.Item {
 	ts, _ := r.handlers.Resolve(call.Fun)
-	var out []item
+	var out []paths.Item
 	for _, t := range ts {
 		if len(out) >= maxValueTargets {
 			break
 		}
 		switch {
 		case t.Lit != nil:
-			out = append(out, item{pos: call.Pos(), end: call.End(), call: call, lit: t.Lit, name: r.litName(t.Lit)})
+			out = append(out, paths.Item{Pos: call.Pos(), End: call.End(), Call: call, Lit: t.Lit, Name: r.litName(t.Lit)})
 		case t.Func != nil && !t.Call:
 			if it, ok := r.refItem(t.Func, call.Pos(), call.End(), call); ok {
 				out = append(out, it)
@@ -133,7 +134,7 @@ func (r *scanned) valueItems(call *ast.CallExpr) []item {
 
 // slotItems are the items of a call through a func value read from slots
 // (fun), or of such a value passed to a parameter its callee calls.
-func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []item {
+func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []paths.Item {
 	if r.thirdParty || r.slots == nil {
 		return nil
 	}
@@ -146,13 +147,13 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 		sig, _ := t.Underlying().(*types.Signature)
 		ctx = sig != nil && takesContext(sig)
 	}
-	var out []item
+	var out []paths.Item
 	for _, k := range r.slots.Called(fun) {
-		d := &dynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}, Ctx: ctx}
+		d := &paths.DynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}, Ctx: ctx}
 		if resolve.Generic(k.Key) {
 			d.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(fun))
 		}
-		out = append(out, item{pos: pos, end: end, call: call, dyn: d})
+		out = append(out, paths.Item{Pos: pos, End: end, Call: call, Dyn: d})
 	}
 	return out
 }
@@ -164,14 +165,14 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 //
 // Every store also records where it is (a conv with only Slot and Site,
 // whatever it stores, at most two places per slot): a call through a
-// field of one struct value (dynCall.One) is followed only when the
+// field of one struct value (paths.DynCall.One) is followed only when the
 // program stores into that field at one place, and never for a field of
 // the standard library's, whose places are not recorded.
-func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
+func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 	seen := map[string]bool{}
 	count := map[string]int{}
 	places := map[string]map[string]bool{}
-	var out []conv
+	var out []paths.Conv
 	for _, st := range r.stored.All() {
 		site := r.site(st.Pos)
 		// A parameter stored by its function is no place of its own:
@@ -184,7 +185,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 				places[st.Slot] = map[string]bool{}
 			}
 			places[st.Slot][site] = true
-			out = append(out, conv{Iface: st.Slot, Site: site})
+			out = append(out, paths.Conv{Iface: st.Slot, Site: site})
 		}
 		ts, _ := r.handlers.Resolve(st.Value)
 		for _, t := range ts {
@@ -196,24 +197,24 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 				// the request hook's are roots by -roots).
 				if sig := resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value)); sig != "" && !seen[st.Slot+"|root|"+sig] {
 					seen[st.Slot+"|root|"+sig] = true
-					out = append(out, conv{Iface: st.Slot, Sig: sig, Root: true})
+					out = append(out, paths.Conv{Iface: st.Slot, Sig: sig, Root: true})
 				}
 				continue
 			}
-			var bf *blocksFact
+			var bf *paths.BlocksFact
 			var name string
 			switch {
 			case t.Lit != nil:
 				s := r.litSummaries[t.Lit]
-				if s == nil || (s.result == nil && len(s.dyn) == 0) {
+				if s == nil || (s.Result == nil && len(s.Dyn) == 0) {
 					continue
 				}
-				bf = &blocksFact{Dyn: s.dyn}
-				if s.result != nil {
-					bf = s.summary().fact()
-					bf.Dyn = s.dyn
+				bf = &paths.BlocksFact{Dyn: s.Dyn}
+				if s.Result != nil {
+					bf = s.WithMore(lockable).Fact()
+					bf.Dyn = s.Dyn
 				}
-				name = s.name
+				name = s.Name
 			case t.Func != nil && !t.Call:
 				if r.slotRoots.ext[t.Func.Origin()] {
 					continue // a root at the store (slotroots.go)
@@ -230,7 +231,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []conv {
 			if st.In != nil {
 				where = displayName(st.In)
 			}
-			c := conv{Type: name, Iface: st.Slot, Where: where, Methods: []convMethod{{Name: "", Fact: bf}}}
+			c := paths.Conv{Type: name, Iface: st.Slot, Where: where, Methods: []paths.ConvMethod{{Name: "", Fact: bf}}}
 			if resolve.Generic(st.Slot) {
 				c.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(st.Value))
 			}
@@ -251,7 +252,7 @@ func (r *runner) storedRoot(t resolve.Target, rootLits map[*ast.FuncLit]bool) bo
 	case t.Func != nil && !t.Call:
 		fn := t.Func.Origin()
 		if s := r.byFunc[fn]; s != nil {
-			return s.root != resolve.NotRoot
+			return s.Root != resolve.NotRoot
 		}
 		return r.slotRoots.ext[fn] || r.cfg.isRoot(fn)
 	}
@@ -260,19 +261,19 @@ func (r *runner) storedRoot(t resolve.Target, rootLits map[*ast.FuncLit]bool) bo
 
 // unfollowedItem is the site of the unresolved call through a kept func
 // value that it leads to, or "".
-func (r *runner) unfollowedItem(it item) string {
+func (r *runner) unfollowedItem(it paths.Item) string {
 	switch {
-	case it.unfollowed != "":
-		return it.unfollowed
-	case it.ext != nil:
-		return it.ext.Unfollowed
-	case it.local != nil:
-		if callee := r.byFunc[it.local]; callee != nil && callee.root == resolve.NotRoot {
-			return callee.unfollowed
+	case it.Unfollowed != "":
+		return it.Unfollowed
+	case it.Ext != nil:
+		return it.Ext.Unfollowed
+	case it.Local != nil:
+		if callee := r.byFunc[it.Local]; callee != nil && callee.Root == resolve.NotRoot {
+			return callee.Unfollowed
 		}
-	case it.lit != nil:
-		if callee := r.litSummaries[it.lit]; callee != nil {
-			return callee.unfollowed
+	case it.Lit != nil:
+		if callee := r.litSummaries[it.Lit]; callee != nil {
+			return callee.Unfollowed
 		}
 	}
 	return ""

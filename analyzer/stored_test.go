@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
@@ -66,7 +67,7 @@ func TestSlotRoots(t *testing.T) {
 	for _, path := range []string{"genslots/router", "genslots/app"} {
 		for _, r := range pkgs[path].Roots {
 			if r.How == seen.HowStored {
-				got = append(got, path+": "+r.Name+" "+r.Framework+" "+shortSite(r.Pos))
+				got = append(got, path+": "+r.Name+" "+r.Framework+" "+paths.ShortSite(r.Pos))
 			}
 		}
 	}
@@ -104,7 +105,7 @@ func TestUnfollowedCalls(t *testing.T) {
 	rep := seen.Merge(pkgs)
 	var got []string
 	for _, u := range rep.Unfollowed {
-		got = append(got, shortSite(u.Pos)+" "+u.Slot+" "+strings.Join(u.RootPatterns, " "))
+		got = append(got, paths.ShortSite(u.Pos)+" "+u.Slot+" "+strings.Join(u.RootPatterns, " "))
 	}
 	want := []string{
 		"queue.go:24:8 queue.Task[T].Do holds functions of several types func(int) func(string)",

@@ -64,15 +64,3 @@ func (c *Config) addRow(r knowledge.Row) {
 func replacementOf(r knowledge.Row) Replacement {
 	return Replacement{Use: r.Use, Verb: r.Verb, Method: r.Method, ExtraArgs: r.ExtraArgs, Routed: r.Routed}
 }
-
-// httpShortcuts are the net/http calls whose fix rewrites the whole
-// `resp, err := …` statement into NewRequestWithContext + Do. The value is
-// the http.Method constant to use.
-var httpShortcuts = map[string]string{
-	"net/http.Get":            "http.MethodGet",
-	"net/http.Head":           "http.MethodHead",
-	"net/http.Post":           "http.MethodPost",
-	"net/http.(*Client).Get":  "http.MethodGet",
-	"net/http.(*Client).Head": "http.MethodHead",
-	"net/http.(*Client).Post": "http.MethodPost",
-}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
@@ -19,12 +20,12 @@ import (
 // open remote I/O: interface dispatch does not carry the transaction, and
 // the generated client's concrete type is rarely bound where the analysis
 // can see it.
-func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []item, invoked map[*ast.FuncLit]bool) []item {
+func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []paths.Item, invoked map[*ast.FuncLit]bool) []paths.Item {
 	info := r.pass.TypesInfo
 	at := map[*ast.CallExpr]int{}
 	for i, it := range items {
-		if it.call != nil {
-			at[it.call] = i
+		if it.Call != nil {
+			at[it.Call] = i
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -43,18 +44,18 @@ func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []ite
 				return true
 			}
 			i, ok := at[n]
-			if ok && items[i].term != nil {
+			if ok && items[i].Term != nil {
 				return true
 			}
-			it := item{pos: n.Pos(), end: n.End(), call: n}
+			it := paths.Item{Pos: n.Pos(), End: n.End(), Call: n}
 			if ok {
 				it = items[i]
 			}
-			it.tx = regions.OpenTxAt(info, txs, it.pos, it.call)
-			if it.tx == "" {
+			it.Tx = regions.OpenTxAt(info, txs, it.Pos, it.Call)
+			if it.Tx == "" {
 				return true
 			}
-			it.term = &finding{chain: []string{displayName(im)}, sites: []string{r.site(n.Pos())}, poses: []token.Pos{n.Pos()}}
+			it.Term = &paths.Finding{Chain: []string{displayName(im)}, Sites: []string{r.site(n.Pos())}, Poses: []token.Pos{n.Pos()}}
 			if ok {
 				items[i] = it
 			} else {
@@ -88,11 +89,11 @@ var dbPackages = []string{
 
 // remote reports whether a path ends at a remote call or a wait: anything
 // that blocks (lockable) but is no database call.
-func (f *finding) remote() bool {
-	if !lockable[f.rule] || len(f.chain) == 0 {
+func remote(f *paths.Finding) bool {
+	if !lockable[f.Rule] || len(f.Chain) == 0 {
 		return false
 	}
-	last := f.chain[len(f.chain)-1]
+	last := f.Chain[len(f.Chain)-1]
 	for _, p := range dbPackages {
 		if strings.HasPrefix(last, p) {
 			return false

@@ -1,4 +1,4 @@
-package analyzer
+package report
 
 import (
 	"go/ast"
@@ -10,17 +10,18 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
+	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // requestCtx returns the expression for the request context of root s,
 // valid at pos, or "" when there is none or a shadowing declaration hides
 // it.
-func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
-	if s.sig == nil {
+func (r *Reporter) requestCtx(s *paths.Summary, pos token.Pos) string {
+	if s.Sig == nil {
 		return ""
 	}
-	params := s.sig.Params()
+	params := s.Sig.Params()
 	visible := func(v *types.Var) bool {
 		if v == nil || v.Name() == "" || v.Name() == "_" {
 			return false
@@ -43,7 +44,7 @@ func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
 	}
 	// gRPC unary, connect and hertz roots have a ctx parameter, found
 	// above; the others derive the context from their request value.
-	switch s.root {
+	switch s.Root {
 	case resolve.RootHTTP, resolve.RootHTTPRouter:
 		if params.Len() >= 2 && visible(params.At(1)) {
 			return params.At(1).Name() + ".Context()"
@@ -54,23 +55,23 @@ func (r *reporter) requestCtx(s *fnSummary, pos token.Pos) string {
 		}
 	case resolve.RootGin, resolve.RootEcho, resolve.RootFiberV2, resolve.RootFiberV3:
 		if params.Len() == 1 && visible(params.At(0)) {
-			return params.At(0).Name() + suffix[s.root]
+			return params.At(0).Name() + suffix[s.Root]
 		}
 	}
 	return ""
 }
 
-// fixes returns the mechanical rewrite for a root's direct finding, if any.
-func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
-	if it.call == nil {
+// Fixes returns the mechanical rewrite for a root's direct finding, if any.
+func (r *Reporter) Fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFix {
+	if it.Call == nil {
 		return nil
 	}
-	ctx := r.requestCtx(s, it.pos)
+	ctx := r.requestCtx(s, it.Pos)
 	if ctx == "" {
 		return nil
 	}
-	if it.fixArg != nil {
-		if id, ok := it.fixArg.(*ast.Ident); ok && !strings.HasPrefix(ctx, id.Name+".") {
+	if it.FixArg != nil {
+		if id, ok := it.FixArg.(*ast.Ident); ok && !strings.HasPrefix(ctx, id.Name+".") {
 			// A framework value other than the root's own parameter (a
 			// copy, another variable): the rewrite would change which
 			// request it names.
@@ -78,38 +79,38 @@ func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 		}
 		return []analysis.SuggestedFix{{
 			Message:   "Pass the request context",
-			TextEdits: []analysis.TextEdit{{Pos: it.fixArg.Pos(), End: it.fixArg.End(), NewText: []byte(ctx)}},
+			TextEdits: []analysis.TextEdit{{Pos: it.FixArg.Pos(), End: it.FixArg.End(), NewText: []byte(ctx)}},
 		}}
 	}
-	if it.gormRoot != nil {
+	if it.GormRoot != nil {
 		return []analysis.SuggestedFix{{
 			Message:   "Start the gorm chain with WithContext(ctx)",
-			TextEdits: []analysis.TextEdit{{Pos: it.gormRoot.End(), End: it.gormRoot.End(), NewText: []byte(".WithContext(" + ctx + ")")}},
+			TextEdits: []analysis.TextEdit{{Pos: it.GormRoot.End(), End: it.GormRoot.End(), NewText: []byte(".WithContext(" + ctx + ")")}},
 		}}
 	}
-	if it.fixKey == "" {
+	if it.FixKey == "" {
 		return nil
 	}
-	if method, ok := httpShortcuts[it.fixKey]; ok {
+	if method, ok := httpShortcuts[it.FixKey]; ok {
 		return r.httpFix(it, ctx, method)
 	}
-	rep := r.cfg.Blocking[it.fixKey]
-	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
-	if rep.Method == "" || !ok || (rep.ExtraArgs != "" && len(it.call.Args) > 0) {
+	method, extraArgs := r.opts.Replacement(it.FixKey)
+	sel, ok := ast.Unparen(it.Call.Fun).(*ast.SelectorExpr)
+	if method == "" || !ok || (extraArgs != "" && len(it.Call.Args) > 0) {
 		return nil
 	}
 	insert := ctx
-	if rep.ExtraArgs != "" {
-		insert += ", " + rep.ExtraArgs
+	if extraArgs != "" {
+		insert += ", " + extraArgs
 	}
-	if len(it.call.Args) > 0 {
+	if len(it.Call.Args) > 0 {
 		insert += ", "
 	}
 	return []analysis.SuggestedFix{{
-		Message: "Use " + rep.Method + " with the request context",
+		Message: "Use " + method + " with the request context",
 		TextEdits: []analysis.TextEdit{
-			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(rep.Method)},
-			{Pos: it.call.Lparen + 1, End: it.call.Lparen + 1, NewText: []byte(insert)},
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(method)},
+			{Pos: it.Call.Lparen + 1, End: it.Call.Lparen + 1, NewText: []byte(insert)},
 		},
 	}}
 }
@@ -118,8 +119,8 @@ func (r *reporter) fixes(s *fnSummary, it item) []analysis.SuggestedFix {
 // *http.Client methods) into NewRequestWithContext + Do. It keeps the
 // original semantics: when building the request fails, resp is nil and err
 // is set, as http.Get itself does. Other statement forms get no fix.
-func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix {
-	as := r.assigns[it.call]
+func (r *Reporter) httpFix(it paths.Item, ctx, method string) []analysis.SuggestedFix {
+	as := r.Assigns[it.Call]
 	if as == nil || as.Tok != token.DEFINE || len(as.Lhs) != 2 {
 		return nil
 	}
@@ -128,7 +129,7 @@ func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix 
 	if !ok1 || !ok2 || resp.Name == "_" || errID.Name == "_" || r.pass.TypesInfo.Defs[resp] == nil {
 		return nil
 	}
-	sel, ok := ast.Unparen(it.call.Fun).(*ast.SelectorExpr)
+	sel, ok := ast.Unparen(it.Call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
@@ -145,7 +146,7 @@ func (r *reporter) httpFix(it item, ctx, method string) []analysis.SuggestedFix 
 	}
 	src := r.source(as.Pos())
 	text := func(e ast.Expr) string { return r.text(src, e) }
-	args := it.call.Args
+	args := it.Call.Args
 	client := httpName + ".DefaultClient"
 	if _, isPkg := r.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); !isPkg {
 		client = text(sel.X)
@@ -186,7 +187,7 @@ func identOf(e ast.Expr) *ast.Ident {
 
 // importName returns the name under which the file containing pos imports
 // path, or "" (not imported, dot or blank import).
-func (r *reporter) importName(pos token.Pos, path string) string {
+func (r *Reporter) importName(pos token.Pos, path string) string {
 	for _, f := range r.pass.Files {
 		if f.FileStart > pos || pos > f.FileEnd {
 			continue
@@ -210,7 +211,7 @@ func (r *reporter) importName(pos token.Pos, path string) string {
 }
 
 // source returns the content of the file containing pos.
-func (r *reporter) source(pos token.Pos) []byte {
+func (r *Reporter) source(pos token.Pos) []byte {
 	tf := r.pass.Fset.File(pos)
 	if tf == nil {
 		return nil
@@ -227,7 +228,7 @@ func (r *reporter) source(pos token.Pos) []byte {
 }
 
 // text returns the source text of e, or "" when unavailable.
-func (r *reporter) text(src []byte, e ast.Expr) string {
+func (r *Reporter) text(src []byte, e ast.Expr) string {
 	tf := r.pass.Fset.File(e.Pos())
 	if src == nil || tf == nil {
 		return ""
@@ -240,7 +241,7 @@ func (r *reporter) text(src []byte, e ast.Expr) string {
 }
 
 // indent returns the leading whitespace of the line holding pos.
-func (r *reporter) indent(src []byte, pos token.Pos) string {
+func (r *Reporter) indent(src []byte, pos token.Pos) string {
 	tf := r.pass.Fset.File(pos)
 	if src == nil || tf == nil {
 		return ""
@@ -251,4 +252,16 @@ func (r *reporter) indent(src []byte, pos token.Pos) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// httpShortcuts are the net/http calls whose fix rewrites the whole
+// `resp, err := …` statement into NewRequestWithContext + Do. The value is
+// the http.Method constant to use.
+var httpShortcuts = map[string]string{
+	"net/http.Get":            "http.MethodGet",
+	"net/http.Head":           "http.MethodHead",
+	"net/http.Post":           "http.MethodPost",
+	"net/http.(*Client).Get":  "http.MethodGet",
+	"net/http.(*Client).Head": "http.MethodHead",
+	"net/http.(*Client).Post": "http.MethodPost",
 }

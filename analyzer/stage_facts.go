@@ -1,0 +1,29 @@
+package analyzer
+
+import (
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+)
+
+// exportFacts is the stage that hands the summaries to the packages
+// above: a paths.BlocksFact for every function that is no root and leads to
+// something, then the slots the roots call (slotroots.go).
+func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
+	for _, s := range decls {
+		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "") && s.Func != nil && !entryPoint(s.Func) &&
+			!r.cfg.Allow[knowledge.Qualified(s.Func, s.Func.Pkg().Path())] {
+			bf := &paths.BlocksFact{}
+			if s.Result != nil {
+				bf = s.WithMore(lockable).Fact()
+			}
+			bf.Dyn = s.Dyn
+			bf.Opaque = s.Opaque
+			bf.Unfollowed = s.Unfollowed
+			bf.OpaqueMemory = s.MemOpaque && !s.Opaque
+			bf.CtxUnused = r.ctxUnused[s.Func]
+			r.pass.ExportObjectFact(s.Func, bf)
+		}
+	}
+	r.exportRootSlots(roots)
+}

@@ -1,0 +1,46 @@
+package analyzer
+
+import (
+	"go/ast"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/analyzer/internal/join"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/seen"
+)
+
+// joinCalls is the join stage: the conversions and stores this package
+// records (dispatch.go, stored.go) with its pending calls and dropped
+// contexts, joined with those of the packages below (internal/join). It
+// returns the calls through slots that the join followed to none of the
+// funcs stored there.
+func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pending []paths.PendingCall, dropped []join.Dropped) []seen.Unfollowed {
+	convs := r.recordConversions(files)
+	convs = append(convs, r.recordStores(rootLits)...)
+	below := make([]analysis.Fact, len(r.below))
+	for i, c := range r.below {
+		below[i] = c.Fact
+	}
+	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.rep.Emitted}, below, join.Hooks{
+		Export:  r.pass.ExportPackageFact,
+		Walk:    r.walk,
+		Apply:   r.applyPending,
+		SitePos: r.sitePos,
+		Report:  r.rep.Report,
+		Decide:  r.decideDropped,
+	})
+	var unfollowed []seen.Unfollowed
+	for site, u := range un {
+		var patterns []string
+		for _, t := range u.Types {
+			if p, ok := rootPattern(t); ok {
+				patterns = append(patterns, p)
+			}
+		}
+		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: u.Slot, RootPatterns: patterns})
+	}
+	sort.Slice(unfollowed, func(i, j int) bool { return unfollowed[i].Pos < unfollowed[j].Pos })
+	return unfollowed
+}

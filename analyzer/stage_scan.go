@@ -1,0 +1,123 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/build"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/report"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+)
+
+// newRunner is one package's analysis before any stage has run.
+func newRunner(pass *analysis.Pass, cfg *Config) *runner {
+	r := &runner{
+		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
+		byFunc:       map[*types.Func]*paths.Summary{},
+		litSummaries: map[*ast.FuncLit]*paths.Summary{},
+	}
+	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
+	r.thirdParty = isThirdParty(pass)
+	return r
+}
+
+// scan is the first stage: the facts of the packages below, the files
+// analysed, their directives and the pre-passes (adapters, slots and
+// stores, slot roots, context callbacks and use, attaches), whose facts
+// must be exported before any body is turned into items. It returns the
+// files analysed.
+func (r *scanned) scan() []*ast.File {
+	r.readBelow()
+	var files []*ast.File
+	for _, f := range r.pass.Files {
+		if tf := r.pass.Fset.File(f.Pos()); !r.cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
+			continue // tests are rarely request paths; Config.Tests opts in
+		}
+		files = append(files, f)
+	}
+	r.dirs = directive.New(r.pass.Fset, files)
+	r.rep = report.New(r.pass, r.reportOpts(), r.dirs, r.site)
+	r.rep.BadIgnores()
+	r.slots = resolve.NewSlots(r.pass.TypesInfo, files)
+	r.scanCallbacks(files)
+	r.stored = resolve.NewStored(r.pass, r.slots)
+	if !r.thirdParty {
+		r.stored.Scan(files)
+	}
+	r.findSlotRoots(files)
+	r.scanCtxCallbacks(files)
+	r.scanCtxUse(files)
+	r.exportAttaches(files)
+	return files
+}
+
+// inGOROOT reports whether the package is part of the Go distribution.
+func inGOROOT(pass *analysis.Pass) bool {
+	root := build.Default.GOROOT
+	if root == "" {
+		return false
+	}
+	prefix := filepath.Join(root, "src") + string(filepath.Separator)
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.Pos()); tf != nil && strings.HasPrefix(tf.Name(), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// isThirdParty reports whether the package belongs to a dependency rather
+// than to the code under analysis. Every driver (checker, go vet's
+// unitchecker, golangci-lint) fills pass.Module from go list: the main and
+// workspace modules have no version, a dependency has one whether it is
+// read from the module cache or from vendor/ (modules.txt), and whatever
+// GOMODCACHE or -mod say. A dependency replaced by a local directory is
+// the user's own code in all but name, so it counts as first-party; go vet
+// before Go 1.27 does not pass Replace, so there it counts as third-party.
+// Without module information (GOPATH mode) the file paths decide.
+func isThirdParty(pass *analysis.Pass) bool {
+	if m := pass.Module; m != nil && m.Path != "" {
+		if m.Main || (m.Replace != nil && m.Replace.Version == "") {
+			return false
+		}
+		return m.Version != ""
+	}
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		name := filepath.ToSlash(tf.Name())
+		if strings.Contains(name, "/vendor/") {
+			return true
+		}
+		if _, rest, ok := strings.Cut(name, "/pkg/mod/"); ok && strings.Contains(rest, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// reportOpts is what the reporter is told of the configuration and of the
+// rules.
+func (r *pkgView) reportOpts() report.Options {
+	return report.Options{
+		ReportIgnored:  r.cfg.ReportIgnored,
+		Enabled:        r.cfg.enabled,
+		Known:          func(id string) bool { _, ok := RuleByID(id); return ok },
+		FixURL:         r.cfg.fixURL,
+		SuppressionURL: r.cfg.suppressionURL,
+		Replacement: func(key string) (string, string) {
+			rep := r.cfg.Blocking[key]
+			return rep.Method, rep.ExtraArgs
+		},
+		Once:   onceRules,
+		TxHint: txHint,
+	}
+}
