@@ -327,10 +327,7 @@ func (a *app) readSyncUpload(c *gin.Context) {
 	if hold < 0 {
 		hold = a.cfg.MaxUploadBytes // chunked: as much as it may send
 	}
-	if !a.inflight.acquire(hold) {
-		c.Header("Retry-After", "1")
-		abortError(c, http.StatusServiceUnavailable, codeUploadsBusy,
-			"server busy: too many upload bytes in flight, retry later")
+	if !a.admitBytes(c, hold) {
 		return
 	}
 	defer a.inflight.release(hold)
@@ -387,10 +384,7 @@ func (a *app) asyncUpload(c *gin.Context) {
 		return
 	}
 	hold := admissionHold(c.Request.ContentLength, c.Query("size"))
-	if !a.inflight.acquire(hold) {
-		c.Header("Retry-After", "1")
-		abortError(c, http.StatusServiceUnavailable, codeUploadsBusy,
-			"server busy: too many upload bytes in flight, retry later")
+	if !a.admitBytes(c, hold) {
 		return
 	}
 	defer a.inflight.release(hold)
@@ -419,6 +413,18 @@ func (a *app) asyncUpload(c *gin.Context) {
 		return a.storeUpload(ctx, client, name, u)
 	})
 	a.respondUpload(c, name, u, err)
+}
+
+// admitBytes admits hold bytes against Config.MaxInflightBytes, or answers
+// 503 uploads_busy and reports false.
+func (a *app) admitBytes(c *gin.Context, hold int64) bool {
+	if a.inflight.acquire(hold) {
+		return true
+	}
+	c.Header("Retry-After", "1")
+	abortError(c, http.StatusServiceUnavailable, codeUploadsBusy,
+		"server busy: too many upload bytes in flight, retry later")
+	return false
 }
 
 // errNoSlot: no upload slot freed within the upstream timeout.

@@ -140,17 +140,7 @@ func (s *rssSampler) max(from, to time.Time) float64 {
 func (s *rssSampler) cpu(from, to time.Time, cores int) CPUUse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var first, last *rssSample
-	for i := range s.samples {
-		smp := &s.samples[i]
-		if smp.at.Before(from) || smp.at.After(to) {
-			continue
-		}
-		if first == nil {
-			first = smp
-		}
-		last = smp
-	}
+	first, last := s.bounds(from, to)
 	var u CPUUse
 	if first == nil || last == first {
 		return u
@@ -166,6 +156,22 @@ func (s *rssSampler) cpu(from, to time.Time, cores int) CPUUse {
 	return u
 }
 
+// bounds returns the first and last samples in [from, to], nil when none.
+// The caller holds s.mu.
+func (s *rssSampler) bounds(from, to time.Time) (first, last *rssSample) {
+	for i := range s.samples {
+		smp := &s.samples[i]
+		if smp.at.Before(from) || smp.at.After(to) {
+			continue
+		}
+		if first == nil {
+			first = smp
+		}
+		last = smp
+	}
+	return first, last
+}
+
 // cpuSeconds is a process's CPU time over a window [from, to]: its rate
 // between the first and last samples inside the window, times the
 // window's length, so it covers the same span as the window's OK count.
@@ -178,17 +184,7 @@ func (s *rssSampler) cpuSeconds(proc string, from, to time.Time) (secs *float64,
 	if proc != report.ProcGenerator && k < 0 {
 		return nil, "not sampled"
 	}
-	var first, last *rssSample
-	for i := range s.samples {
-		smp := &s.samples[i]
-		if smp.at.Before(from) || smp.at.After(to) {
-			continue
-		}
-		if first == nil {
-			first = smp
-		}
-		last = smp
-	}
+	first, last := s.bounds(from, to)
 	if first == nil || last == first || !last.at.After(first.at) {
 		return nil, "fewer than two CPU samples in the window"
 	}
