@@ -29,7 +29,9 @@ import (
 //
 // At start the journal is replayed and then rewritten with only the live state, so it
 // grows with the changes of one run, not of every run. Segment files no live blob refers
-// to (garbage, or writes cut short by a kill) are removed then.
+// to (garbage, or writes cut short by a kill) are removed then, and holes are punched
+// between the live extents of the others (see reclaimOpened), so the directory is counted
+// at what it holds.
 
 const (
 	journalName = "journal"
@@ -223,7 +225,6 @@ func (s *store) replayLocked() error {
 				seg = &segment{f: f, size: fi.Size(), sealed: true}
 				segs[de.Seg] = seg
 				d.segs[seg] = struct{}{}
-				d.bytes += seg.size
 			}
 			if de.Off < 0 || de.N < 0 || de.Off+de.N > seg.size {
 				return nil, fmt.Errorf("extent %+v outside its segment of %d bytes", de, seg.size)
@@ -255,6 +256,9 @@ func (s *store) replayLocked() error {
 			s.used += b.size
 			s.blobs++
 		}
+	}
+	for seg := range d.segs {
+		d.reclaimOpened(seg)
 	}
 	s.containers = containers
 	return removeOrphans(d)

@@ -255,9 +255,10 @@ func (s *Server) StagedBytes() int64 {
 	return staged
 }
 
-// DiskBytes reports the size of the store's files, which also counts the space of
-// overwritten and deleted blobs and discarded blocks not reclaimed yet and of writes in
-// progress.
+// DiskBytes reports the disk the store's files hold: their sizes less the holes punched
+// over dead extents (see disk.go). It also counts writes in progress, and the space of
+// overwritten and deleted blobs and discarded blocks not reclaimed yet: while a read holds
+// their segment, and for good where holes cannot be punched.
 func (s *Server) DiskBytes() int64 {
 	_, _, d := s.store.usage()
 	return d

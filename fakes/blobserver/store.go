@@ -295,8 +295,9 @@ func (s *store) beginWrite(cname, name, blockID string, n int64) (extent, error)
 		}
 	}
 	// The directory also holds the not yet reclaimed space of overwritten and deleted
-	// blobs and discarded blocks (see disk); twice what may be live (the cap, and as much
-	// staged) bounds it whatever the pattern.
+	// blobs and discarded blocks (see disk: held by reads, or where holes cannot be
+	// punched); twice what may be live (the cap, and as much staged) bounds it whatever
+	// the pattern.
 	if live := s.capacity + s.stagedCapacity(); s.capacity > 0 && s.disk.bytes+n > 2*live {
 		return extent{}, errFull("the fake's directory holds %d bytes, at its limit of twice the %d bytes committed and staged blocks may hold", s.disk.bytes, live)
 	}
@@ -313,7 +314,7 @@ func (s *store) beginWrite(cname, name, blockID string, n int64) (extent, error)
 }
 
 // abortWrite gives back the reservation of a Put Blob, or of a Put Block when block is
-// set; its bytes on disk become garbage.
+// set; its bytes on disk become garbage, given back by a hole (see disk).
 func (s *store) abortWrite(e extent, block bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -322,15 +323,25 @@ func (s *store) abortWrite(e extent, block bool) {
 	} else {
 		s.pending -= e.n
 	}
+	s.disk.discard(e)
+	s.disk.unref(content{e})
+}
+
+// releaseWrite ends a commit's hold on its written extent e; if the commit failed (*err
+// set), the extent never became live and is garbage.
+func (s *store) releaseWrite(e extent, err *error) {
+	if *err != nil {
+		s.disk.discard(e)
+	}
 	s.disk.unref(content{e})
 }
 
 // commitBlob makes the written extent e the whole blob. The reservation is released
 // whatever the outcome.
-func (s *store) commitBlob(cname, name string, e extent, props blobProps, now time.Time) (*blob, error) {
+func (s *store) commitBlob(cname, name string, e extent, props blobProps, now time.Time) (_ *blob, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.disk.unref(content{e}) // after commitLocked has counted the bytes live
+	defer s.releaseWrite(e, &err) // after commitLocked has counted the bytes live
 	s.pending -= e.n
 	c, err := s.containerLocked(cname)
 	if err != nil { // deleted while the body was arriving
@@ -355,10 +366,10 @@ func (s *store) commitBlob(cname, name string, e extent, props blobProps, now ti
 
 // commitBlock stages the written extent e as block id of cname/name, which restarts the
 // blob's expiry. The reservation is released whatever the outcome.
-func (s *store) commitBlock(cname, name, id string, e extent) error {
+func (s *store) commitBlock(cname, name, id string, e extent) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.disk.unref(content{e})
+	defer s.releaseWrite(e, &err)
 	s.pendingStaged -= e.n
 	// Expire first: blocks whose blob went quiet for the expiry while this one arrived are
 	// gone, as they would be had it never come, and this one starts the blob's list anew.
