@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -25,7 +26,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		return nil
 	}
 	info := r.pass.TypesInfo
-	flow := newCtxFlow(info, sig, body, r.ginFallback)
+	flow := dataflow.NewCtx(info, sig, body, r.ginFallback)
 	// Literals handed to a value that is then asked to run them (a hook
 	// chain) run before the function returns.
 	invoked := resolve.HandedAndRun(info, body)
@@ -34,8 +35,8 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
 	//
-	gorm := newChainFlow(info, sig, body)
-	later := newLaterFlow(info, flow, body, r.attachOf)
+	gorm := dataflow.NewChain(info, sig, body)
+	later := dataflow.NewLater(info, flow, body, r.attachOf)
 	waits := r.newWaitFlow(body, flow)
 	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -120,14 +121,14 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		for i := range items {
 			desc, root := regions.LockHeld(locks, items[i].Pos)
 			if desc != "" && root != nil && sig != nil && root == sig.Recv() {
-				desc = paths.RecvLock + desc // lockowner.go
+				desc = paths.RecvLock + desc // dataflow.Owners
 			}
 			items[i].Lock = desc
 		}
 	}
-	own := newOwners(info, sig, body)
+	own := dataflow.NewOwners(info, sig, body)
 	for i := range items {
-		items[i].RecvOwn = own.call(items[i].Call)
+		items[i].RecvOwn = own.Call(items[i].Call)
 	}
 	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
 		for i := range items {
@@ -150,7 +151,7 @@ func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint strin
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (paths.Item, bool) {
+func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, skipCtx bool) (paths.Item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -224,8 +225,8 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 	if fn == nil || fn.Pkg() == nil {
 		return paths.Item{}, false // an unknown func value: no guessing
 	}
-	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(rep, info, call) {
-		if later.silenced(key, call) {
+	if rep, ok := r.cfg.Blocking[key]; ok && !dataflow.CtxRouted(rep.Routed, info, call) {
+		if later.Silenced(key, call) {
 			return paths.Item{}, false // given the request's context later, or a detached daemon
 		}
 		return blockingItem(key, rep, mk), true
@@ -248,7 +249,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 	if it, ok := r.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to
 	}
-	if isIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
+	if dataflow.IsIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
 			Chain: []string{terminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},

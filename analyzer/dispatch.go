@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -142,7 +143,7 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		return &paths.BlocksFact{Rule: "SIO001", Chain: []string{key}, Sites: []string{""}, Detail: verb, Hint: "use " + rep.Use}
 	case r.cfg.Waits[key] != "":
 		return &paths.BlocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: r.cfg.Waits[key]}
-	case isIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
+	case dataflow.IsIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
 		return &paths.BlocksFact{Chain: []string{key}, Sites: []string{""}}
 	}
 	return nil
@@ -391,7 +392,7 @@ func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths
 			for _, p := range f.All() {
 				g := *p
 				// A lock the bound method takes on its own receiver is
-				// judged by no call on the way here (lockowner.go): it
+				// judged by no call on the way here (dataflow.Owners): it
 				// counts as shared.
 				g.Lock = paths.LockName(p.Lock)
 				if p.Ref {

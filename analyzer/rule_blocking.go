@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 )
@@ -13,7 +14,7 @@ import (
 // taking one. The calls are the rows of knowledge's blocking table (and
 // the user's), matched in classifyCall by key or by an interface method's
 // declaration; a row silenced later (the request's context attached one
-// call down, a detached daemon) is later.go's; gorm's chains are judged
+// call down, a detached daemon) is dataflow.Later's; gorm's chains are judged
 // here by the chain before the finisher.
 
 // blockingItem is the SIO001 item of a call matched by a blocking row.
@@ -29,15 +30,15 @@ func blockingItem(key string, rep Replacement, mk func(rule, name, detail, hint 
 
 // gormFinisher is the item of a gorm finisher (Find, First, Save, …, and
 // an association's Find/Append/…), judged by its chain.
-func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
+func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *dataflow.Chain, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	path := knowledge.GormReceiver(fn)
-	finisher := path != "" && gormFinishers[fn.Name()]
+	finisher := path != "" && dataflow.GormFinishers[fn.Name()]
 	if path == "" {
 		// db.WithContext(ctx).Model(&u).Association("Roles").Find(&rs):
 		// the association runs its query on the chain before it, whatever
 		// gorm's own source (a query on the association's stored DB) says.
 		path = knowledge.GormAssocReceiver(fn)
-		finisher = path != "" && gormAssocFinishers[fn.Name()]
+		finisher = path != "" && dataflow.GormAssocFinishers[fn.Name()]
 	}
 	if !finisher {
 		return paths.Item{}, false
@@ -49,7 +50,7 @@ func (r *pkgView) gormFinisher(call *ast.CallExpr, fn *types.Func, gorm *chainFl
 // finisher of *gorm.DB or *gorm.Association, a query method of
 // gorm.Migrator), judged by the chain before it: SIO001 when it never
 // calls WithContext and starts from a stored DB, else context-aware I/O.
-func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *chainFlow, mk func(rule, name, detail, hint string) paths.Item) paths.Item {
+func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gorm *dataflow.Chain, mk func(rule, name, detail, hint string) paths.Item) paths.Item {
 	info := r.pass.TypesInfo
 	pos, end := call.Pos(), call.End()
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -60,10 +61,10 @@ func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gor
 		return mk("SIO001", displayName(fn), "runs a query that cannot be cancelled: gorm v1 has no context support",
 			"migrate to gorm.io/gorm and chain db.WithContext(ctx), or bound the query with a statement timeout")
 	}
-	if gorm.state(sel.X, 0) == gormNoCtx {
+	if gorm.State(sel.X, 0) == dataflow.GormNoCtx {
 		const detail = "runs a query on a *gorm.DB chain that never calls WithContext, so the request context is not used"
-		root := gormChainRoot(info, sel.X)
-		if !isGormDB(info.TypeOf(root)) {
+		root := dataflow.GormChainRoot(info, sel.X)
+		if !dataflow.IsGormDB(info.TypeOf(root)) {
 			// An association or migrator variable: the chain is where it was built.
 			return mk("SIO001", displayName(fn), detail,
 				"build "+types.ExprString(root)+" from a chain that starts with WithContext(ctx)")
@@ -89,7 +90,7 @@ func (r *pkgView) gormQuery(call *ast.CallExpr, fn *types.Func, path string, gor
 // with none is SIO001 here; one the chain cannot tell (a parameter, a
 // query returned by another function) is left to dbx's fact. Inside dbx
 // its own source decides.
-func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
+func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *dataflow.Chain, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	if !knowledge.DbxFinisher(fn) || r.pass.Pkg.Path() == knowledge.PathDbx {
 		return paths.Item{}, false
 	}
@@ -97,13 +98,13 @@ func (r *pkgView) dbxFinisher(call *ast.CallExpr, fn *types.Func, chain *chainFl
 	if !ok {
 		return paths.Item{}, false
 	}
-	switch chain.state(sel.X, 0) {
-	case gormNoCtx:
+	switch chain.State(sel.X, 0) {
+	case dataflow.GormNoCtx:
 		it := mk("SIO001", displayName(fn), "runs a dbx query without WithContext, so dbx takes its branch with no context and the request context is not used",
 			"give the query the request's context: "+types.ExprString(sel.X)+".WithContext(ctx)."+fn.Name()+"(…)")
 		it.GormRoot = sel.X
 		return it, true
-	case gormWithCtx:
+	case dataflow.GormWithCtx:
 		pos := call.Pos()
 		return paths.Item{Pos: pos, End: call.End(), Call: call, Term: &paths.Finding{
 			Chain: []string{displayName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},

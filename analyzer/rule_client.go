@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"go/ast"
 	"go/types"
 
@@ -12,12 +13,17 @@ import (
 
 // SIO004 client-per-request: a transport, SDK client or connection pool
 // built on the request path. The constructors are the client rows of
-// knowledge's call table (clientCtor, libs.go); an http.Transport literal
+// knowledge's call table (dataflow.ClientCtor); an http.Transport literal
 // is the one found by its type.
+
+const (
+	clientDetail = "builds %s on every request: each one opens its own connections, pays TCP and TLS handshakes again and keeps no warm keep-alive connection"
+	clientHint   = "build it once at start-up and share it; it is safe for concurrent use"
+)
 
 // clientCall is the item of a call to a client constructor.
 func (r *pkgView) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
-	what := clientCtor(r.cfg.Clients, fn, key)
+	what := dataflow.ClientCtor(r.cfg.Clients, fn, key)
 	if what == "" {
 		return paths.Item{}, false
 	}

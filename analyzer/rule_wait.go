@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
@@ -19,7 +20,7 @@ import (
 type waitFlow struct {
 	r    *pkgView
 	info *types.Info
-	flow *ctxFlow
+	flow *dataflow.Ctx
 	// on is false in third-party code: its channel operations are the
 	// library's own synchronisation (a buffer it just filled, a generator
 	// goroutine); its waits on the outside world are I/O, which the
@@ -34,7 +35,7 @@ type waitFlow struct {
 	// timeout derived from it): waiting on that is a wait the request
 	// cannot end. A Done of unknown origin (a field, a parameter, a type
 	// that is no context) is an escape.
-	doneVars map[types.Object]ctxInfo
+	doneVars map[types.Object]dataflow.CtxInfo
 	// sent holds, per channel expression, the first send on it in body: a
 	// later receive on the same channel is the release of a semaphore slot
 	// the function took (sem <- struct{}{}; defer func() { <-sem }()), and
@@ -48,11 +49,11 @@ type waitFlow struct {
 	discardedRecv map[*ast.UnaryExpr]bool
 }
 
-func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
+func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *dataflow.Ctx) *waitFlow {
 	info := r.pass.TypesInfo
 	w := &waitFlow{
 		r: r, info: info, flow: flow, on: !r.thirdParty,
-		inSelect: map[ast.Node]bool{}, doneVars: map[types.Object]ctxInfo{}, sent: map[string]token.Pos{},
+		inSelect: map[ast.Node]bool{}, doneVars: map[types.Object]dataflow.CtxInfo{}, sent: map[string]token.Pos{},
 		unbuffered: map[types.Object]bool{}, discardedRecv: map[*ast.UnaryExpr]bool{},
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -82,7 +83,7 @@ func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
 				}
 				if isDoneCall(rhs) {
 					if obj := info.ObjectOf(id); obj != nil {
-						w.doneVars[obj] = meet(w.doneVars[obj], w.doneOf(rhs))
+						w.doneVars[obj] = dataflow.Meet(w.doneVars[obj], w.doneOf(rhs))
 					}
 				}
 			}
@@ -96,27 +97,27 @@ func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
 	return w
 }
 
-// doneOf classifies x.Done(): ctxDropped when x is a context the request
-// cannot cancel, ctxRequest otherwise, and ctxUnset for no Done call.
-func (w *waitFlow) doneOf(e ast.Expr) ctxInfo {
+// doneOf classifies x.Done(): CtxDropped when x is a context the request
+// cannot cancel, CtxRequest otherwise, and CtxUnset for no Done call.
+func (w *waitFlow) doneOf(e ast.Expr) dataflow.CtxInfo {
 	if !isDoneCall(e) {
-		return ctxInfo{}
+		return dataflow.CtxInfo{}
 	}
 	sel := ast.Unparen(ast.Unparen(e).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
-	if ci := w.flow.classify(sel.X); ci.class == ctxDropped {
+	if ci := w.flow.Classify(sel.X); ci.Class == dataflow.CtxDropped {
 		return ci
 	}
-	return ctxInfo{class: ctxRequest}
+	return dataflow.CtxInfo{Class: dataflow.CtxRequest}
 }
 
-// isDone says whether e is a Done channel: class ctxRequest for an
-// escape, ctxDropped for the Done of a context the request cannot
-// cancel, ctxUnset for any other channel.
-func (w *waitFlow) isDone(e ast.Expr) ctxInfo {
+// isDone says whether e is a Done channel: class CtxRequest for an
+// escape, CtxDropped for the Done of a context the request cannot
+// cancel, CtxUnset for any other channel.
+func (w *waitFlow) isDone(e ast.Expr) dataflow.CtxInfo {
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 		ci := w.doneVars[w.info.ObjectOf(id)]
-		if ci.class == ctxUnknown {
-			ci.class = ctxRequest // assigned from both: no guessing
+		if ci.Class == dataflow.CtxUnknown {
+			ci.Class = dataflow.CtxRequest // assigned from both: no guessing
 		}
 		return ci
 	}
@@ -151,11 +152,11 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 		if op := commOp(cc.Comm); op != nil {
 			w.inSelect[op] = true
 			if u, ok := op.(*ast.UnaryExpr); ok {
-				switch ci := w.isDone(u.X); ci.class {
-				case ctxRequest:
+				switch ci := w.isDone(u.X); ci.Class {
+				case dataflow.CtxRequest:
 					escape = true
-				case ctxDropped:
-					dropped = ci.desc
+				case dataflow.CtxDropped:
+					dropped = ci.Desc
 				}
 			}
 		}
@@ -195,13 +196,13 @@ func (w *waitFlow) receive(n *ast.UnaryExpr) (paths.Item, bool) {
 	if w.discardedRecv[n] && w.r.semaphoreChan(n.X) {
 		return paths.Item{}, false // a release helper: func (s *slots) release() { <-s.sem }
 	}
-	switch ci := w.isDone(n.X); ci.class {
-	case ctxUnset:
+	switch ci := w.isDone(n.X); ci.Class {
+	case dataflow.CtxUnset:
 		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
 			"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"), true
-	case ctxDropped:
+	case dataflow.CtxDropped:
 		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
-			"waits on the Done() of "+ci.desc+", which the request cannot cancel",
+			"waits on the Done() of "+ci.Desc+", which the request cannot cancel",
 			"derive that context from the request's"), true
 	}
 	return paths.Item{}, false

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
@@ -22,7 +23,7 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
-	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
+	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
 	return r
 }
