@@ -9,8 +9,9 @@
 // # Layout
 //
 // The analyzer is split into units that data flows through one way; a
-// unit imports only those listed above it, and none imports package
-// analyzer (TestLayering keeps it so); directive, named, regions,
+// unit imports only those listed above it, join and report are siblings
+// that import neither the other, and none imports package analyzer
+// (TestLayering keeps it so); directive, named, regions,
 // resolve and dataflow name no rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
