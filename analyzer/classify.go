@@ -13,6 +13,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // The rules' side: which operations and calls in a body may block. Callees
@@ -93,7 +94,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				items = append(items, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Opaque: true})
 			}
 		case *ast.CompositeLit:
-			if it, ok := r.clientLiteral(n); ok {
+			if it, ok := r.rules.ClientLiteral(n); ok {
 				items = append(items, it)
 			}
 		case *ast.SelectStmt:
@@ -137,15 +138,6 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		items = r.grpcUnderTx(body, txs, items, invoked)
 	}
 	return items
-}
-
-// term is an item for an operation found in the body itself (not a call
-// of a table), named name.
-func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint string) paths.Item {
-	return paths.Item{Pos: pos, End: end, Term: &paths.Finding{
-		Rule: rule, Chain: []string{name}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
-		Detail: detail, Hint: hint, Kind: knowledge.OpKindOf(name),
-	}}
 }
 
 // classifyCall turns a call into an item when it may block.
@@ -198,7 +190,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		if im := interfaceMethod(info, call); im != nil && (!r.thirdParty || im.Pkg() != r.pass.Pkg) {
 			ikey := knowledge.Qualified(im, im.Pkg().Path())
 			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
-				return blockingItem(ikey, rep, mk), true
+				return rules.Blocking(ikey, rep.Use, rep.Verb, mk), true
 			}
 		}
 	}
@@ -212,7 +204,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 				if !query {
 					return paths.Item{}, false // FullDataTypeOf, GetTypeAliases: no query
 				}
-				return r.gormQuery(call, im, knowledge.PathGorm, gorm, mk), true
+				return r.rules.GormQuery(call, im, knowledge.PathGorm, gorm, mk), true
 			}
 		}
 		if d := r.dynItem(call); d != nil {
@@ -229,21 +221,21 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		if later.Silenced(key, call) {
 			return paths.Item{}, false // given the request's context later, or a detached daemon
 		}
-		return blockingItem(key, rep, mk), true
+		return rules.Blocking(key, rep.Use, rep.Verb, mk), true
 	}
 	if it, ok, known := r.tableWait(key, mk); known {
 		return it, ok
 	}
-	if it, ok := r.gormFinisher(call, fn, gorm, mk); ok {
+	if it, ok := r.rules.GormFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.dbxFinisher(call, fn, gorm, mk); ok {
+	if it, ok := r.rules.DbxFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.clientCall(fn, key, mk); ok {
+	if it, ok := r.rules.ClientCall(fn, key, mk); ok {
 		return it, true
 	}
-	if it, ok := r.fileCall(call, key, mk); ok {
+	if it, ok := r.rules.FileCall(call, key, mk); ok {
 		return it, true
 	}
 	if it, ok := r.refItem(fn, pos, end, call); ok {
@@ -252,7 +244,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 	if dataflow.IsIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
-			Chain: []string{terminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Chain: []string{paths.TerminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
 			Kind: knowledge.OpKindOf(key),
 		}}, true
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Interface dispatch: the items and conversions the join (internal/join)
@@ -113,7 +114,7 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		}
 		bf := &paths.BlocksFact{Dyn: s.Dyn}
 		if s.Result != nil {
-			bf = s.WithMore(lockable).Fact()
+			bf = s.WithMore(rules.Lockable).Fact()
 			bf.Dyn = s.Dyn
 		}
 		return bf
@@ -324,7 +325,7 @@ func (r *runner) recordConversions(files []*ast.File) []paths.Conv {
 				where := r.pass.Pkg.Name() + "." + d.Name.Name
 				var results *types.Tuple
 				if fn != nil {
-					where = displayName(fn)
+					where = paths.DisplayName(fn)
 					results = fn.Type().(*types.Signature).Results()
 				}
 				walk(d.Body, results, where)
@@ -361,7 +362,7 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 // applyPending applies the configuration and the suppressions recorded on
 // the way to a dispatched finding.
 func (r *pkgView) applyPending(pc paths.PendingCall, f *paths.Finding) *paths.Finding {
-	g := r.applyRules(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
+	g := r.rules.Apply(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
 	if g == nil || (g.Rule == "" && g.Lock == "") {
 		return nil
 	}
@@ -410,7 +411,7 @@ func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths
 			return out
 		},
 		Held: func(f *paths.Finding, lock string) {
-			if f.Lock == "" && lockable[f.Rule] {
+			if f.Lock == "" && rules.Lockable[f.Rule] {
 				f.Lock = lock
 			}
 		},

@@ -56,6 +56,12 @@
 //	                    attachFact carries), whose receiver a call is on
 //	                    (Owners), the library shapes a row cannot state
 //	                    (libs.go); it decides no rule
+//	internal/rules      each rule's judgement of one operation, a file per
+//	                    rule, with its wording: SIO001 (blocking.go), SIO003
+//	                    and SIO007 (held.go), SIO004 (client.go), SIO006
+//	                    (file.go); it reads the package through rules.Pkg
+//	                    (types, path, sites, the configuration's switches
+//	                    and rows), never the runner
 //	internal/join       the second phase: pending interface calls joined
 //	                    with the conversions and stores that bind them, the
 //	                    facts that carry both (PendingFact, ConvFact,
@@ -75,8 +81,9 @@
 //	                    compiler refuses a reach upwards; each method sits
 //	                    on the lowest layer it needs (TestMethodsAtTheirLayer):
 //	                      pkgView: the pass, Config (with the roots it
-//	                      names, roots.go), directives, sites, and each
-//	                      rule's judgement of one operation;
+//	                      names, roots.go), directives, sites, and the
+//	                      rules.Pkg each rule's judgement of one
+//	                      operation reads;
 //	                      scanned: what the pre-passes found (adapters,
 //	                      registrations, stores, memoisers, which
 //	                      functions read their context), the roots, and
@@ -90,10 +97,11 @@
 //	                    the reporter (internal/report) is handed what it
 //	                    needs (stage_scan.go's reportOpts) and holds no
 //	                    layer; each rule's decisions in a file of
-//	                    its own: rule_blocking.go (SIO001), rule_dropped.go
-//	                    (SIO002), rule_held.go (SIO003, SIO007),
-//	                    rule_client.go (SIO004), rule_wait.go and joins.go
-//	                    (SIO005), rule_file.go (SIO006)
+//	                    its own: internal/rules' blocking.go (SIO001),
+//	                    held.go (SIO003, SIO007), client.go (SIO004) and
+//	                    file.go (SIO006); rule_dropped.go (SIO002),
+//	                    rule_wait.go and joins.go (SIO005) read the
+//	                    runner's summaries and are still the root's
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line, and
 //	                    the references that tell a dispatch branch from a

@@ -28,6 +28,7 @@ var layers = [][]string{
 	{"internal/resolve"},
 	{"internal/paths"},
 	{"internal/dataflow"},
+	{"internal/rules"},
 	{"internal/join", "internal/report"},
 }
 

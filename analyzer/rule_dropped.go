@@ -42,7 +42,7 @@ func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *t
 			}
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
-				name = terminalName(fn)
+				name = paths.TerminalName(fn)
 			}
 			arg := ast.Unparen(call.Args[0])
 			given := ci.Desc

@@ -172,7 +172,7 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 			", not on the request's context, so the request cannot cancel the wait"
 		hint = "derive that context from the request's (or add a case <-ctx.Done() on it) and return ctx.Err()"
 	}
-	return w.r.term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint), true
+	return w.r.rules.Term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint), true
 }
 
 // send reports a send outside a select.
@@ -180,7 +180,7 @@ func (w *waitFlow) send(n *ast.SendStmt) (paths.Item, bool) {
 	if !w.on || w.inSelect[n] {
 		return paths.Item{}, false
 	}
-	return w.r.term("SIO005", n.Pos(), n.End(), "channel send",
+	return w.r.rules.Term("SIO005", n.Pos(), n.End(), "channel send",
 		"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"), true
 }
 
@@ -198,10 +198,10 @@ func (w *waitFlow) receive(n *ast.UnaryExpr) (paths.Item, bool) {
 	}
 	switch ci := w.isDone(n.X); ci.Class {
 	case dataflow.CtxUnset:
-		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
+		return w.r.rules.Term("SIO005", n.Pos(), n.End(), "channel receive",
 			"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"), true
 	case dataflow.CtxDropped:
-		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
+		return w.r.rules.Term("SIO005", n.Pos(), n.End(), "channel receive",
 			"waits on the Done() of "+ci.Desc+", which the request cannot cancel",
 			"derive that context from the request's"), true
 	}
@@ -234,7 +234,7 @@ func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (paths.Item, bool) {
 	if _, ok := t.Underlying().(*types.Chan); !ok {
 		return paths.Item{}, false
 	}
-	return w.r.term("SIO005", n.For, n.X.End(), "range over channel",
+	return w.r.rules.Term("SIO005", n.For, n.X.End(), "range over channel",
 		"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"), true
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // newRunner is one package's analysis before any stage has run.
@@ -23,6 +24,8 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
+	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
+		Clients: cfg.Clients, Files: cfg.Files}
 	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
 	return r

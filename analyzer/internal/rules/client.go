@@ -1,4 +1,4 @@
-package analyzer
+package rules
 
 import (
 	"fmt"
@@ -21,20 +21,20 @@ const (
 	clientHint   = "build it once at start-up and share it; it is safe for concurrent use"
 )
 
-// clientCall is the item of a call to a client constructor.
-func (r *pkgView) clientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
-	what := dataflow.ClientCtor(r.cfg.Clients, fn, key)
+// ClientCall is the item of a call to a client constructor.
+func (p *Pkg) ClientCall(fn *types.Func, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
+	what := dataflow.ClientCtor(p.Clients, fn, key)
 	if what == "" {
 		return paths.Item{}, false
 	}
-	return mk("SIO004", terminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
+	return mk("SIO004", paths.TerminalName(fn), fmt.Sprintf(clientDetail, what), clientHint), true
 }
 
-// clientLiteral is the item of an http.Transport{} literal.
-func (r *pkgView) clientLiteral(n *ast.CompositeLit) (paths.Item, bool) {
-	if !named.Is(r.pass.TypesInfo.TypeOf(n), false, knowledge.PathHTTP, "Transport") {
+// ClientLiteral is the item of an http.Transport{} literal.
+func (p *Pkg) ClientLiteral(n *ast.CompositeLit) (paths.Item, bool) {
+	if !named.Is(p.Info.TypeOf(n), false, knowledge.PathHTTP, "Transport") {
 		return paths.Item{}, false
 	}
-	return r.term("SIO004", n.Pos(), n.End(), "http.Transport{}",
+	return p.Term("SIO004", n.Pos(), n.End(), "http.Transport{}",
 		fmt.Sprintf(clientDetail, "an HTTP transport (connection pool)"), clientHint), true
 }

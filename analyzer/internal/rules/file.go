@@ -1,4 +1,4 @@
-package analyzer
+package rules
 
 import (
 	"go/ast"
@@ -17,9 +17,9 @@ const (
 	fileHint   = "load it once at start-up (or embed it), or keep it if the file is small and local"
 )
 
-// fileCall is the item of a call that does file I/O.
-func (r *pkgView) fileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
-	if !dataflow.IsFileIO(r.cfg.Files, r.pass.TypesInfo, call, key) {
+// FileCall is the item of a call that does file I/O.
+func (p *Pkg) FileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
+	if !dataflow.IsFileIO(p.Files, p.Info, call, key) {
 		return paths.Item{}, false
 	}
 	return mk("SIO006", key, fileDetail, fileHint), true
