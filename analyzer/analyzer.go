@@ -92,9 +92,6 @@ type pkgView struct {
 	// ginFallback: a *gin.Context is the request's context here (the
 	// configuration says so, or this package sets ContextWithFallback).
 	ginFallback bool
-	// semChans are the channels this package uses as semaphores (see
-	// semaphoreChan); nil until first asked.
-	semChans map[types.Object]bool
 	// below are the package facts of the packages below, by origin path,
 	// whichever driver runs (carried.go).
 	below []carried

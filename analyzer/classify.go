@@ -38,7 +38,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	//
 	gorm := dataflow.NewChain(info, sig, body)
 	later := dataflow.NewLater(info, flow, body, r.attachOf)
-	waits := r.newWaitFlow(body, flow)
+	waits := r.rules.NewWaitFlow(body, flow)
 	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -98,19 +98,19 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				items = append(items, it)
 			}
 		case *ast.SelectStmt:
-			if it, ok := waits.selectStmt(n); ok {
+			if it, ok := waits.SelectStmt(n); ok {
 				items = append(items, it)
 			}
 		case *ast.SendStmt:
-			if it, ok := waits.send(n); ok {
+			if it, ok := waits.Send(n); ok {
 				items = append(items, it)
 			}
 		case *ast.UnaryExpr:
-			if it, ok := waits.receive(n); ok {
+			if it, ok := waits.Receive(n); ok {
 				items = append(items, it)
 			}
 		case *ast.RangeStmt:
-			if it, ok := waits.rangeStmt(n); ok {
+			if it, ok := waits.RangeStmt(n); ok {
 				items = append(items, it)
 			}
 		}
@@ -223,7 +223,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		}
 		return rules.Blocking(key, rep.Use, rep.Verb, mk), true
 	}
-	if it, ok, known := r.tableWait(key, mk); known {
+	if it, ok, known := r.rules.TableWait(key, mk); known {
 		return it, ok
 	}
 	if it, ok := r.rules.GormFinisher(call, fn, gorm, mk); ok {
@@ -305,14 +305,4 @@ func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn
-}
-
-// isBuiltin says whether fun names the predeclared function name.
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
 }

@@ -58,8 +58,9 @@
 //	                    (libs.go); it decides no rule
 //	internal/rules      each rule's judgement of one operation, a file per
 //	                    rule, with its wording: SIO001 (blocking.go), SIO003
-//	                    and SIO007 (held.go), SIO004 (client.go), SIO006
-//	                    (file.go); it reads the package through rules.Pkg
+//	                    and SIO007 (held.go), SIO004 (client.go), SIO005's
+//	                    waits and channels (wait.go), SIO006 (file.go); it
+//	                    reads the package through rules.Pkg
 //	                    (types, path, sites, the configuration's switches
 //	                    and rows), never the runner
 //	internal/join       the second phase: pending interface calls joined
@@ -98,10 +99,11 @@
 //	                    needs (stage_scan.go's reportOpts) and holds no
 //	                    layer; each rule's decisions in a file of
 //	                    its own: internal/rules' blocking.go (SIO001),
-//	                    held.go (SIO003, SIO007), client.go (SIO004) and
-//	                    file.go (SIO006); rule_dropped.go (SIO002),
-//	                    rule_wait.go and joins.go (SIO005) read the
-//	                    runner's summaries and are still the root's
+//	                    held.go (SIO003, SIO007), client.go (SIO004),
+//	                    wait.go (SIO005) and file.go (SIO006);
+//	                    rule_dropped.go (SIO002) and joins.go (SIO005's
+//	                    joins) read the runner's summaries and are still
+//	                    the root's
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line, and
 //	                    the references that tell a dispatch branch from a

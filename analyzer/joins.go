@@ -378,3 +378,24 @@ func (r *runner) uncancellable(items []paths.Item) *paths.Finding {
 var coordination = map[string]bool{
 	"channel send": true, "channel receive": true, "range over channel": true, "select": true,
 }
+
+// joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
+// goroutines the body starts: nil when every one stops with the request's
+// context, or, in a dependency, when none does blocking I/O.
+func (r *runner) joinWait(it paths.Item) *paths.Finding {
+	if r.thirdParty {
+		if !r.joinBlocks(it.Join) {
+			return nil // a dependency joining work that does no blocking I/O
+		}
+		return it.Term
+	}
+	u := r.uncancellable(it.Join)
+	if u == nil {
+		return nil // every goroutine joined stops with the request's context
+	}
+	g := *it.Term
+	g.Detail = "waits for goroutines that do not stop with the request's context (" +
+		u.Chain[len(u.Chain)-1] + " at " + paths.ShortSite(u.Sites[len(u.Sites)-1]) + ")"
+	g.Hint = joinHint
+	return &g
+}

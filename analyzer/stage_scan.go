@@ -24,10 +24,10 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
-	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
-		Clients: cfg.Clients, Files: cfg.Files}
 	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
+	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
+		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
 	return r
 }
 

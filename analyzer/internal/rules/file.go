@@ -19,7 +19,7 @@ const (
 
 // FileCall is the item of a call that does file I/O.
 func (p *Pkg) FileCall(call *ast.CallExpr, key string, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
-	if !dataflow.IsFileIO(p.Files, p.Info, call, key) {
+	if !dataflow.IsFileIO(p.FileRows, p.Info, call, key) {
 		return paths.Item{}, false
 	}
 	return mk("SIO006", key, fileDetail, fileHint), true

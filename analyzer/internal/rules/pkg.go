@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -19,9 +20,21 @@ type Pkg struct {
 	Site func(token.Pos) string
 	// Enabled says whether the configuration turns a rule on.
 	Enabled func(rule string) bool
-	// Clients and Files are the configuration's client and file rows.
-	Clients map[string]string
-	Files   map[string]bool
+	// Files are the package's files, for what a rule reads across its
+	// bodies (the semaphores of wait.go).
+	Files []*ast.File
+	// ThirdParty: the package is a dependency module's, whose channels
+	// are its own synchronisation.
+	ThirdParty bool
+	// Clients, FileRows and Waits are the configuration's client, file
+	// and wait rows.
+	Clients  map[string]string
+	FileRows map[string]bool
+	Waits    map[string]string
+
+	// semChans are the channels the package uses as semaphores (see
+	// semaphoreChan); nil until first asked.
+	semChans map[types.Object]bool
 }
 
 // Term is an item for an operation found in the body itself (not a call
