@@ -121,7 +121,7 @@ func (r *pkgView) reportOpts() report.Options {
 			rep := r.cfg.Blocking[key]
 			return rep.Method, rep.ExtraArgs
 		},
-		Once:   onceRules,
-		TxHint: txHint,
+		Once: onceRules,
+		Held: rules.Held,
 	}
 }

@@ -76,8 +76,3 @@ func importsGRPC(pkg *types.Package) bool {
 	}
 	return false
 }
-
-// txHint is SIO007's fix.
-const txHint = "the transaction holds a pooled database connection (and its row locks) for the whole remote call, " +
-	"so under load the pool drains and every request waits for a connection; make the call before Begin or after Commit, " +
-	"or write an outbox row in the transaction and let a worker make the call"

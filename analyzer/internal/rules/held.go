@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
 // SIO003 lock-across-io and SIO007 tx-across-io: an operation reached
@@ -68,4 +69,30 @@ func remote(f *paths.Finding) bool {
 		}
 	}
 	return true
+}
+
+// txHint is SIO007's fix.
+const txHint = "the transaction holds a pooled database connection (and its row locks) for the whole remote call, " +
+	"so under load the pool drains and every request waits for a connection; make the call before Begin or after Commit, " +
+	"or write an outbox row in the transaction and let a worker make the call"
+
+// Held is how the SIO003 or SIO007 diagnostic words f, a path reached
+// while its lock is held (f.Lock) or its transaction open (f.Tx): the
+// clause that follows what f does, "" when f holds neither for rule, and
+// the rule's hint. The reporter groups the paths; the wording is the
+// rule's.
+func Held(rule string, f *paths.Finding) (clause, hint string) {
+	switch {
+	case rule == "SIO007" && f.Tx != "":
+		return " while transaction " + f.Tx + " is open", txHint
+	case rule == "SIO003" && f.Lock != "":
+		hint = "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
+			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+		if strings.Contains(f.Lock, regions.ReadLocked) {
+			hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
+				"release the lock before the call (copy what you need under it)"
+		}
+		return " while " + paths.LockName(f.Lock) + " is held", hint
+	}
+	return "", ""
 }
