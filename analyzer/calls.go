@@ -190,8 +190,3 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	}
 	return nil
 }
-
-// joinHint is the fix for a join over goroutines that ignore the request's
-// context: bound every goroutine by one derived from it, so the join
-// returns soon after the request ends and nothing is left running.
-const joinHint = "use errgroup.WithContext(ctx) and pass its context to every goroutine's I/O (each returns when it is done), or make each goroutine select on ctx.Done()"

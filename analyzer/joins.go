@@ -379,6 +379,11 @@ var coordination = map[string]bool{
 	"channel send": true, "channel receive": true, "range over channel": true, "select": true,
 }
 
+// joinHint is the fix for a join over goroutines that ignore the request's
+// context: bound every goroutine by one derived from it, so the join
+// returns soon after the request ends and nothing is left running.
+const joinHint = "use errgroup.WithContext(ctx) and pass its context to every goroutine's I/O (each returns when it is done), or make each goroutine select on ctx.Done()"
+
 // joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
 // goroutines the body starts: nil when every one stops with the request's
 // context, or, in a dependency, when none does blocking I/O.
