@@ -11,8 +11,8 @@
 // The analyzer is split into units that data flows through one way; a
 // unit imports only those listed above it, join and report are siblings
 // that import neither the other, and none imports package analyzer
-// (TestLayering keeps it so); directive, named, regions,
-// resolve and dataflow name no rule (TestUnitsKnowNoRule):
+// (TestLayering keeps it so); directive, named, regions, resolve and
+// dataflow name no rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
@@ -60,9 +60,10 @@
 //	                    rule, with its wording: SIO001 (blocking.go), SIO003
 //	                    and SIO007 (held.go), SIO004 (client.go), SIO005's
 //	                    waits and channels (wait.go), SIO006 (file.go); it
-//	                    reads the package through rules.Pkg
-//	                    (types, path, sites, the configuration's switches
-//	                    and rows), never the runner
+//	                    reads the package through rules.Pkg (types, path,
+//	                    sites, the configuration's switches and rows),
+//	                    never the runner; the reporter is handed held.go's
+//	                    wording (rules.Held)
 //	internal/join       the second phase: pending interface calls joined
 //	                    with the conversions and stores that bind them, the
 //	                    facts that carry both (PendingFact, ConvFact,
