@@ -15,6 +15,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
@@ -63,7 +64,8 @@ func New(cfg Config) *analysis.Analyzer {
 //
 //	pkgView  the package as the driver gave it, the configuration, the
 //	         directives and the reporter: sites, and each rule's judgement
-//	         of one operation (the rule_*.go tables and shapes);
+//	         of one operation (internal/rules, and the rule_*.go files
+//	         that still need the pass);
 //	scanned  what the package's pre-passes found (adapters and
 //	         registrations, slots and stores, memoisers, callbacks, which
 //	         functions read their context): roots, and turning a body into
@@ -90,12 +92,12 @@ type pkgView struct {
 	// ginFallback: a *gin.Context is the request's context here (the
 	// configuration says so, or this package sets ContextWithFallback).
 	ginFallback bool
-	// semChans are the channels this package uses as semaphores (see
-	// semaphoreChan); nil until first asked.
-	semChans map[types.Object]bool
 	// below are the package facts of the packages below, by origin path,
 	// whichever driver runs (carried.go).
 	below []carried
+	// rules judge one operation (internal/rules), reading the package
+	// only through what this hands them.
+	rules *rules.Pkg
 }
 
 // scanned is the package with what its pre-passes found (see pkgView).
@@ -173,23 +175,4 @@ func declName(fd *ast.FuncDecl, fn *types.Func) string {
 	}
 	q := knowledge.Qualified(fn, "")
 	return strings.TrimPrefix(q, ".")
-}
-
-// displayName names a callee in a chain: pkgname.F for project code.
-func displayName(fn *types.Func) string {
-	if fn.Pkg() == nil {
-		return fn.Name()
-	}
-	return knowledge.Qualified(fn, fn.Pkg().Name())
-}
-
-// terminalName names the call that ends a chain: by import path for the
-// standard library (database/sql.(*DB).QueryContext, like the SIO001
-// table), by package name for everything else.
-func terminalName(fn *types.Func) string {
-	path := fn.Pkg().Path()
-	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") {
-		return knowledge.Qualified(fn, path)
-	}
-	return displayName(fn)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Call resolution: what an item of a body leads to. Rules classify calls
@@ -43,7 +44,7 @@ func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 
 // applyConfig is resolveAt for one path.
 func (r *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
-	return r.applyRules(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.Suppressed(s, it, rule) })
+	return r.rules.Apply(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.Suppressed(s, it, rule) })
 }
 
 // resolve returns the blocking path behind an item, or nil.
@@ -71,13 +72,13 @@ func (r *runner) resolve(it paths.Item) *paths.Finding {
 		if callee == nil || callee.Result == nil {
 			return nil
 		}
-		return paths.OwnLocks(callee.WithMore(lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
 	case it.Local != nil:
 		callee := r.byFunc[it.Local]
 		if callee == nil || callee.Root != resolve.NotRoot || callee.Result == nil {
 			return nil
 		}
-		return paths.OwnLocks(callee.WithMore(lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr
 		return paths.Item{}, false
 	}
 	if fn.Pkg() == r.pass.Pkg {
-		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: displayName(fn)}, true
+		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: paths.DisplayName(fn)}, true
 	}
 	var f paths.BlocksFact
 	if r.pass.ImportObjectFact(fn, &f) {
@@ -159,7 +160,7 @@ func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr
 		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 && !ext.Opaque && !ext.OpaqueMemory {
 			return paths.Item{}, false
 		}
-		return paths.Item{Pos: pos, End: end, Call: call, Ext: ext, Name: displayName(fn)}, true
+		return paths.Item{Pos: pos, End: end, Call: call, Ext: ext, Name: paths.DisplayName(fn)}, true
 	}
 	return paths.Item{}, false
 }
@@ -189,8 +190,3 @@ func funcRef(info *types.Info, e ast.Expr) *types.Func {
 	}
 	return nil
 }
-
-// joinHint is the fix for a join over goroutines that ignore the request's
-// context: bound every goroutine by one derived from it, so the join
-// returns soon after the request ends and nothing is left running.
-const joinHint = "use errgroup.WithContext(ctx) and pass its context to every goroutine's I/O (each returns when it is done), or make each goroutine select on ctx.Done()"

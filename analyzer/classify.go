@@ -7,11 +7,13 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // The rules' side: which operations and calls in a body may block. Callees
@@ -25,7 +27,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		return nil
 	}
 	info := r.pass.TypesInfo
-	flow := newCtxFlow(info, sig, body, r.ginFallback)
+	flow := dataflow.NewCtx(info, sig, body, r.ginFallback)
 	// Literals handed to a value that is then asked to run them (a hook
 	// chain) run before the function returns.
 	invoked := resolve.HandedAndRun(info, body)
@@ -34,9 +36,9 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// resolveAt applies the configuration, and a disabled rule's operation
 	// still blocks under a lock (SIO003).
 	//
-	gorm := newChainFlow(info, sig, body)
-	later := newLaterFlow(info, flow, body, r.attachOf)
-	waits := r.newWaitFlow(body, flow)
+	gorm := dataflow.NewChain(info, sig, body)
+	later := dataflow.NewLater(info, flow, body, r.attachOf)
+	waits := r.rules.NewWaitFlow(body, flow)
 	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -92,23 +94,23 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				items = append(items, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Opaque: true})
 			}
 		case *ast.CompositeLit:
-			if it, ok := r.clientLiteral(n); ok {
+			if it, ok := r.rules.ClientLiteral(n); ok {
 				items = append(items, it)
 			}
 		case *ast.SelectStmt:
-			if it, ok := waits.selectStmt(n); ok {
+			if it, ok := waits.SelectStmt(n); ok {
 				items = append(items, it)
 			}
 		case *ast.SendStmt:
-			if it, ok := waits.send(n); ok {
+			if it, ok := waits.Send(n); ok {
 				items = append(items, it)
 			}
 		case *ast.UnaryExpr:
-			if it, ok := waits.receive(n); ok {
+			if it, ok := waits.Receive(n); ok {
 				items = append(items, it)
 			}
 		case *ast.RangeStmt:
-			if it, ok := waits.rangeStmt(n); ok {
+			if it, ok := waits.RangeStmt(n); ok {
 				items = append(items, it)
 			}
 		}
@@ -120,14 +122,14 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		for i := range items {
 			desc, root := regions.LockHeld(locks, items[i].Pos)
 			if desc != "" && root != nil && sig != nil && root == sig.Recv() {
-				desc = paths.RecvLock + desc // lockowner.go
+				desc = paths.RecvLock + desc // dataflow.Owners
 			}
 			items[i].Lock = desc
 		}
 	}
-	own := newOwners(info, sig, body)
+	own := dataflow.NewOwners(info, sig, body)
 	for i := range items {
-		items[i].RecvOwn = own.call(items[i].Call)
+		items[i].RecvOwn = own.Call(items[i].Call)
 	}
 	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
 		for i := range items {
@@ -138,19 +140,10 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	return items
 }
 
-// term is an item for an operation found in the body itself (not a call
-// of a table), named name.
-func (r *pkgView) term(rule string, pos, end token.Pos, name, detail, hint string) paths.Item {
-	return paths.Item{Pos: pos, End: end, Term: &paths.Finding{
-		Rule: rule, Chain: []string{name}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
-		Detail: detail, Hint: hint, Kind: knowledge.OpKindOf(name),
-	}}
-}
-
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, skipCtx bool) (paths.Item, bool) {
+func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, skipCtx bool) (paths.Item, bool) {
 	info := r.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
@@ -197,7 +190,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 		if im := interfaceMethod(info, call); im != nil && (!r.thirdParty || im.Pkg() != r.pass.Pkg) {
 			ikey := knowledge.Qualified(im, im.Pkg().Path())
 			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
-				return blockingItem(ikey, rep, mk), true
+				return rules.Blocking(ikey, rep.Use, rep.Verb, mk), true
 			}
 		}
 	}
@@ -211,7 +204,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 				if !query {
 					return paths.Item{}, false // FullDataTypeOf, GetTypeAliases: no query
 				}
-				return r.gormQuery(call, im, knowledge.PathGorm, gorm, mk), true
+				return r.rules.GormQuery(call, im, knowledge.PathGorm, gorm, mk), true
 			}
 		}
 		if d := r.dynItem(call); d != nil {
@@ -224,34 +217,34 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlo
 	if fn == nil || fn.Pkg() == nil {
 		return paths.Item{}, false // an unknown func value: no guessing
 	}
-	if rep, ok := r.cfg.Blocking[key]; ok && !ctxRouted(rep, info, call) {
-		if later.silenced(key, call) {
+	if rep, ok := r.cfg.Blocking[key]; ok && !dataflow.CtxRouted(rep.Routed, info, call) {
+		if later.Silenced(key, call) {
 			return paths.Item{}, false // given the request's context later, or a detached daemon
 		}
-		return blockingItem(key, rep, mk), true
+		return rules.Blocking(key, rep.Use, rep.Verb, mk), true
 	}
-	if it, ok, known := r.tableWait(key, mk); known {
+	if it, ok, known := r.rules.TableWait(key, mk); known {
 		return it, ok
 	}
-	if it, ok := r.gormFinisher(call, fn, gorm, mk); ok {
+	if it, ok := r.rules.GormFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.dbxFinisher(call, fn, gorm, mk); ok {
+	if it, ok := r.rules.DbxFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.clientCall(fn, key, mk); ok {
+	if it, ok := r.rules.ClientCall(fn, key, mk); ok {
 		return it, true
 	}
-	if it, ok := r.fileCall(call, key, mk); ok {
+	if it, ok := r.rules.FileCall(call, key, mk); ok {
 		return it, true
 	}
 	if it, ok := r.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to
 	}
-	if isIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
+	if dataflow.IsIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
-			Chain: []string{terminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Chain: []string{paths.TerminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
 			Kind: knowledge.OpKindOf(key),
 		}}, true
 	}
@@ -312,14 +305,4 @@ func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn
-}
-
-// isBuiltin says whether fun names the predeclared function name.
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
 }

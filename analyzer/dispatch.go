@@ -5,10 +5,12 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Interface dispatch: the items and conversions the join (internal/join)
@@ -112,7 +114,7 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		}
 		bf := &paths.BlocksFact{Dyn: s.Dyn}
 		if s.Result != nil {
-			bf = s.WithMore(lockable).Fact()
+			bf = s.WithMore(rules.Lockable).Fact()
 			bf.Dyn = s.Dyn
 		}
 		return bf
@@ -142,7 +144,7 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		return &paths.BlocksFact{Rule: "SIO001", Chain: []string{key}, Sites: []string{""}, Detail: verb, Hint: "use " + rep.Use}
 	case r.cfg.Waits[key] != "":
 		return &paths.BlocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: r.cfg.Waits[key]}
-	case isIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
+	case dataflow.IsIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
 		return &paths.BlocksFact{Chain: []string{key}, Sites: []string{""}}
 	}
 	return nil
@@ -323,7 +325,7 @@ func (r *runner) recordConversions(files []*ast.File) []paths.Conv {
 				where := r.pass.Pkg.Name() + "." + d.Name.Name
 				var results *types.Tuple
 				if fn != nil {
-					where = displayName(fn)
+					where = paths.DisplayName(fn)
 					results = fn.Type().(*types.Signature).Results()
 				}
 				walk(d.Body, results, where)
@@ -360,7 +362,7 @@ func testDouble(pkg *types.Package, t types.Type) bool {
 // applyPending applies the configuration and the suppressions recorded on
 // the way to a dispatched finding.
 func (r *pkgView) applyPending(pc paths.PendingCall, f *paths.Finding) *paths.Finding {
-	g := r.applyRules(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
+	g := r.rules.Apply(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
 	if g == nil || (g.Rule == "" && g.Lock == "") {
 		return nil
 	}
@@ -391,7 +393,7 @@ func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths
 			for _, p := range f.All() {
 				g := *p
 				// A lock the bound method takes on its own receiver is
-				// judged by no call on the way here (lockowner.go): it
+				// judged by no call on the way here (dataflow.Owners): it
 				// counts as shared.
 				g.Lock = paths.LockName(p.Lock)
 				if p.Ref {
@@ -409,7 +411,7 @@ func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths
 			return out
 		},
 		Held: func(f *paths.Finding, lock string) {
-			if f.Lock == "" && lockable[f.Rule] {
+			if f.Lock == "" && rules.Lockable[f.Rule] {
 				f.Lock = lock
 			}
 		},

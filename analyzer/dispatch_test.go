@@ -250,7 +250,7 @@ func TestInterfaceOnlyDroppedContextFix(t *testing.T) {
 // shared (a package variable, a long-lived handler's field, a bucket
 // handed to a constructor, a local passed on), and silent where the
 // handler makes the value per request with a New* constructor given only
-// basic values and uses it only as a receiver (lockowner.go).
+// basic values and uses it only as a receiver (dataflow.Owners).
 func TestPerRequestLock(t *testing.T) {
 	t.Parallel()
 	crossReports(t, "perreq", "perreq/store", "perreq/api")

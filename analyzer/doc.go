@@ -9,9 +9,10 @@
 // # Layout
 //
 // The analyzer is split into units that data flows through one way; a
-// unit imports only those listed above it, and none imports package
-// analyzer (TestLayering keeps it so); directive, named, regions and
-// resolve name no rule (TestUnitsKnowNoRule):
+// unit imports only those listed above it, join and report are siblings
+// that import neither the other, and none imports package analyzer
+// (TestLayering keeps it so); directive, named, regions, resolve and
+// dataflow name no rule (TestUnitsKnowNoRule):
 //
 //	internal/casetest   tests only: the testdata tree loaded once per test
 //	                    binary, each case checked against its // want lines
@@ -47,6 +48,22 @@
 //	                    (MaxTerminals, MaxOps), the receiver-lock marks
 //	                    (locks.go) and the dispatch model's instances with
 //	                    BlocksFact as payload (dyn.go); it decides no rule
+//	internal/dataflow   values followed through one body, with no other
+//	                    function's summary: where a context comes from
+//	                    (Ctx), whether a query builder's chain carries one
+//	                    (Chain), what a body does later with a request or
+//	                    command it makes (Later, and Attach, which
+//	                    attachFact carries), whose receiver a call is on
+//	                    (Owners), the library shapes a row cannot state
+//	                    (libs.go); it decides no rule
+//	internal/rules      each rule's judgement of one operation, a file per
+//	                    rule, with its wording: SIO001 (blocking.go), SIO003
+//	                    and SIO007 (held.go), SIO004 (client.go), SIO005's
+//	                    waits and channels (wait.go), SIO006 (file.go); it
+//	                    reads the package through rules.Pkg (types, path,
+//	                    sites, the configuration's switches and rows),
+//	                    never the runner; the reporter is handed held.go's
+//	                    wording (rules.Held)
 //	internal/join       the second phase: pending interface calls joined
 //	                    with the conversions and stores that bind them, the
 //	                    facts that carry both (PendingFact, ConvFact,
@@ -66,8 +83,9 @@
 //	                    compiler refuses a reach upwards; each method sits
 //	                    on the lowest layer it needs (TestMethodsAtTheirLayer):
 //	                      pkgView: the pass, Config (with the roots it
-//	                      names, roots.go), directives, sites, and each
-//	                      rule's judgement of one operation;
+//	                      names, roots.go), directives, sites, and the
+//	                      rules.Pkg each rule's judgement of one
+//	                      operation reads;
 //	                      scanned: what the pre-passes found (adapters,
 //	                      registrations, stores, memoisers, which
 //	                      functions read their context), the roots, and
@@ -81,10 +99,12 @@
 //	                    the reporter (internal/report) is handed what it
 //	                    needs (stage_scan.go's reportOpts) and holds no
 //	                    layer; each rule's decisions in a file of
-//	                    its own: rule_blocking.go (SIO001), rule_dropped.go
-//	                    (SIO002), rule_held.go (SIO003, SIO007),
-//	                    rule_client.go (SIO004), rule_wait.go and joins.go
-//	                    (SIO005), rule_file.go (SIO006)
+//	                    its own: internal/rules' blocking.go (SIO001),
+//	                    held.go (SIO003, SIO007), client.go (SIO004),
+//	                    wait.go (SIO005) and file.go (SIO006);
+//	                    rule_dropped.go (SIO002) and joins.go (SIO005's
+//	                    joins) read the runner's summaries and are still
+//	                    the root's
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line, and
 //	                    the references that tell a dispatch branch from a
@@ -114,8 +134,8 @@
 //     say which functions serve requests.
 //  2. collect (classify.go) turns each body into items: an operation that
 //     a rule's file judges (against the rows of internal/knowledge's
-//     blocking.txt and calls.txt, held by Config; libs.go for the shapes a
-//     row cannot state; ctxflow.go and later.go for where a context comes
+//     blocking.txt and calls.txt, held by Config; internal/dataflow for the shapes a
+//     row cannot state; its Ctx and Later for where a context comes
 //     from), a call, or an interface call; regions marks the lock (SIO003)
 //     or transaction (SIO007) held at each.
 //  3. resolve (calls.go) says what a call leads to: the same package's
@@ -201,7 +221,7 @@
 //
 // SIO001 (blocking-call) flags context-less calls from a data-driven table
 // (Config.Blocking) that have a context-aware variant, judged with what the
-// function does later with a local variable holding the result (later.go):
+// function does later with a local variable holding the result (dataflow.Later):
 // an http.NewRequest whose request is given the request's context, or one
 // of unknown origin, by req.WithContext(ctx) or req.Clone(ctx) before the
 // variable is assigned again is not flagged, nor is an exec.Command started
@@ -243,7 +263,7 @@
 // WaitGroup and Cond waits, bare channel sends and receives, range over a
 // channel, and select statements with neither a x.Done() case nor default;
 // the Done() of a context derived from context.Background() or TODO() (as
-// ctxflow.go classifies it) is no escape, one of unknown origin is. A
+// dataflow.Ctx classifies it) is no escape, one of unknown origin is. A
 // WaitGroup or errgroup join in the module's own code is reported only when
 // a goroutine it joins does not stop with the request's context (a SIO001,
 // SIO002 or SIO005 operation other than a bare channel operation, which is
@@ -274,14 +294,14 @@
 // list-query idiom) keeps the state of its origin, and a parameter's origin
 // is unknown, so never flagged. pocketbase/dbx's finishers (Execute,
 // One, All, … of a Query, SelectQuery or ModelQuery; knowledge/dbx.go)
-// are judged the same way, by the chain before them (chainFlow), not by
+// are judged the same way, by the chain before them (dataflow.Chain), not by
 // dbx's source, which tests q.ctx == nil at run time: WithContext in the
 // chain is silent, none on a stored builder is SIO001, and a chain the
 // body cannot tell keeps dbx's fact. sqlx's context-less methods are table
 // entries. The table is data, internal/knowledge/blocking.txt, one row per
 // call with the evidence for it; the SDK rows (go-redis v6/v7, mongo-driver
 // v1 GridFS, aws-sdk-go v1, Qiniu, Aliyun OSS, Huawei OBS) have their story
-// in docs/rules/libraries.md; a row's routed hook (routedHooks in libs.go,
+// in docs/rules/libraries.md; a row's routed hook (dataflow.RoutedHooks,
 // named by knowledge.RoutedHooks) skips a call whose receiver or options may
 // carry the context (go-redis v7's WithContext, oss.WithContext), which its
 // key cannot show.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Callbacks through interfaces.
@@ -111,7 +112,7 @@ func (r *runner) sealArgs(ds []paths.DynCall, depth int) []paths.DynCall {
 				} else {
 					bf = r.methodFact(a.Fn)
 				}
-				name, site = displayName(a.Fn), d.Sites[len(d.Sites)-1]
+				name, site = paths.DisplayName(a.Fn), d.Sites[len(d.Sites)-1]
 			}
 			if bf != nil {
 				args = append(args, paths.DynArg{Param: a.Param, Name: name, Site: site, Fact: bf})
@@ -135,7 +136,7 @@ func (r *runner) argFact(s *paths.Summary, depth int) *paths.BlocksFact {
 	}
 	bf := &paths.BlocksFact{}
 	if s.Result != nil {
-		bf = s.WithMore(lockable).Fact()
+		bf = s.WithMore(rules.Lockable).Fact()
 	}
 	bf.Dyn = r.sealArgs(s.Dyn, depth+1)
 	return bf

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -52,7 +53,7 @@ var goStarters = map[string]bool{
 // literal of the body. known is false when the body starts none, or one
 // whose function is a value of unknown origin: then what the wait joins
 // is unknown.
-func (r *scanned) joinedWork(body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (out []paths.Item, known bool) {
+func (r *scanned) joinedWork(body *ast.BlockStmt, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later) (out []paths.Item, known bool) {
 	known = true
 	started := false
 	add := func(items []paths.Item, ok bool) {
@@ -138,7 +139,7 @@ func localLit(info *types.Info, body *ast.BlockStmt, e ast.Expr) *ast.FuncLit {
 // funcWork returns the items of running the function e: a literal's body,
 // a named function's item, or, for a go statement's call, the call itself.
 // known is false for a function value of unknown origin.
-func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *laterFlow, call *ast.CallExpr) ([]paths.Item, bool) {
+func (r *scanned) funcWork(e ast.Expr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, call *ast.CallExpr) ([]paths.Item, bool) {
 	info := r.pass.TypesInfo
 	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
 		sig, _ := info.TypeOf(lit).(*types.Signature)
@@ -167,7 +168,7 @@ func (r *scanned) funcWork(e ast.Expr, flow *ctxFlow, gorm *chainFlow, later *la
 
 // markJoins attaches the joined work to the join waits among items, in a
 // dependency module only, when that work is known.
-func (r *scanned) markJoins(items []paths.Item, body *ast.BlockStmt, flow *ctxFlow, gorm *chainFlow, later *laterFlow) {
+func (r *scanned) markJoins(items []paths.Item, body *ast.BlockStmt, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later) {
 	var started []paths.Item
 	computed, known := false, false
 	for i := range items {
@@ -246,7 +247,7 @@ func (r *runner) joinBlocks(items []paths.Item) bool {
 // (s.wg.Wait()): the goroutines started by the package's functions that
 // call Add on the same field. ok is false when the receiver is no field,
 // when no function adds to it, or when some of that work is unknown.
-func (r *scanned) fieldJoins(call *ast.CallExpr, flow *ctxFlow, gorm *chainFlow, later *laterFlow) (work []paths.Item, ok bool) {
+func (r *scanned) fieldJoins(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later) (work []paths.Item, ok bool) {
 	info := r.pass.TypesInfo
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !isSel {
@@ -376,4 +377,30 @@ func (r *runner) uncancellable(items []paths.Item) *paths.Finding {
 // it), not a wait on the outside world, as in a dependency's code.
 var coordination = map[string]bool{
 	"channel send": true, "channel receive": true, "range over channel": true, "select": true,
+}
+
+// joinHint is the fix for a join over goroutines that ignore the request's
+// context: bound every goroutine by one derived from it, so the join
+// returns soon after the request ends and nothing is left running.
+const joinHint = "use errgroup.WithContext(ctx) and pass its context to every goroutine's I/O (each returns when it is done), or make each goroutine select on ctx.Done()"
+
+// joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
+// goroutines the body starts: nil when every one stops with the request's
+// context, or, in a dependency, when none does blocking I/O.
+func (r *runner) joinWait(it paths.Item) *paths.Finding {
+	if r.thirdParty {
+		if !r.joinBlocks(it.Join) {
+			return nil // a dependency joining work that does no blocking I/O
+		}
+		return it.Term
+	}
+	u := r.uncancellable(it.Join)
+	if u == nil {
+		return nil // every goroutine joined stops with the request's context
+	}
+	g := *it.Term
+	g.Detail = "waits for goroutines that do not stop with the request's context (" +
+		u.Chain[len(u.Chain)-1] + " at " + paths.ShortSite(u.Sites[len(u.Sites)-1]) + ")"
+	g.Hint = joinHint
+	return &g
 }

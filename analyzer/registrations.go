@@ -133,7 +133,7 @@ func (r *scanned) registrarCalls() {
 				}
 				done[sc.call][i] = true
 				changed = true
-				reg := seen.Registration{Pos: r.site(sc.call.Pos()), Call: terminalName(sc.fn), Framework: f.Framework}
+				reg := seen.Registration{Pos: r.site(sc.call.Pos()), Call: paths.TerminalName(sc.fn), Framework: f.Framework}
 				r.registerArgs(&reg, []ast.Expr{sc.call.Args[i]}, sc.in, sc.ignores)
 				r.reg.list = append(r.reg.list, reg)
 				if !r.reg.first.IsValid() {
@@ -173,7 +173,7 @@ func (r *scanned) registration(call *ast.CallExpr, in string, ignores []*directi
 		return // error.Error and other universe methods have no package
 	}
 	fn = fn.Origin()
-	reg := seen.Registration{Pos: r.site(call.Pos()), Call: terminalName(fn)}
+	reg := seen.Registration{Pos: r.site(call.Pos()), Call: paths.TerminalName(fn)}
 	if k := knowledge.RegistrationOf(fn); k != nil {
 		if k.Handler >= len(call.Args) {
 			return
@@ -215,7 +215,7 @@ func (r *scanned) registerArgs(reg *seen.Registration, args []ast.Expr, in strin
 	for _, a := range args {
 		if p, ok := r.handlers.Param(a); ok {
 			r.addRegistrar(p, reg.Framework)
-			reg.Handlers = append(reg.Handlers, "what the callers of "+displayName(p.Func)+" pass as "+exprText(a))
+			reg.Handlers = append(reg.Handlers, "what the callers of "+paths.DisplayName(p.Func)+" pass as "+exprText(a))
 			continue
 		}
 		ts, why := r.handlers.Resolve(a)
@@ -242,14 +242,14 @@ func (r *scanned) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.
 				r.addRegistrar(p, reg.Framework)
 			}
 		case t.Call:
-			reg.Handlers = append(reg.Handlers, "what "+displayName(t.Func)+" returns")
+			reg.Handlers = append(reg.Handlers, "what "+paths.DisplayName(t.Func)+" returns")
 		case t.Func.Pkg() == r.pass.Pkg:
-			reg.Handlers = append(reg.Handlers, displayName(t.Func))
+			reg.Handlers = append(reg.Handlers, paths.DisplayName(t.Func))
 			if _, ok := r.reg.funcs[t.Func]; !ok {
 				r.reg.funcs[t.Func] = reg.Framework
 			}
 		default:
-			reg.Handlers = append(reg.Handlers, displayName(t.Func))
+			reg.Handlers = append(reg.Handlers, paths.DisplayName(t.Func))
 			if t.Func.Pkg() != nil && !knowledge.StdPath(t.Func.Pkg().Path()) {
 				r.cb.addExt(adaptedRef{fn: t.Func, pos: arg.Pos(), end: arg.End(), in: in, ignores: ignores,
 					how: seen.HowRegistration, framework: reg.Framework})
@@ -298,7 +298,7 @@ func (r *scanned) seenResult(roots []*paths.Summary) *seen.Package {
 		switch {
 		case name != "":
 		case s.Func != nil:
-			name = displayName(s.Func)
+			name = paths.DisplayName(s.Func)
 		default:
 			name = s.Name
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 )
 
 // TestRoots covers the request roots of httprouter, connect-go, gRPC
@@ -36,12 +38,12 @@ func TestRootContexts(t *testing.T) {
 	cases.Run(t, ctxProbe, "ctxroots")
 }
 
-// ctxProbe reports, at each call probe(x), how ctxFlow classifies x.
+// ctxProbe reports, at each call probe(x), how dataflow.Ctx classifies x.
 var ctxProbe = &analysis.Analyzer{
 	Name: "ctxprobe",
 	Doc:  "reports the ctx-flow class of probe arguments",
 	Run: func(pass *analysis.Pass) (any, error) {
-		classes := map[ctxClass]string{ctxUnset: "unset", ctxUnknown: "unknown", ctxRequest: "request", ctxDropped: "dropped"}
+		classes := map[dataflow.CtxClass]string{dataflow.CtxUnset: "unset", dataflow.CtxUnknown: "unknown", dataflow.CtxRequest: "request", dataflow.CtxDropped: "dropped"}
 		for _, f := range pass.Files {
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
@@ -49,14 +51,14 @@ var ctxProbe = &analysis.Analyzer{
 					continue
 				}
 				sig, _ := pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
-				flow := newCtxFlow(pass.TypesInfo, sig, fd.Body, false)
+				flow := dataflow.NewCtx(pass.TypesInfo, sig, fd.Body, false)
 				ast.Inspect(fd.Body, func(n ast.Node) bool {
 					call, ok := n.(*ast.CallExpr)
 					if !ok || len(call.Args) != 1 {
 						return true
 					}
 					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "probe" {
-						pass.Reportf(call.Pos(), "%s", classes[flow.classify(call.Args[0]).class])
+						pass.Reportf(call.Pos(), "%s", classes[flow.Classify(call.Args[0]).Class])
 					}
 					return true
 				})

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
@@ -22,34 +23,34 @@ import (
 // SIO002 dropped-context: a call that takes a context is given one the
 // request cannot cancel (context.Background(), a detached one, gin's
 // *gin.Context under its defaults). Where the context comes from is
-// ctxflow.go's; whether the callee can block with it is decided here
+// dataflow.Ctx's; whether the callee can block with it is decided here
 // (factlessIdle) and at the root's call (resolveAt: an idle callee of the
 // same package is silent).
 
 // droppedContext reports a call whose first argument is a context the
 // request cannot cancel. The rule's fixes need the argument (fixArg); a
 // framework value (gin's c) also yields what the call leads to otherwise.
-func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *ctxFlow, gorm *chainFlow, later *laterFlow, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
+func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *types.Func, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, mk func(rule, name, detail, hint string) paths.Item) (paths.Item, bool) {
 	if sig != nil && sig.Params().Len() > 0 && len(call.Args) > 0 &&
 		named.IsContext(sig.Params().At(0).Type()) &&
 		(fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathContext) &&
 		(!r.thirdParty || fn != nil) {
-		if ci := flow.classify(call.Args[0]); ci.class == ctxDropped && !r.factlessIdle(fn) && !r.ignoresContext(fn, sig) {
+		if ci := flow.Classify(call.Args[0]); ci.Class == dataflow.CtxDropped && !r.factlessIdle(fn) && !r.ignoresContext(fn, sig) {
 			memory := r.memoryRow(fn)
 			if memory && r.memoryIdle() {
 				return paths.Item{}, false // the context reaches only the library's own callbacks
 			}
 			name := types.ExprString(call.Fun)
 			if fn != nil && fn.Pkg() != nil {
-				name = terminalName(fn)
+				name = paths.TerminalName(fn)
 			}
 			arg := ast.Unparen(call.Args[0])
-			given := ci.desc
+			given := ci.Desc
 			if id, ok := arg.(*ast.Ident); ok {
-				given = id.Name + " (" + ci.desc + ")"
+				given = id.Name + " (" + ci.Desc + ")"
 			}
 			hint := "pass the request's context, or context.WithoutCancel(ctx) for work that must outlive the request"
-			if use := frameworkCtxFix(arg, ci.desc); use != "" {
+			if use := dataflow.FrameworkCtxFix(arg, ci.Desc); use != "" {
 				hint = "pass " + use
 				it := mk("SIO002", name, "is given "+given+" instead of the request context", hint)
 				if memory {
@@ -67,7 +68,7 @@ func (r *scanned) droppedContext(call *ast.CallExpr, sig *types.Signature, fn *t
 			if memory {
 				it.Term.Kind = knowledge.OpMemory
 			}
-			if c, ok := arg.(*ast.CallExpr); ok && (ci.desc == "context.Background()" || ci.desc == "context.TODO()") {
+			if c, ok := arg.(*ast.CallExpr); ok && (ci.Desc == "context.Background()" || ci.Desc == "context.TODO()") {
 				it.FixArg = c
 			}
 			return it, true

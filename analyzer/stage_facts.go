@@ -4,6 +4,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // exportFacts is the stage that hands the summaries to the packages
@@ -15,7 +16,7 @@ func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 			!r.cfg.Allow[knowledge.Qualified(s.Func, s.Func.Pkg().Path())] {
 			bf := &paths.BlocksFact{}
 			if s.Result != nil {
-				bf = s.WithMore(lockable).Fact()
+				bf = s.WithMore(rules.Lockable).Fact()
 			}
 			bf.Dyn = s.Dyn
 			bf.Opaque = s.Opaque

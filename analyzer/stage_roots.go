@@ -78,7 +78,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 	for _, ref := range r.cb.adaptedExt {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
 			s := &paths.Summary{Root: resolve.RootCustom, Name: ref.in, Ignores: ref.ignores, Items: []paths.Item{it},
-				Pos: ref.pos, How: ref.how, Framework: ref.framework, Label: displayName(ref.fn)}
+				Pos: ref.pos, How: ref.how, Framework: ref.framework, Label: paths.DisplayName(ref.fn)}
 			markBranch(s, ref.fn, refKey(ref.fn))
 			b.roots = append(b.roots, s)
 		}

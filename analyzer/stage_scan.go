@@ -9,10 +9,12 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // newRunner is one package's analysis before any stage has run.
@@ -22,8 +24,10 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
-	r.ginFallback = cfg.GinContextFallback || setsGinFallback(pass)
+	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
+	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
+		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
 	return r
 }
 
@@ -117,7 +121,7 @@ func (r *pkgView) reportOpts() report.Options {
 			rep := r.cfg.Blocking[key]
 			return rep.Method, rep.ExtraArgs
 		},
-		Once:   onceRules,
-		TxHint: txHint,
+		Once: onceRules,
+		Held: rules.Held,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Func values stored and called later.
@@ -211,7 +212,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 				}
 				bf = &paths.BlocksFact{Dyn: s.Dyn}
 				if s.Result != nil {
-					bf = s.WithMore(lockable).Fact()
+					bf = s.WithMore(rules.Lockable).Fact()
 					bf.Dyn = s.Dyn
 				}
 				name = s.Name
@@ -220,7 +221,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 					continue // a root at the store (slotroots.go)
 				}
 				bf = r.methodFact(t.Func)
-				name = displayName(t.Func)
+				name = paths.DisplayName(t.Func)
 			}
 			if bf == nil || count[st.Slot] >= maxSlotTargets || seen[st.Slot+"|"+name] {
 				continue
@@ -229,7 +230,7 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 			count[st.Slot]++
 			where := r.pass.Pkg.Name()
 			if st.In != nil {
-				where = displayName(st.In)
+				where = paths.DisplayName(st.In)
 			}
 			c := paths.Conv{Type: name, Iface: st.Slot, Where: where, Methods: []paths.ConvMethod{{Name: "", Fact: bf}}}
 			if resolve.Generic(st.Slot) {

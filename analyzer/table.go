@@ -49,7 +49,7 @@ func (c *Config) addRow(r knowledge.Row) {
 	case knowledge.KindIO:
 		c.IO[r.Key] = true
 	case knowledge.KindNoIO:
-		c.IO[r.Key] = false // known: no I/O (isIOCall)
+		c.IO[r.Key] = false // known: no I/O (dataflow.IsIOCall)
 	case knowledge.KindMemory:
 		if c.Memory == nil {
 			c.Memory = map[string]bool{}

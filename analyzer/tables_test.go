@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 )
 
@@ -14,20 +15,20 @@ import (
 func TestRoutedHooksImplemented(t *testing.T) {
 	t.Parallel()
 	var have []string
-	for name := range routedHooks {
+	for name := range dataflow.RoutedHooks {
 		have = append(have, name)
 	}
 	sort.Strings(have)
 	want := slices.Clone(knowledge.RoutedHooks)
 	sort.Strings(want)
 	if !slices.Equal(have, want) {
-		t.Errorf("routedHooks implements %v; knowledge.RoutedHooks names %v", have, want)
+		t.Errorf("dataflow.RoutedHooks implements %v; knowledge.RoutedHooks names %v", have, want)
 	}
 	n := 0
 	for _, rep := range DefaultConfig().Blocking {
 		if rep.Routed != "" {
 			n++
-			if routedHooks[rep.Routed] == nil {
+			if dataflow.RoutedHooks[rep.Routed] == nil {
 				t.Errorf("a row names routed %q, which has no predicate", rep.Routed)
 			}
 		}

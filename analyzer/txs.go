@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -55,7 +54,7 @@ func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []pat
 			if it.Tx == "" {
 				return true
 			}
-			it.Term = &paths.Finding{Chain: []string{displayName(im)}, Sites: []string{r.site(n.Pos())}, Poses: []token.Pos{n.Pos()}}
+			it.Term = &paths.Finding{Chain: []string{paths.DisplayName(im)}, Sites: []string{r.site(n.Pos())}, Poses: []token.Pos{n.Pos()}}
 			if ok {
 				items[i] = it
 			} else {
@@ -77,32 +76,3 @@ func importsGRPC(pkg *types.Package) bool {
 	}
 	return false
 }
-
-// dbPackages are the package names and import paths (as chains name
-// them: SIO001 table keys by path, other callees by package name) whose calls are
-// database work, not a remote call: the transaction's own queries, or
-// another query on the same pool.
-var dbPackages = []string{
-	"database/sql.", "gorm.", "sqlx.", "pgx.", "pgxpool.", "pgconn.",
-	"gorm.io/", "github.com/jinzhu/gorm.", "github.com/jmoiron/sqlx.", "github.com/jackc/",
-}
-
-// remote reports whether a path ends at a remote call or a wait: anything
-// that blocks (lockable) but is no database call.
-func remote(f *paths.Finding) bool {
-	if !lockable[f.Rule] || len(f.Chain) == 0 {
-		return false
-	}
-	last := f.Chain[len(f.Chain)-1]
-	for _, p := range dbPackages {
-		if strings.HasPrefix(last, p) {
-			return false
-		}
-	}
-	return true
-}
-
-// txHint is SIO007's fix.
-const txHint = "the transaction holds a pooled database connection (and its row locks) for the whole remote call, " +
-	"so under load the pool drains and every request waits for a connection; make the call before Begin or after Commit, " +
-	"or write an outbox row in the transaction and let a worker make the call"

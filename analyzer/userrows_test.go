@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"strings"
 	"testing"
+
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 )
 
 // TestSettingsRows: a blocking entry may be a row of the built-in table's
@@ -79,12 +81,12 @@ func TestFlagPatternRow(t *testing.T) {
 	pkg := types.NewPackage("example.com/sdk", "sdk")
 	sig := types.NewSignatureType(nil, nil, nil, nil, nil, false)
 	fn := types.NewFunc(token.NoPos, pkg, "NewClientFromURL", sig)
-	if what := clientCtor(cfg.Clients, fn, "example.com/sdk.NewClientFromURL"); what != "an SDK client" {
+	if what := dataflow.ClientCtor(cfg.Clients, fn, "example.com/sdk.NewClientFromURL"); what != "an SDK client" {
 		t.Errorf("NewClientFromURL builds %q, want the pattern row's", what)
 	}
 	recv := types.NewVar(token.NoPos, pkg, "c", types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "T", nil), types.NewStruct(nil, nil), nil)))
 	m := types.NewFunc(token.NoPos, pkg, "NewClientX", types.NewSignatureType(recv, nil, nil, nil, nil, false))
-	if what := clientCtor(cfg.Clients, m, "example.com/sdk.(*T).NewClientX"); what != "" {
+	if what := dataflow.ClientCtor(cfg.Clients, m, "example.com/sdk.(*T).NewClientX"); what != "" {
 		t.Errorf("a method NewClientX builds %q, want no match", what)
 	}
 }
@@ -113,8 +115,8 @@ func TestNoIORow(t *testing.T) {
 		{"golang.org/x/oauth2", "golang.org/x/oauth2.(*Config).Exchange", true},
 	} {
 		fn := types.NewFunc(token.NoPos, types.NewPackage(tc.pkg, "p"), "F", sig)
-		if got := isIOCall(cfg.IO, fn, sig, tc.key, "example.com/app"); got != tc.want {
-			t.Errorf("%s: isIOCall %v, want %v", tc.key, got, tc.want)
+		if got := dataflow.IsIOCall(cfg.IO, fn, sig, tc.key, "example.com/app"); got != tc.want {
+			t.Errorf("%s: IsIOCall %v, want %v", tc.key, got, tc.want)
 		}
 	}
 }

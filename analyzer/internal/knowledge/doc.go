@@ -15,5 +15,5 @@
 // What a row cannot state stays Go in the analyzer, named: a blocking
 // row's routed field names a hook (RoutedHooks) that judges the call's
 // receiver or arguments (go-redis v7's stored receiver, OSS options,
-// Qiniu's input), implemented by the analyzer's routedHooks.
+// Qiniu's input), implemented by dataflow.RoutedHooks.
 package knowledge

@@ -10,7 +10,6 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/paths"
-	"github.com/syncio/syncio/analyzer/internal/regions"
 )
 
 // Reporter turns a root's findings into diagnostics: messages, related
@@ -54,8 +53,10 @@ type Options struct {
 	// Once are the rules that do not count for an item that runs once
 	// per process or key, not per request.
 	Once map[string]bool
-	// TxHint is SIO007's hint.
-	TxHint string
+	// Held words a path reached under a lock (SIO003) or in a
+	// transaction (SIO007): the clause after what it does, "" when it
+	// holds neither for the rule, and the rule's hint (the rules').
+	Held func(rule string, f *paths.Finding) (clause, hint string)
 }
 
 // New is the reporter of one pass.
@@ -132,16 +133,13 @@ func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) 
 		if g.over > 0 && !it.Merged && rule != "SIO003" && rule != "SIO007" {
 			more.n += g.over
 		}
-		if rule == "SIO003" {
-			r.reportLock(s, it, g.main, g.also, more)
-			continue
-		}
-		if rule == "SIO007" {
+		if rule == "SIO003" || rule == "SIO007" {
 			detail := g.main.Detail
 			if detail == "" {
 				detail = "does I/O"
 			}
-			r.emit(s, it, g.main, rule, detail+" while transaction "+g.main.Tx+" is open", r.opts.TxHint, g.also, more)
+			clause, hint := r.opts.Held(rule, g.main)
+			r.emit(s, it, g.main, rule, detail+clause, hint, g.also, more)
 			continue
 		}
 		r.emit(s, it, g.main, rule, g.main.Detail, g.main.Hint, g.also, more)
@@ -165,23 +163,6 @@ func (m moreOps) String() string {
 		return fmt.Sprintf("and %d more", m.n)
 	}
 	return ""
-}
-
-// reportLock emits the SIO003 diagnostic for a lock held across f (and
-// across the operations of also).
-func (r *Reporter) reportLock(s *paths.Summary, it paths.Item, f *paths.Finding, also []*paths.Finding, more moreOps) {
-	detail := f.Detail
-	if detail == "" {
-		detail = "does I/O"
-	}
-	detail += " while " + paths.LockName(f.Lock) + " is held"
-	hint := "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
-		"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
-	if strings.Contains(f.Lock, regions.ReadLocked) {
-		hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
-			"release the lock before the call (copy what you need under it)"
-	}
-	r.emit(s, it, f, "SIO003", detail, hint, also, more)
 }
 
 // emit reports f under rule at the root's item; also are the paths to the
@@ -267,11 +248,9 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 			if !a.Ref {
 				msg += ", which " + detail
 			}
-			if rule == "SIO003" && a.Lock != "" {
-				msg += " while " + paths.LockName(a.Lock) + " is held"
-			}
-			if rule == "SIO007" && a.Tx != "" {
-				msg += " while transaction " + a.Tx + " is open"
+			if rule == "SIO003" || rule == "SIO007" {
+				clause, _ := r.opts.Held(rule, a)
+				msg += clause
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Poses[n-1], Message: msg})
 		}

@@ -1,4 +1,4 @@
-package analyzer
+package dataflow
 
 import (
 	"go/ast"
@@ -13,30 +13,30 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
-// ctxClass is what the analyzer knows about where a context value came from.
-type ctxClass int
+// CtxClass is what the analyzer knows about where a context value came from.
+type CtxClass int
 
 const (
-	ctxUnset   ctxClass = iota // no assignment seen yet (fixpoint start)
-	ctxUnknown                 // could not tell: never flagged
-	ctxRequest                 // the request's context, derived from it, or deliberately detached
-	ctxDropped                 // Background/TODO or derived from them
+	CtxUnset   CtxClass = iota // no assignment seen yet (fixpoint start)
+	CtxUnknown                 // could not tell: never flagged
+	CtxRequest                 // the request's context, derived from it, or deliberately detached
+	CtxDropped                 // Background/TODO or derived from them
 )
 
-// ctxInfo is a classification with, for dropped contexts, how to name it.
-type ctxInfo struct {
-	class ctxClass
-	desc  string
+// CtxInfo is a classification with, for dropped contexts, how to name it.
+type CtxInfo struct {
+	Class CtxClass
+	Desc  string
 }
 
 const derivedFrom = "a context derived from "
 
-// ctxFlow classifies context expressions inside one function body. Local
+// Ctx classifies context expressions inside one function body. Local
 // variables are tracked through plain assignments; anything else (fields,
 // function results, globals) is unknown.
-type ctxFlow struct {
+type Ctx struct {
 	info *types.Info
-	vars map[*types.Var]ctxInfo
+	vars map[*types.Var]CtxInfo
 	// ginFallback: the program sets gin's ContextWithFallback = true, so
 	// a *gin.Context reads its request's context.
 	ginFallback bool
@@ -47,10 +47,10 @@ var deriveFuncs = map[string]bool{
 	"WithTimeout": true, "WithTimeoutCause": true, "WithValue": true,
 }
 
-// newCtxFlow seeds params of context type as request contexts and runs a
+// NewCtx seeds params of context type as request contexts and runs a
 // small fixpoint over the assignments in body.
-func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt, ginFallback bool) *ctxFlow {
-	f := &ctxFlow{info: info, vars: map[*types.Var]ctxInfo{}, ginFallback: ginFallback}
+func NewCtx(info *types.Info, sig *types.Signature, body *ast.BlockStmt, ginFallback bool) *Ctx {
+	f := &Ctx{info: info, vars: map[*types.Var]CtxInfo{}, ginFallback: ginFallback}
 	type assign struct {
 		v   *types.Var
 		rhs ast.Expr // nil: unknown source
@@ -62,7 +62,7 @@ func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt, gin
 			if ci, ok := f.frameworkValue(p.Type()); ok {
 				f.vars[p] = ci
 			} else if implementsContext(p.Type()) {
-				f.vars[p] = ctxInfo{class: ctxRequest}
+				f.vars[p] = CtxInfo{Class: CtxRequest}
 			}
 		}
 	}
@@ -126,16 +126,16 @@ func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt, gin
 	// (params) and its assignments, so the result does not oscillate.
 	seeds := f.vars
 	for range 6 {
-		next := map[*types.Var]ctxInfo{}
+		next := map[*types.Var]CtxInfo{}
 		for v, ci := range seeds {
 			next[v] = ci
 		}
 		for _, a := range assigns {
-			ci := ctxInfo{class: ctxUnknown}
+			ci := CtxInfo{Class: CtxUnknown}
 			if a.rhs != nil {
-				ci = f.classify(a.rhs)
+				ci = f.Classify(a.rhs)
 			}
-			next[a.v] = meet(next[a.v], ci)
+			next[a.v] = Meet(next[a.v], ci)
 		}
 		changed := len(next) != len(f.vars)
 		for v, ci := range next {
@@ -151,16 +151,16 @@ func newCtxFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt, gin
 	return f
 }
 
-func meet(a, b ctxInfo) ctxInfo {
+func Meet(a, b CtxInfo) CtxInfo {
 	switch {
-	case a.class == ctxUnset:
+	case a.Class == CtxUnset:
 		return b
-	case b.class == ctxUnset:
+	case b.Class == CtxUnset:
 		return a
-	case a.class == b.class:
+	case a.Class == b.Class:
 		return a
 	}
-	return ctxInfo{class: ctxUnknown}
+	return CtxInfo{Class: CtxUnknown}
 }
 
 // implementsContext reports whether t is context.Context or a type that
@@ -203,23 +203,23 @@ const (
 // frameworkValue classifies a value of a framework's request type that
 // can be passed as a context.Context: gin's *gin.Context and fiber v3's
 // Ctx. ok is false for other types.
-func (f *ctxFlow) frameworkValue(t types.Type) (ctxInfo, bool) {
+func (f *Ctx) frameworkValue(t types.Type) (CtxInfo, bool) {
 	switch {
 	case named.Is(t, true, knowledge.PathGin, "Context"):
 		if f.ginFallback {
-			return ctxInfo{class: ctxRequest}, true
+			return CtxInfo{Class: CtxRequest}, true
 		}
-		return ctxInfo{class: ctxDropped, desc: ginCtxDesc}, true
+		return CtxInfo{Class: CtxDropped, Desc: ginCtxDesc}, true
 	case named.Is(t, false, knowledge.PathFiberV3, "Ctx"):
-		return ctxInfo{class: ctxDropped, desc: fiberCtxDesc}, true
+		return CtxInfo{Class: CtxDropped, Desc: fiberCtxDesc}, true
 	}
-	return ctxInfo{}, false
+	return CtxInfo{}, false
 }
 
-// frameworkCtxFix is the expression that gives the request's context
+// FrameworkCtxFix is the expression that gives the request's context
 // instead of the framework value e, for the message and the fix; "" when
 // e is no such value.
-func frameworkCtxFix(e ast.Expr, desc string) string {
+func FrameworkCtxFix(e ast.Expr, desc string) string {
 	switch desc {
 	case ginCtxDesc:
 		return types.ExprString(e) + ".Request.Context()"
@@ -229,8 +229,8 @@ func frameworkCtxFix(e ast.Expr, desc string) string {
 	return ""
 }
 
-// classify says where the context value e comes from.
-func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
+// Classify says where the context value e comes from.
+func (f *Ctx) Classify(e ast.Expr) CtxInfo {
 	e = ast.Unparen(e)
 	if tv, ok := f.info.Types[e]; ok {
 		if ci, ok := f.frameworkValue(tv.Type); ok {
@@ -240,7 +240,7 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if v, ok := f.info.ObjectOf(e).(*types.Var); ok {
-			if ci, ok := f.vars[v]; ok && ci.class != ctxUnset {
+			if ci, ok := f.vars[v]; ok && ci.Class != CtxUnset {
 				return ci
 			}
 		}
@@ -248,38 +248,38 @@ func (f *ctxFlow) classify(e ast.Expr) ctxInfo {
 		if m, _ := typeutil.Callee(f.info, e).(*types.Func); resolve.IsStreamContext(m) {
 			// stream.Context() of a gRPC streaming call: an interface
 			// method, so it has no static callee.
-			return ctxInfo{class: ctxRequest}
+			return CtxInfo{Class: CtxRequest}
 		}
 		fn := typeutil.StaticCallee(f.info, e)
 		if fn == nil || fn.Pkg() == nil {
-			return ctxInfo{class: ctxUnknown}
+			return CtxInfo{Class: CtxUnknown}
 		}
 		path, name := fn.Pkg().Path(), fn.Name()
 		recv := named.Recv(fn)
 		switch {
 		case path == knowledge.PathContext && recv == nil && (name == "Background" || name == "TODO"):
-			return ctxInfo{class: ctxDropped, desc: "context." + name + "()"}
+			return CtxInfo{Class: CtxDropped, Desc: "context." + name + "()"}
 		case path == knowledge.PathContext && recv == nil && name == "WithoutCancel":
 			// A deliberate detach: the caller chose to outlive the request.
-			return ctxInfo{class: ctxRequest}
+			return CtxInfo{Class: CtxRequest}
 		case path == knowledge.PathContext && recv == nil && deriveFuncs[name] && len(e.Args) > 0:
-			ci := f.classify(e.Args[0])
-			if ci.class == ctxDropped && !strings.HasPrefix(ci.desc, derivedFrom) {
-				ci.desc = derivedFrom + ci.desc
+			ci := f.Classify(e.Args[0])
+			if ci.Class == CtxDropped && !strings.HasPrefix(ci.Desc, derivedFrom) {
+				ci.Desc = derivedFrom + ci.Desc
 			}
 			return ci
 		case path == knowledge.PathHTTP && name == "Context" && recv != nil && named.Is(recv.Type(), true, knowledge.PathHTTP, "Request"):
-			return ctxInfo{class: ctxRequest}
+			return CtxInfo{Class: CtxRequest}
 		case (path == knowledge.PathFiberV2 || path == knowledge.PathFiberV3) && recv != nil && (name == "Context" || name == "UserContext"):
-			return ctxInfo{class: ctxRequest}
+			return CtxInfo{Class: CtxRequest}
 		}
 	}
-	return ctxInfo{class: ctxUnknown}
+	return CtxInfo{Class: CtxUnknown}
 }
 
-// setsGinFallback reports whether the package assigns true to a gin
+// SetsGinFallback reports whether the package assigns true to a gin
 // Engine's ContextWithFallback field (engine.ContextWithFallback = true).
-func setsGinFallback(pass *analysis.Pass) bool {
+func SetsGinFallback(pass *analysis.Pass) bool {
 	found := false
 	for _, file := range pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {

@@ -1,25 +1,27 @@
-package analyzer
+package rules
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
-// SIO005 uncancellable-wait: a wait the request cannot end. The waits of
-// the tables (time.Sleep, WaitGroup.Wait, …) are judged in classifyCall;
-// a join over goroutines that reach no blocking I/O is silent (joins.go).
-// This file decides the channel operations of one body.
+// SIO005 uncancellable-wait: a wait the request cannot end. This file
+// decides the waits of the tables (time.Sleep, WaitGroup.Wait, …;
+// TableWait) and the channel operations of one body; a join over
+// goroutines that reach no blocking I/O is silent, which needs the
+// summaries of the goroutines' callees (the analyzer's joins.go).
 
-// waitFlow holds what the channel rules need to know of one body: which
+// WaitFlow holds what the channel rules need to know of one body: which
 // Done channels are escapes, which sends came first (a semaphore's take),
 // which channels are unbuffered and which receives are dropped.
-type waitFlow struct {
-	r    *pkgView
+type WaitFlow struct {
+	p    *Pkg
 	info *types.Info
-	flow *ctxFlow
+	flow *dataflow.Ctx
 	// on is false in third-party code: its channel operations are the
 	// library's own synchronisation (a buffer it just filled, a generator
 	// goroutine); its waits on the outside world are I/O, which the
@@ -34,7 +36,7 @@ type waitFlow struct {
 	// timeout derived from it): waiting on that is a wait the request
 	// cannot end. A Done of unknown origin (a field, a parameter, a type
 	// that is no context) is an escape.
-	doneVars map[types.Object]ctxInfo
+	doneVars map[types.Object]dataflow.CtxInfo
 	// sent holds, per channel expression, the first send on it in body: a
 	// later receive on the same channel is the release of a semaphore slot
 	// the function took (sem <- struct{}{}; defer func() { <-sem }()), and
@@ -48,11 +50,11 @@ type waitFlow struct {
 	discardedRecv map[*ast.UnaryExpr]bool
 }
 
-func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
-	info := r.pass.TypesInfo
-	w := &waitFlow{
-		r: r, info: info, flow: flow, on: !r.thirdParty,
-		inSelect: map[ast.Node]bool{}, doneVars: map[types.Object]ctxInfo{}, sent: map[string]token.Pos{},
+func (p *Pkg) NewWaitFlow(body *ast.BlockStmt, flow *dataflow.Ctx) *WaitFlow {
+	info := p.Info
+	w := &WaitFlow{
+		p: p, info: info, flow: flow, on: !p.ThirdParty,
+		inSelect: map[ast.Node]bool{}, doneVars: map[types.Object]dataflow.CtxInfo{}, sent: map[string]token.Pos{},
 		unbuffered: map[types.Object]bool{}, discardedRecv: map[*ast.UnaryExpr]bool{},
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -82,7 +84,7 @@ func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
 				}
 				if isDoneCall(rhs) {
 					if obj := info.ObjectOf(id); obj != nil {
-						w.doneVars[obj] = meet(w.doneVars[obj], w.doneOf(rhs))
+						w.doneVars[obj] = dataflow.Meet(w.doneVars[obj], w.doneOf(rhs))
 					}
 				}
 			}
@@ -96,27 +98,27 @@ func (r *pkgView) newWaitFlow(body *ast.BlockStmt, flow *ctxFlow) *waitFlow {
 	return w
 }
 
-// doneOf classifies x.Done(): ctxDropped when x is a context the request
-// cannot cancel, ctxRequest otherwise, and ctxUnset for no Done call.
-func (w *waitFlow) doneOf(e ast.Expr) ctxInfo {
+// doneOf classifies x.Done(): CtxDropped when x is a context the request
+// cannot cancel, CtxRequest otherwise, and CtxUnset for no Done call.
+func (w *WaitFlow) doneOf(e ast.Expr) dataflow.CtxInfo {
 	if !isDoneCall(e) {
-		return ctxInfo{}
+		return dataflow.CtxInfo{}
 	}
 	sel := ast.Unparen(ast.Unparen(e).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
-	if ci := w.flow.classify(sel.X); ci.class == ctxDropped {
+	if ci := w.flow.Classify(sel.X); ci.Class == dataflow.CtxDropped {
 		return ci
 	}
-	return ctxInfo{class: ctxRequest}
+	return dataflow.CtxInfo{Class: dataflow.CtxRequest}
 }
 
-// isDone says whether e is a Done channel: class ctxRequest for an
-// escape, ctxDropped for the Done of a context the request cannot
-// cancel, ctxUnset for any other channel.
-func (w *waitFlow) isDone(e ast.Expr) ctxInfo {
+// isDone says whether e is a Done channel: class CtxRequest for an
+// escape, CtxDropped for the Done of a context the request cannot
+// cancel, CtxUnset for any other channel.
+func (w *WaitFlow) isDone(e ast.Expr) dataflow.CtxInfo {
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 		ci := w.doneVars[w.info.ObjectOf(id)]
-		if ci.class == ctxUnknown {
-			ci.class = ctxRequest // assigned from both: no guessing
+		if ci.Class == dataflow.CtxUnknown {
+			ci.Class = dataflow.CtxRequest // assigned from both: no guessing
 		}
 		return ci
 	}
@@ -125,7 +127,7 @@ func (w *waitFlow) isDone(e ast.Expr) ctxInfo {
 
 // releases reports whether a receive on ch gives back a slot this body
 // took by an earlier send on a buffered channel.
-func (w *waitFlow) releases(ch ast.Expr) bool {
+func (w *WaitFlow) releases(ch ast.Expr) bool {
 	p, ok := w.sent[types.ExprString(ch)]
 	if id, isID := ast.Unparen(ch).(*ast.Ident); isID && w.unbuffered[w.info.ObjectOf(id)] {
 		return false
@@ -133,10 +135,10 @@ func (w *waitFlow) releases(ch ast.Expr) bool {
 	return ok && p < ch.Pos()
 }
 
-// selectStmt marks the select's channel operations (the walk visits them
+// SelectStmt marks the select's channel operations (the walk visits them
 // next) and reports a select with no escape: no default, no Done case of
 // the request's context.
-func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
+func (w *WaitFlow) SelectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 	escape := false
 	dropped := ""
 	for _, st := range n.Body.List {
@@ -151,11 +153,11 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 		if op := commOp(cc.Comm); op != nil {
 			w.inSelect[op] = true
 			if u, ok := op.(*ast.UnaryExpr); ok {
-				switch ci := w.isDone(u.X); ci.class {
-				case ctxRequest:
+				switch ci := w.isDone(u.X); ci.Class {
+				case dataflow.CtxRequest:
 					escape = true
-				case ctxDropped:
-					dropped = ci.desc
+				case dataflow.CtxDropped:
+					dropped = ci.Desc
 				}
 			}
 		}
@@ -171,51 +173,51 @@ func (w *waitFlow) selectStmt(n *ast.SelectStmt) (paths.Item, bool) {
 			", not on the request's context, so the request cannot cancel the wait"
 		hint = "derive that context from the request's (or add a case <-ctx.Done() on it) and return ctx.Err()"
 	}
-	return w.r.term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint), true
+	return w.p.Term("SIO005", n.Select, n.Select+token.Pos(len("select")), "select", detail, hint), true
 }
 
-// send reports a send outside a select.
-func (w *waitFlow) send(n *ast.SendStmt) (paths.Item, bool) {
+// Send reports a send outside a select.
+func (w *WaitFlow) Send(n *ast.SendStmt) (paths.Item, bool) {
 	if !w.on || w.inSelect[n] {
 		return paths.Item{}, false
 	}
-	return w.r.term("SIO005", n.Pos(), n.End(), "channel send",
+	return w.p.Term("SIO005", n.Pos(), n.End(), "channel send",
 		"waits with no ctx.Done() escape", "send in a select with a case <-ctx.Done()"), true
 }
 
-// receive reports a receive outside a select, unless it releases a slot
+// Receive reports a receive outside a select, unless it releases a slot
 // (taken above, or by a helper's semaphore) or is a Done escape.
-func (w *waitFlow) receive(n *ast.UnaryExpr) (paths.Item, bool) {
+func (w *WaitFlow) Receive(n *ast.UnaryExpr) (paths.Item, bool) {
 	if !w.on || n.Op != token.ARROW || w.inSelect[n] {
 		return paths.Item{}, false
 	}
 	if w.releases(n.X) {
 		return paths.Item{}, false // the release of a slot taken above
 	}
-	if w.discardedRecv[n] && w.r.semaphoreChan(n.X) {
+	if w.discardedRecv[n] && w.p.semaphoreChan(n.X) {
 		return paths.Item{}, false // a release helper: func (s *slots) release() { <-s.sem }
 	}
-	switch ci := w.isDone(n.X); ci.class {
-	case ctxUnset:
-		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
+	switch ci := w.isDone(n.X); ci.Class {
+	case dataflow.CtxUnset:
+		return w.p.Term("SIO005", n.Pos(), n.End(), "channel receive",
 			"waits with no ctx.Done() escape", "receive in a select with a case <-ctx.Done()"), true
-	case ctxDropped:
-		return w.r.term("SIO005", n.Pos(), n.End(), "channel receive",
-			"waits on the Done() of "+ci.desc+", which the request cannot cancel",
+	case dataflow.CtxDropped:
+		return w.p.Term("SIO005", n.Pos(), n.End(), "channel receive",
+			"waits on the Done() of "+ci.Desc+", which the request cannot cancel",
 			"derive that context from the request's"), true
 	}
 	return paths.Item{}, false
 }
 
-// tableWait is the item of a call matched by a wait row (time.Sleep,
+// TableWait is the item of a call matched by a wait row (time.Sleep,
 // WaitGroup.Wait, …); known says a row matched, whether or not it makes
 // an item.
-func (r *pkgView) tableWait(key string, mk func(rule, name, detail, hint string) paths.Item) (it paths.Item, ok, known bool) {
-	hint, found := r.cfg.Waits[key]
+func (p *Pkg) TableWait(key string, mk func(rule, name, detail, hint string) paths.Item) (it paths.Item, ok, known bool) {
+	hint, found := p.Waits[key]
 	if !found {
 		return paths.Item{}, false, false
 	}
-	if r.thirdParty && key == "sync.(*Cond).Wait" {
+	if p.ThirdParty && key == "sync.(*Cond).Wait" {
 		// Like its channels, a dependency's condition variable is its
 		// own in-memory synchronisation (a concurrent map waiting out
 		// a resize), not a wait on the outside world.
@@ -224,8 +226,8 @@ func (r *pkgView) tableWait(key string, mk func(rule, name, detail, hint string)
 	return mk("SIO005", key, "waits with no way to cancel it", hint), true, true
 }
 
-// rangeStmt reports a range over a channel.
-func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (paths.Item, bool) {
+// RangeStmt reports a range over a channel.
+func (w *WaitFlow) RangeStmt(n *ast.RangeStmt) (paths.Item, bool) {
 	t := w.info.TypeOf(n.X)
 	if !w.on || t == nil {
 		return paths.Item{}, false
@@ -233,7 +235,7 @@ func (w *waitFlow) rangeStmt(n *ast.RangeStmt) (paths.Item, bool) {
 	if _, ok := t.Underlying().(*types.Chan); !ok {
 		return paths.Item{}, false
 	}
-	return w.r.term("SIO005", n.For, n.X.End(), "range over channel",
+	return w.p.Term("SIO005", n.For, n.X.End(), "range over channel",
 		"waits with no ctx.Done() escape", "receive in a loop around a select with a case <-ctx.Done()"), true
 }
 
@@ -313,13 +315,13 @@ func slotSends(sel *ast.SelectStmt, inSelect map[ast.Node]bool) {
 // such a channel gives a slot back and finds the element a take put there;
 // a token bucket's filler sends in a loop, and a hand-off sends from
 // another goroutine, so their receives stay waits.
-func (r *pkgView) semaphoreChan(ch ast.Expr) bool {
-	obj := chanObject(r.pass.TypesInfo, ch)
+func (p *Pkg) semaphoreChan(ch ast.Expr) bool {
+	obj := chanObject(p.Info, ch)
 	if obj == nil {
 		return false
 	}
-	if r.semChans == nil {
-		r.semChans = map[types.Object]bool{}
+	if p.semChans == nil {
+		p.semChans = map[types.Object]bool{}
 		var walk func(n ast.Node, inLoop bool)
 		walk = func(n ast.Node, inLoop bool) {
 			ast.Inspect(n, func(n ast.Node) bool {
@@ -336,14 +338,14 @@ func (r *pkgView) semaphoreChan(ch ast.Expr) bool {
 					walk(n.Body, false)
 					return false
 				case *ast.SendStmt:
-					if o := chanObject(r.pass.TypesInfo, n.Chan); o != nil && !inLoop {
-						r.semChans[o] = true
+					if o := chanObject(p.Info, n.Chan); o != nil && !inLoop {
+						p.semChans[o] = true
 					}
 				}
 				return true
 			})
 		}
-		for _, f := range r.pass.Files {
+		for _, f := range p.Files {
 			for _, d := range f.Decls {
 				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 					walk(fd.Body, false)
@@ -351,7 +353,7 @@ func (r *pkgView) semaphoreChan(ch ast.Expr) bool {
 			}
 		}
 	}
-	return r.semChans[obj]
+	return p.semChans[obj]
 }
 
 // chanObject is the struct field or package-level variable ch names.
@@ -372,23 +374,12 @@ func chanObject(info *types.Info, ch ast.Expr) types.Object {
 	return v
 }
 
-// joinWait is the SIO005 path of a join (wg.Wait(), g.Wait()) over the
-// goroutines the body starts: nil when every one stops with the request's
-// context, or, in a dependency, when none does blocking I/O.
-func (r *runner) joinWait(it paths.Item) *paths.Finding {
-	if r.thirdParty {
-		if !r.joinBlocks(it.Join) {
-			return nil // a dependency joining work that does no blocking I/O
-		}
-		return it.Term
+// isBuiltin says whether fun names the predeclared function name.
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
 	}
-	u := r.uncancellable(it.Join)
-	if u == nil {
-		return nil // every goroutine joined stops with the request's context
-	}
-	g := *it.Term
-	g.Detail = "waits for goroutines that do not stop with the request's context (" +
-		u.Chain[len(u.Chain)-1] + " at " + paths.ShortSite(u.Sites[len(u.Sites)-1]) + ")"
-	g.Hint = joinHint
-	return &g
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
 }

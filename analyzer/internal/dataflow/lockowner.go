@@ -1,4 +1,4 @@
-package analyzer
+package dataflow
 
 import (
 	"go/ast"
@@ -11,24 +11,24 @@ import (
 // The receivers of method calls, for the lock marks of the path model
 // (paths' locks.go): whose lock a callee's path holds.
 
-// owners classifies the receivers of method calls in one body (collect).
-type owners struct {
+// Owners classifies the receivers of method calls in one body.
+type Owners struct {
 	info   *types.Info
 	recv   *types.Var
 	body   *ast.BlockStmt
 	locals map[types.Object]paths.Owner
 }
 
-func newOwners(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *owners {
-	o := &owners{info: info, body: body}
+func NewOwners(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *Owners {
+	o := &Owners{info: info, body: body}
 	if sig != nil {
 		o.recv = sig.Recv()
 	}
 	return o
 }
 
-// call returns how the receiver of call relates to the body's function.
-func (o *owners) call(call *ast.CallExpr) paths.Owner {
+// Call returns how the receiver of call relates to the body's function.
+func (o *Owners) Call(call *ast.CallExpr) paths.Owner {
 	if call == nil {
 		return paths.OwnOther
 	}
@@ -63,7 +63,7 @@ func (o *owners) call(call *ast.CallExpr) paths.Owner {
 
 // rootedInRecv reports whether e is the receiver or reached from it
 // through field selections only.
-func (o *owners) rootedInRecv(e ast.Expr) bool {
+func (o *Owners) rootedInRecv(e ast.Expr) bool {
 	if o.recv == nil {
 		return false
 	}
@@ -93,7 +93,7 @@ func (o *owners) rootedInRecv(e ast.Expr) bool {
 // operand of a selector (a method call or a field read): a local passed
 // to a function, stored, returned, captured by address or ranged into may
 // be shared, so it is paths.OwnOther.
-func (o *owners) local(v *types.Var) paths.Owner {
+func (o *Owners) local(v *types.Var) paths.Owner {
 	selected := map[*ast.Ident]bool{}
 	assigned := map[*ast.Ident]bool{}
 	own, seen := paths.OwnOther, false
@@ -140,7 +140,7 @@ func (o *owners) local(v *types.Var) paths.Owner {
 }
 
 // made classifies the value a local is assigned (local).
-func (o *owners) made(e ast.Expr) paths.Owner {
+func (o *Owners) made(e ast.Expr) paths.Owner {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return paths.OwnOther

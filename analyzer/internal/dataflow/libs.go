@@ -1,4 +1,4 @@
-package analyzer
+package dataflow
 
 import (
 	"go/ast"
@@ -11,9 +11,9 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
-// gormFinishers are the *gorm.DB methods that run the statement built by
+// GormFinishers are the *gorm.DB methods that run the statement built by
 // the chain before them.
-var gormFinishers = map[string]bool{
+var GormFinishers = map[string]bool{
 	"First": true, "Find": true, "Take": true, "Last": true, "Create": true, "Save": true,
 	"Updates": true, "Update": true, "UpdateColumn": true, "UpdateColumns": true, "Delete": true,
 	"Count": true, "Pluck": true, "Scan": true, "Exec": true, "Row": true, "Rows": true,
@@ -23,16 +23,16 @@ var gormFinishers = map[string]bool{
 	"AutoMigrate": true,
 }
 
-// gormAssocFinishers are the *gorm.Association methods that run a query
+// GormAssocFinishers are the *gorm.Association methods that run a query
 // on the association's *gorm.DB.
-var gormAssocFinishers = map[string]bool{
+var GormAssocFinishers = map[string]bool{
 	"Find": true, "Append": true, "Replace": true, "Delete": true, "Clear": true, "Count": true,
 }
 
-// gormChainRoot returns the expression a *gorm.DB chain starts from
+// GormChainRoot returns the expression a *gorm.DB chain starts from
 // (r.db in r.db.Where(...).Find(...) and in
 // r.db.Model(&u).Association("Roles").Find(&rs)).
-func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
+func GormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 	for {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {
@@ -49,10 +49,10 @@ func gormChainRoot(info *types.Info, e ast.Expr) ast.Expr {
 	}
 }
 
-// clientCtor reports what a SIO004 call builds, or "": a row of the
+// ClientCtor reports what a SIO004 call builds, or "": a row of the
 // clients table (internal/knowledge/calls.txt, or the user's), by key, or
 // for a package-level function by a pattern row ("pkg/path.NewClient*").
-func clientCtor(clients map[string]string, fn *types.Func, key string) string {
+func ClientCtor(clients map[string]string, fn *types.Func, key string) string {
 	if what, ok := clients[key]; ok {
 		return what
 	}
@@ -65,20 +65,10 @@ func clientCtor(clients map[string]string, fn *types.Func, key string) string {
 	return ""
 }
 
-const (
-	clientDetail = "builds %s on every request: each one opens its own connections, pays TCP and TLS handshakes again and keeps no warm keep-alive connection"
-	clientHint   = "build it once at start-up and share it; it is safe for concurrent use"
-)
-
-const (
-	fileDetail = "does file I/O on the request path: it blocks an OS thread, not just a goroutine, and ignores the request context"
-	fileHint   = "load it once at start-up (or embed it), or keep it if the file is small and local"
-)
-
-// isFileIO reports whether a call is SIO006 file I/O: a row of the files
+// IsFileIO reports whether a call is SIO006 file I/O: a row of the files
 // table (the os file functions), or io.Copy/io.ReadAll/io.CopyN with an
 // *os.File operand, an argument shape a row cannot state.
-func isFileIO(files map[string]bool, info *types.Info, call *ast.CallExpr, key string) bool {
+func IsFileIO(files map[string]bool, info *types.Info, call *ast.CallExpr, key string) bool {
 	if files[key] {
 		return true
 	}
@@ -93,14 +83,14 @@ func isFileIO(files map[string]bool, info *types.Info, call *ast.CallExpr, key s
 	return false
 }
 
-// isIOCall reports whether a call does I/O that honours its context. Besides
+// IsIOCall reports whether a call does I/O that honours its context. Besides
 // the io rows of the tables (internal/knowledge/calls.txt), a call into a module outside the standard library whose first
 // parameter is a context.Context is presumed to do I/O (SDK and driver
 // calls, whose transports are reached through interfaces the facts cannot
 // follow), except for logging and tracing packages, the project's own
 // repository, whose I/O the facts already carry, and this project's
 // blockwatch. A noio row (io[key] false) says a call does none.
-func isIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, from string) bool {
+func IsIOCall(io map[string]bool, fn *types.Func, sig *types.Signature, key, from string) bool {
 	if isIO, known := io[key]; known {
 		return isIO
 	}
@@ -137,18 +127,18 @@ func sameRepo(a, b string) bool {
 	return pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]
 }
 
-type gormCtx int
+type GormCtx int
 
 const (
-	gormUnknown gormCtx = iota // a parameter or anything not followed
-	gormNoCtx                  // rooted at a field, a global, an index expression on one, or a fresh chain with no WithContext
-	gormWithCtx                // the chain went through WithContext or Session{Context: …}
+	GormUnknown GormCtx = iota // a parameter or anything not followed
+	GormNoCtx                  // rooted at a field, a global, an index expression on one, or a fresh chain with no WithContext
+	GormWithCtx                // the chain went through WithContext or Session{Context: …}
 	// gormSelf is, while a variable's assignments are being followed, the
 	// variable itself (db = db.Where(…)): it adds nothing to its origin.
 	gormSelf
 )
 
-// chainFlow answers, for query-builder chains in one body (*gorm.DB,
+// Chain answers, for query-builder chains in one body (*gorm.DB,
 // *gorm.Association, gorm.Migrator; dbx's *DB, Builder, *Query,
 // *SelectQuery, *ModelQuery), whether the chain carries a context: both
 // libraries carry it in the chain, set by WithContext, and their
@@ -156,15 +146,15 @@ const (
 // followed through their assignments; a variable reassigned from its own
 // chain (db = db.Where(…)) keeps the state of its other assignments, and
 // a parameter's origin is unknown.
-type chainFlow struct {
+type Chain struct {
 	info     *types.Info
 	assign   map[*types.Var][]ast.Expr
 	params   map[*types.Var]bool
 	visiting map[*types.Var]bool
 }
 
-func newChainFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *chainFlow {
-	g := &chainFlow{info: info, assign: map[*types.Var][]ast.Expr{}, params: map[*types.Var]bool{}, visiting: map[*types.Var]bool{}}
+func NewChain(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *Chain {
+	g := &Chain{info: info, assign: map[*types.Var][]ast.Expr{}, params: map[*types.Var]bool{}, visiting: map[*types.Var]bool{}}
 	if sig != nil {
 		for i := range sig.Params().Len() {
 			g.params[sig.Params().At(i)] = true
@@ -175,7 +165,7 @@ func newChainFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *
 		if !ok {
 			return
 		}
-		if v, ok := info.ObjectOf(id).(*types.Var); ok && (isGormDB(v.Type()) || isGormAssoc(v.Type()) || knowledge.IsGormMigrator(v.Type()) || knowledge.IsDbxType(v.Type())) {
+		if v, ok := info.ObjectOf(id).(*types.Var); ok && (IsGormDB(v.Type()) || isGormAssoc(v.Type()) || knowledge.IsGormMigrator(v.Type()) || knowledge.IsDbxType(v.Type())) {
 			g.assign[v] = append(g.assign[v], rhs)
 		}
 	}
@@ -199,7 +189,7 @@ func newChainFlow(info *types.Info, sig *types.Signature, body *ast.BlockStmt) *
 	return g
 }
 
-func isGormDB(t types.Type) bool {
+func IsGormDB(t types.Type) bool {
 	return named.Is(t, true, knowledge.PathGorm, "DB") || named.Is(t, true, knowledge.PathGormV1, "DB")
 }
 
@@ -207,45 +197,45 @@ func isGormAssoc(t types.Type) bool {
 	return named.Is(t, true, knowledge.PathGorm, "Association") || named.Is(t, true, knowledge.PathGormV1, "Association")
 }
 
-// state classifies a *gorm.DB expression; depth bounds the walk through
+// State classifies a *gorm.DB expression; depth bounds the walk through
 // variables that are assigned from each other.
-func (g *chainFlow) state(e ast.Expr, depth int) gormCtx {
+func (g *Chain) State(e ast.Expr, depth int) GormCtx {
 	if depth > 8 {
-		return gormUnknown
+		return GormUnknown
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
 		if !ok {
-			return gormUnknown
+			return GormUnknown
 		}
 		fn, _ := g.info.Uses[sel.Sel].(*types.Func)
 		if fn != nil && knowledge.DbxChainMethod(fn) {
 			// r.db.NewQuery(q).Bind(args).WithContext(ctx): dbx sets
 			// the context on the DB, the query or the select builder.
 			if fn.Name() == "WithContext" {
-				return gormWithCtx
+				return GormWithCtx
 			}
-			return g.state(sel.X, depth+1)
+			return g.State(sel.X, depth+1)
 		}
 		if fn == nil || knowledge.GormReceiver(fn) == "" && knowledge.GormAssocReceiver(fn) == "" {
-			return gormUnknown
+			return GormUnknown
 		}
 		switch fn.Name() {
 		case "WithContext":
-			return gormWithCtx
+			return GormWithCtx
 		case "Session":
 			if len(e.Args) == 1 && hasField(e.Args[0], "Context") {
-				return gormWithCtx
+				return GormWithCtx
 			}
 		}
-		return g.state(sel.X, depth+1)
+		return g.State(sel.X, depth+1)
 	case *ast.SelectorExpr:
 		if s := g.info.Selections[e]; s != nil && s.Kind() == types.FieldVal {
-			return gormNoCtx // a stored *gorm.DB has no request context
+			return GormNoCtx // a stored *gorm.DB has no request context
 		}
 		if v, ok := g.info.Uses[e.Sel].(*types.Var); ok && v.Parent() == v.Pkg().Scope() {
-			return gormNoCtx // a package-level variable of another package
+			return GormNoCtx // a package-level variable of another package
 		}
 	case *ast.IndexExpr:
 		// dbs[name]: a map or slice of *gorm.DB is stored like a field
@@ -254,52 +244,52 @@ func (g *chainFlow) state(e ast.Expr, depth int) gormCtx {
 		switch x := ast.Unparen(e.X).(type) {
 		case *ast.SelectorExpr:
 			if s := g.info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
-				return gormNoCtx
+				return GormNoCtx
 			}
 			if v, ok := g.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-				return gormNoCtx
+				return GormNoCtx
 			}
 		case *ast.Ident:
 			if v, ok := g.info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-				return gormNoCtx
+				return GormNoCtx
 			}
 		}
 	case *ast.Ident:
 		v, ok := g.info.Uses[e].(*types.Var)
 		if !ok {
-			return gormUnknown
+			return GormUnknown
 		}
 		if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-			return gormNoCtx
+			return GormNoCtx
 		}
 		if g.visiting[v] {
 			return gormSelf
 		}
 		rhs := g.assign[v]
 		if len(rhs) == 0 || g.params[v] {
-			return gormUnknown // a parameter: its caller's chain decides
+			return GormUnknown // a parameter: its caller's chain decides
 		}
 		g.visiting[v] = true
 		defer delete(g.visiting, v)
 		st := gormSelf
 		for _, x := range rhs {
-			switch g.state(x, depth+1) {
-			case gormWithCtx:
-				return gormWithCtx
-			case gormUnknown:
-				st = gormUnknown
-			case gormNoCtx:
+			switch g.State(x, depth+1) {
+			case GormWithCtx:
+				return GormWithCtx
+			case GormUnknown:
+				st = GormUnknown
+			case GormNoCtx:
 				if st == gormSelf {
-					st = gormNoCtx
+					st = GormNoCtx
 				}
 			}
 		}
 		if st == gormSelf && len(g.visiting) == 1 {
-			return gormUnknown // only ever assigned from itself
+			return GormUnknown // only ever assigned from itself
 		}
 		return st
 	}
-	return gormUnknown
+	return GormUnknown
 }
 
 // hasField reports whether e is &T{...} or T{...} with a key named name.
@@ -325,11 +315,11 @@ func hasField(e ast.Expr, name string) bool {
 // oss-option hook tells from a caller's values.
 const pathOSS = "github.com/aliyun/aliyun-oss-go-sdk/oss"
 
-// routedHooks implement the hooks a blocking row's routed field names
+// RoutedHooks implement the hooks a blocking row's routed field names
 // (knowledge.RoutedHooks): each reports whether a call to the row's key
 // may carry the request context through its receiver or an argument,
 // which the key cannot show. Such a call is not reported.
-var routedHooks = map[string]func(info *types.Info, call *ast.CallExpr) bool{
+var RoutedHooks = map[string]func(info *types.Info, call *ast.CallExpr) bool{
 	// go-redis v7 commands: only a stored client (a field or a
 	// package-level variable) has no request context;
 	// rdb.WithContext(ctx).Get(k), locals and parameters may carry one.
@@ -360,11 +350,11 @@ var routedHooks = map[string]func(info *types.Info, call *ast.CallExpr) bool{
 	},
 }
 
-// ctxRouted reports whether a call to a blocking row may carry the request
+// CtxRouted reports whether a call to a blocking row may carry the request
 // context after all, as the row's routed hook judges (false for a row
 // with none).
-func ctxRouted(rep Replacement, info *types.Info, call *ast.CallExpr) bool {
-	hook := routedHooks[rep.Routed]
+func CtxRouted(routed string, info *types.Info, call *ast.CallExpr) bool {
+	hook := RoutedHooks[routed]
 	return hook != nil && hook(info, call)
 }
 

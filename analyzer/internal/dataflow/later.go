@@ -1,7 +1,6 @@
-package analyzer
+package dataflow
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -12,16 +11,16 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
-// laterFlow answers, for the *http.Request and *exec.Cmd values a body
+// Later answers, for the *http.Request and *exec.Cmd values a body
 // makes, what the body does with them afterwards: a request given a
 // context by req.WithContext(ctx) or req.Clone(ctx) before it is sent, a
 // command started as a detached daemon. Only local variables assigned the
 // call's first result are followed; the window of a call is from its end
 // to the next assignment of the variable from anything else (a second
 // http.NewRequest into the same req starts a new window).
-type laterFlow struct {
+type Later struct {
 	info *types.Info
-	flow *ctxFlow
+	flow *Ctx
 	made map[*ast.CallExpr]*types.Var // call → the variable given its first result
 	// defs are the positions where a variable is (re)assigned from
 	// something other than its own WithContext/Clone.
@@ -37,12 +36,12 @@ type laterFlow struct {
 	// (a statement of its own, or assigned to _): they attach nothing,
 	// since both return a copy.
 	discarded map[*ast.CallExpr]bool
-	// attaches reads a callee's attachFact.
-	attaches func(*types.Func) (attachFact, bool)
+	// attaches reads what a callee attaches (Attaches).
+	attaches func(*types.Func) (Attach, bool)
 }
 
-func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt, attaches func(*types.Func) (attachFact, bool)) *laterFlow {
-	l := &laterFlow{attaches: attaches,
+func NewLater(info *types.Info, flow *Ctx, body *ast.BlockStmt, attaches func(*types.Func) (Attach, bool)) *Later {
+	l := &Later{attaches: attaches,
 		info: info, flow: flow, made: map[*ast.CallExpr]*types.Var{}, defs: map[*types.Var][]token.Pos{},
 		withCtx: map[*types.Var][]token.Pos{}, started: map[*types.Var][]token.Pos{},
 		release: map[*types.Var][]token.Pos{}, setsid: map[*types.Var][]token.Pos{}, waited: map[*types.Var][]token.Pos{},
@@ -109,7 +108,7 @@ func newLaterFlow(info *types.Info, flow *ctxFlow, body *ast.BlockStmt, attaches
 }
 
 // localVar returns the local variable e names, or nil.
-func (l *laterFlow) localVar(e ast.Expr) *types.Var {
+func (l *Later) localVar(e ast.Expr) *types.Var {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok || id.Name == "_" {
 		return nil
@@ -123,7 +122,7 @@ func (l *laterFlow) localVar(e ast.Expr) *types.Var {
 
 // reqMethod returns "WithContext" or "Clone" when call is that method of
 // *http.Request on v (on anything when v is nil), else "".
-func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
+func (l *Later) reqMethod(call *ast.CallExpr, v *types.Var) string {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || (v != nil && l.localVar(sel.X) != v) {
 		return ""
@@ -139,11 +138,11 @@ func (l *laterFlow) reqMethod(call *ast.CallExpr, v *types.Var) string {
 }
 
 // call records the calls on request and command variables.
-func (l *laterFlow) call(call *ast.CallExpr) {
+func (l *Later) call(call *ast.CallExpr) {
 	if fn := typeutil.StaticCallee(l.info, call); fn != nil {
 		if af, ok := l.attaches(fn); ok && af.Req < len(call.Args) && af.Ctx < len(call.Args) {
 			// doRequest(ctx, req) that does req.WithContext(ctx) inside.
-			if v := l.localVar(call.Args[af.Req]); v != nil && l.flow.classify(call.Args[af.Ctx]).class != ctxDropped {
+			if v := l.localVar(call.Args[af.Req]); v != nil && l.flow.Classify(call.Args[af.Ctx]).Class != CtxDropped {
 				l.withCtx[v] = append(l.withCtx[v], call.Pos())
 			}
 		}
@@ -153,7 +152,7 @@ func (l *laterFlow) call(call *ast.CallExpr) {
 		return
 	}
 	if m := l.reqMethod(call, nil); m != "" {
-		if v := l.localVar(sel.X); v != nil && !l.discarded[call] && len(call.Args) == 1 && l.flow.classify(call.Args[0]).class != ctxDropped {
+		if v := l.localVar(sel.X); v != nil && !l.discarded[call] && len(call.Args) == 1 && l.flow.Classify(call.Args[0]).Class != CtxDropped {
 			l.withCtx[v] = append(l.withCtx[v], call.Pos())
 		}
 		return
@@ -182,7 +181,7 @@ func (l *laterFlow) call(call *ast.CallExpr) {
 
 // sysProcAttr records cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 // and cmd.SysProcAttr.Setsid = true.
-func (l *laterFlow) sysProcAttr(as *ast.AssignStmt) {
+func (l *Later) sysProcAttr(as *ast.AssignStmt) {
 	if len(as.Lhs) != len(as.Rhs) {
 		return
 	}
@@ -241,7 +240,7 @@ func isTrue(info *types.Info, e ast.Expr) bool {
 }
 
 // window returns the positions of ps within the window of call on v.
-func (l *laterFlow) window(call *ast.CallExpr, v *types.Var, ps []token.Pos) []token.Pos {
+func (l *Later) window(call *ast.CallExpr, v *types.Var, ps []token.Pos) []token.Pos {
 	end := token.Pos(-1) // no later assignment: to the end of the body
 	for _, d := range l.defs[v] {
 		if d > call.End() && (end < 0 || d < end) {
@@ -257,12 +256,12 @@ func (l *laterFlow) window(call *ast.CallExpr, v *types.Var, ps []token.Pos) []t
 	return out
 }
 
-// silenced reports whether the SIO001 call under key is made harmless by
+// Silenced reports whether the SIO001 call under key is made harmless by
 // what the body does later with its result: an http.NewRequest whose
 // request is given the request's (or an unknown) context before it is
 // sent, an exec.Command started as a detached daemon, which
 // exec.CommandContext would kill when the request ends.
-func (l *laterFlow) silenced(key string, call *ast.CallExpr) bool {
+func (l *Later) Silenced(key string, call *ast.CallExpr) bool {
 	v := l.made[call]
 	if v == nil {
 		return false
@@ -283,52 +282,46 @@ func (l *laterFlow) silenced(key string, call *ast.CallExpr) bool {
 	return false
 }
 
-// attachFact says that a function gives its *http.Request parameter Req
-// the context of its context parameter Ctx, by req.WithContext(ctx) or
+// Attach says that a function gives its *http.Request parameter Req the
+// context of its context parameter Ctx, by req.WithContext(ctx) or
 // req.Clone(ctx) with the result used (x/oauth2's doTokenRoundTrip,
 // go-oidc's doRequest). A caller that builds a request with
 // http.NewRequest and hands it over with a live context has attached it.
-type attachFact struct{ Req, Ctx int }
+type Attach struct{ Req, Ctx int }
 
-func (*attachFact) AFact() {}
-
-func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx %d)", f.Req, f.Ctx) }
-
-// exportAttaches exports an attachFact for each function of files that
-// attaches a context parameter to a request parameter.
-func (r *pkgView) exportAttaches(files []*ast.File) {
-	info := r.pass.TypesInfo
-	for fd, fn := range funcDecls(info, files) {
-		sig := fn.Type().(*types.Signature)
-		// An attach needs a context parameter and a request one: without
-		// them the body's flows (a tenth of a run, over every function of
-		// every package) can find none.
-		if !hasContextParam(sig) || sig.Params().Len() < 2 {
-			continue
-		}
-		params := map[types.Object]int{}
-		for i := range sig.Params().Len() {
-			params[sig.Params().At(i)] = i
-		}
-		l := newLaterFlow(info, newCtxFlow(info, sig, fd.Body, r.ginFallback), fd.Body, r.attachOf)
-		var af *attachFact
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || af != nil || l.discarded[call] || len(call.Args) != 1 || l.reqMethod(call, nil) == "" {
-				return af == nil
-			}
-			sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			req, rok := params[objOf(info, sel.X)]
-			ctx, cok := params[objOf(info, call.Args[0])]
-			if rok && cok && named.IsContext(sig.Params().At(ctx).Type()) {
-				af = &attachFact{Req: req, Ctx: ctx}
-			}
-			return af == nil
-		})
-		if af != nil {
-			r.pass.ExportObjectFact(fn, af)
-		}
+// Attaches says whether the function of sig and body attaches a context
+// parameter to a request parameter, and which; attaches reads what its
+// callees attach.
+func Attaches(info *types.Info, sig *types.Signature, body *ast.BlockStmt, ginFallback bool, attaches func(*types.Func) (Attach, bool)) (Attach, bool) {
+	// An attach needs a context parameter and a request one: without
+	// them the body's flows (a tenth of a run, over every function of
+	// every package) can find none.
+	if !hasContextParam(sig) || sig.Params().Len() < 2 {
+		return Attach{}, false
 	}
+	params := map[types.Object]int{}
+	for i := range sig.Params().Len() {
+		params[sig.Params().At(i)] = i
+	}
+	l := NewLater(info, NewCtx(info, sig, body, ginFallback), body, attaches)
+	var af *Attach
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || af != nil || l.discarded[call] || len(call.Args) != 1 || l.reqMethod(call, nil) == "" {
+			return af == nil
+		}
+		sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		req, rok := params[objOf(info, sel.X)]
+		ctx, cok := params[objOf(info, call.Args[0])]
+		if rok && cok && named.IsContext(sig.Params().At(ctx).Type()) {
+			af = &Attach{Req: req, Ctx: ctx}
+		}
+		return af == nil
+	})
+	if af == nil {
+		return Attach{}, false
+	}
+	return *af, true
 }
 
 func hasContextParam(sig *types.Signature) bool {
@@ -338,15 +331,6 @@ func hasContextParam(sig *types.Signature) bool {
 		}
 	}
 	return false
-}
-
-// attachOf reads fn's attachFact.
-func (r *pkgView) attachOf(fn *types.Func) (attachFact, bool) {
-	var f attachFact
-	if fn.Pkg() == nil || !r.pass.ImportObjectFact(fn, &f) {
-		return attachFact{}, false
-	}
-	return f, true
 }
 
 // objOf is the object an identifier expression names, or nil.

@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/regions"
+)
+
+// SIO003 lock-across-io and SIO007 tx-across-io: an operation reached
+// while a mutex is held, or a remote call while a transaction or pooled
+// connection is open. The regions themselves are internal/regions'; the
+// items carry the lock and transaction held at them (the analyzer's
+// collect), and a path's rules are decided here, at the item and again
+// when dispatch brings a path back to the handler's call (the analyzer's
+// applyPending).
+
+// Lockable are the rules whose operation blocks, so holding a lock across
+// it is SIO003; "" is I/O that is no finding by itself.
+var Lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005": true}
+
+// Apply drops the rules of f that are off or suppressed (a Lockable
+// operation still counts as I/O under a lock), and adds the lock and the
+// transaction held where f is reached; dispatch (the analyzer's
+// applyPending) applies the same to what it carried from the handler's
+// call.
+func (p *Pkg) Apply(f *paths.Finding, lock, tx string, suppressed func(rule string) bool) *paths.Finding {
+	g := *f
+	if g.Rule != "" && (!p.Enabled(g.Rule) || suppressed(g.Rule)) {
+		if !Lockable[g.Rule] {
+			return nil
+		}
+		g.Rule = ""
+	}
+	if lock != "" && g.Lock == "" && Lockable[f.Rule] {
+		g.Lock = lock
+	}
+	if g.Lock != "" && (!p.Enabled("SIO003") || suppressed("SIO003")) {
+		g.Lock = ""
+	}
+	if tx != "" && g.Tx == "" && remote(f) {
+		g.Tx = tx
+	}
+	if g.Tx != "" && (!p.Enabled("SIO007") || suppressed("SIO007")) {
+		g.Tx = ""
+	}
+	return &g
+}
+
+// dbPackages are the package names and import paths (as chains name
+// them: SIO001 table keys by path, other callees by package name) whose calls are
+// database work, not a remote call: the transaction's own queries, or
+// another query on the same pool.
+var dbPackages = []string{
+	"database/sql.", "gorm.", "sqlx.", "pgx.", "pgxpool.", "pgconn.",
+	"gorm.io/", "github.com/jinzhu/gorm.", "github.com/jmoiron/sqlx.", "github.com/jackc/",
+}
+
+// remote reports whether a path ends at a remote call or a wait: anything
+// that blocks (Lockable) but is no database call.
+func remote(f *paths.Finding) bool {
+	if !Lockable[f.Rule] || len(f.Chain) == 0 {
+		return false
+	}
+	last := f.Chain[len(f.Chain)-1]
+	for _, p := range dbPackages {
+		if strings.HasPrefix(last, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// txHint is SIO007's fix.
+const txHint = "the transaction holds a pooled database connection (and its row locks) for the whole remote call, " +
+	"so under load the pool drains and every request waits for a connection; make the call before Begin or after Commit, " +
+	"or write an outbox row in the transaction and let a worker make the call"
+
+// Held is how the SIO003 or SIO007 diagnostic words f, a path reached
+// while its lock is held (f.Lock) or its transaction open (f.Tx): the
+// clause that follows what f does, "" when f holds neither for rule, and
+// the rule's hint. The reporter groups the paths; the wording is the
+// rule's.
+func Held(rule string, f *paths.Finding) (clause, hint string) {
+	switch {
+	case rule == "SIO007" && f.Tx != "":
+		return " while transaction " + f.Tx + " is open", txHint
+	case rule == "SIO003" && f.Lock != "":
+		hint = "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
+			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+		if strings.Contains(f.Lock, regions.ReadLocked) {
+			hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
+				"release the lock before the call (copy what you need under it)"
+		}
+		return " while " + paths.LockName(f.Lock) + " is held", hint
+	}
+	return "", ""
+}
