@@ -32,10 +32,7 @@ func (r *runner) summarize(decls []*paths.Summary) {
 // summarizeItem adds what one item leads to to its function's summary. It
 // reports whether the summary changed.
 func (r *runner) summarizeItem(s *paths.Summary, it paths.Item) bool {
-	changed := false
-	if s.AddDyn(r.dynOf(s, it)) {
-		changed = true
-	}
+	changed := s.AddDyn(r.dynOf(s, it))
 	if !s.Opaque && r.opaqueItem(it) {
 		s.Opaque = true
 		changed = true
