@@ -45,15 +45,26 @@ type faultyStorage struct {
 	srv  *httptest.Server
 }
 
-func newFaultyStorage(t *testing.T) *faultyStorage {
+// proxiedFake starts an embedded blob server, stopped when the test ends,
+// and a reverse proxy to it for a test's storage front end to pass
+// requests on to.
+func proxiedFake(t *testing.T) (*blobserver.Server, *httputil.ReverseProxy) {
 	t.Helper()
 	fake := blobserver.New()
 	if err := fake.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = fake.Close() })
-	u, _ := url.Parse(fake.URL())
-	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	u, err := url.Parse(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+}
+
+func newFaultyStorage(t *testing.T) *faultyStorage {
+	t.Helper()
+	_, proxy := proxiedFake(t)
 	f := &faultyStorage{}
 	f.mode.Store("pass")
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -9,8 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -394,16 +392,7 @@ func TestFaultHungStorageBlamesStorage(t *testing.T) {
 // would otherwise sit in storage until its expiry, counted against it),
 // and no blob under its name.
 func TestFailedUploadReleasesStagedBlocks(t *testing.T) {
-	fake := blobserver.New()
-	if err := fake.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = fake.Close() })
-	u, err := url.Parse(fake.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	fake, proxy := proxiedFake(t)
 	var blocks atomic.Int64
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The third block is refused (after reading it, as a storage
