@@ -32,8 +32,6 @@ import (
 // write loop outlives its answer (StorageConns bounds those).
 func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name string, u *upload) error {
 	blob := client.ServiceClient().NewContainerClient(a.cfg.Container).NewBlockBlobClient(name)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	var (
 		wg     sync.WaitGroup
 		slots  = make(chan struct{}, uploadConcurrency)
@@ -43,25 +41,53 @@ func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name strin
 		// failed too, since a failed read (the client's deadline, a
 		// closed connection) also ends the request's context.
 		readErr error
+		// A failed block stops the reading, but the blocks in flight are
+		// let finish rather than cancelled: a cancelled Put Block may
+		// still land in storage after the release below, and stay staged
+		// until storage expires it.
+		mu       sync.Mutex
+		stageErr error
+		stop     = make(chan struct{})
 	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stageErr == nil {
+			stageErr = err
+			close(stop)
+		}
+	}
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return ctx.Err() != nil
+		}
+	}
 	for i := 0; ; i++ {
 		waitStart := time.Now()
 		select {
 		case slots <- struct{}{}:
+		case <-stop:
 		case <-ctx.Done():
 		}
 		// Time spent waiting for storage to take a block is not the
 		// client's: its body deadline moves by as much.
 		u.waitedOnStorage(time.Since(waitStart))
-		if ctx.Err() != nil {
+		if stopped() {
 			break
 		}
 		buf := make([]byte, a.blockLen(u, int64(i)))
 		n, err := io.ReadFull(u, buf)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		// io.ReadFull's own EOF and ErrUnexpectedEOF are the end of the
+		// bytes; the body's errors come wrapped (bodyReadError), and one
+		// of them is an ErrUnexpectedEOF: a body that ended before its
+		// Content-Length, which must fail, not commit a shorter blob.
+		var be *bodyReadError
+		if errors.As(err, &be) || err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			<-slots
 			readErr = err
-			cancel(err)
 			break
 		}
 		if n == 0 && i > 0 {
@@ -81,9 +107,8 @@ func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name strin
 		go func(block []byte) {
 			defer wg.Done()
 			defer func() { <-slots }()
-			_, err := blob.StageBlock(ctx, id, streaming.NopCloser(bytes.NewReader(block)), nil)
-			if err != nil {
-				cancel(err)
+			if _, err := blob.StageBlock(ctx, id, streaming.NopCloser(bytes.NewReader(block)), nil); err != nil {
+				fail(err)
 				return
 			}
 			staged.Store(true)
@@ -93,23 +118,20 @@ func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name strin
 		}
 	}
 	wg.Wait()
-	if readErr != nil {
-		if staged.Load() {
-			a.releaseStaged(client, name)
-		}
-		return readErr
+	err := readErr
+	if err == nil {
+		err = stageErr
 	}
-	if err := context.Cause(ctx); err != nil {
-		if staged.Load() {
-			a.releaseStaged(client, name)
-		}
-		return err
+	if err == nil {
+		err = ctx.Err()
 	}
-	if _, err := blob.CommitBlockList(ctx, ids, nil); err != nil {
+	if err == nil {
+		_, err = blob.CommitBlockList(ctx, ids, nil)
+	}
+	if err != nil && staged.Load() {
 		a.releaseStaged(client, name)
-		return err
 	}
-	return nil
+	return err
 }
 
 // blockLen is the buffer for block i: uploadBlockSize, or less when the

@@ -1,12 +1,15 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -423,5 +426,35 @@ func TestFailedUploadReleasesStagedBlocks(t *testing.T) {
 	}
 	if used := fake.UsedBytes(); used != 0 {
 		t.Fatalf("%d bytes held after the failed upload, want none", used)
+	}
+}
+
+// TestTruncatedBodyIsNotStored: a large body that ends before its
+// Content-Length (the client gave up half-way) is a failed upload, not a
+// shorter blob acknowledged 201.
+func TestTruncatedBodyIsNotStored(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxUploadBytes = 8 << 20
+	s := startServer(t, cfg)
+	for _, kind := range []string{"sync", "async"} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL(), "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := fmt.Sprintf("POST /api/%s/upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", kind, 3<<20)
+		if _, err := io.WriteString(conn, head+strings.Repeat("x", 1<<20+5)); err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.(*net.TCPConn).CloseWrite() // the body ends here, 2 MiB short
+		_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusCreated {
+				t.Errorf("%s upload of a body 2 MiB short of its Content-Length: 201 %s", kind, b)
+			}
+		}
+		_ = conn.Close()
 	}
 }
