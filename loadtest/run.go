@@ -259,7 +259,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	for _, sc := range sum.Scenarios {
 		sources = append(sources, report.PlotSource{Path: filepath.Join(cfg.OutDir, sc.ResultsFile)})
 	}
-	if err := WriteOutputs(cfg.OutDir, sum, sources); err != nil {
+	if err := WriteOutputs(cfg.OutDir, sum, sources, cfg.Log); err != nil {
 		runErr = errors.Join(runErr, err)
 	}
 	return sum, runErr
