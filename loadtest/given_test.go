@@ -199,7 +199,7 @@ func TestRunGivenEndpoints(t *testing.T) {
 
 	// `report` redraws the same headline from the folder.
 	out := t.TempDir()
-	if err := Report([]string{dir}, out); err != nil {
+	if err := Report([]string{dir}, out, nil); err != nil {
 		t.Fatal(err)
 	}
 	again, err := report.ReadJSON(filepath.Join(out, report.SummaryFile))
@@ -423,7 +423,7 @@ func TestRunWithoutProcessCollectors(t *testing.T) {
 		}
 	}
 	redrawn := filepath.Join(t.TempDir(), "redrawn")
-	if err := Report([]string{dir}, redrawn); err != nil {
+	if err := Report([]string{dir}, redrawn, nil); err != nil {
 		t.Fatal(err)
 	}
 	back, err := report.ReadJSON(filepath.Join(redrawn, report.SummaryFile))

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -13,9 +15,30 @@ import (
 	"github.com/syncio/syncio/loadtest/scrape"
 )
 
-// WriteOutputs writes summary.json, steps.csv, the charts, vegeta's HTML
-// plot of sources and summary.md into dir.
-func WriteOutputs(dir string, sum *report.Summary, sources []report.PlotSource) error {
+// WriteOutputs writes vegeta's HTML plot of sources, summary.json,
+// steps.csv, the charts and summary.md into dir. A plot that cannot be
+// drawn does not fail the run: the figures were measured, and losing
+// summary.md to a drawing would turn a good run into an exit 1 that no
+// -assert can prevent. plot.html then says why it is empty, and so does a
+// warning in the summary.
+func WriteOutputs(dir string, sum *report.Summary, sources []report.PlotSource, log *slog.Logger) error {
+	title := fmt.Sprintf("syncio load: %s profile", sum.Profile)
+	plotPath := filepath.Join(dir, "plot.html")
+	if err := report.WriteFile(plotPath, func(w io.Writer) error {
+		return report.WritePlot(w, title, sources)
+	}); err != nil {
+		why := fmt.Sprintf("plot.html: vegeta's latency plot could not be drawn (%v); the tables, charts and JSON are complete", err)
+		sum.Warnings = append(sum.Warnings, why)
+		if log != nil {
+			log.Warn(why)
+		}
+		if err := report.WriteFile(plotPath, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "<!doctype html><title>%s</title><p>%s</p>\n", html.EscapeString(title), html.EscapeString(why))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
 	if err := sum.WriteJSON(filepath.Join(dir, report.SummaryFile)); err != nil {
 		return err
 	}
@@ -24,12 +47,6 @@ func WriteOutputs(dir string, sum *report.Summary, sources []report.PlotSource) 
 	}
 	pngs, err := charts.WriteAll(dir, sum)
 	if err != nil {
-		return err
-	}
-	title := fmt.Sprintf("syncio load: %s profile", sum.Profile)
-	if err := report.WriteFile(filepath.Join(dir, "plot.html"), func(w io.Writer) error {
-		return report.WritePlot(w, title, sources)
-	}); err != nil {
 		return err
 	}
 	return report.WriteFile(filepath.Join(dir, "summary.md"), func(w io.Writer) error {
@@ -59,7 +76,7 @@ func writeSamples(path string, samples []scrape.Sample) error {
 
 // Report merges result folders into out (see report.Merge) and writes the
 // same outputs as a run. out may be the only source folder, to redraw it.
-func Report(dirs []string, out string) error {
+func Report(dirs []string, out string, log *slog.Logger) error {
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	for _, d := range dirs {
 		if len(dirs) > 1 && abs(d) == abs(out) {
@@ -101,5 +118,5 @@ func Report(dirs []string, out string) error {
 			sources = append(sources, ps)
 		}
 	}
-	return WriteOutputs(out, sum, sources)
+	return WriteOutputs(out, sum, sources, log)
 }

@@ -234,6 +234,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 			st.GeneratorRSSBytes = self.max(st.WindowStart, st.WindowEnd)
 			use := self.cpu(st.WindowStart, st.WindowEnd, runtime.NumCPU())
 			st.GeneratorCPU, st.HostCPUIdle = use.Generator, use.HostIdle
+			st.JudgeSent()
 			st.CPUPerOK = stepCPU(cfg, &self, *st, sum.NoServerMetrics)
 		}
 		// The whole scenario, ramp and settling included: memory peaks
@@ -259,7 +260,7 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 	for _, sc := range sum.Scenarios {
 		sources = append(sources, report.PlotSource{Path: filepath.Join(cfg.OutDir, sc.ResultsFile)})
 	}
-	if err := WriteOutputs(cfg.OutDir, sum, sources); err != nil {
+	if err := WriteOutputs(cfg.OutDir, sum, sources, cfg.Log); err != nil {
 		runErr = errors.Join(runErr, err)
 	}
 	return sum, runErr
@@ -316,6 +317,14 @@ func PlannedDuration(p schedule.Profile, scs []Scenario) (time.Duration, int, er
 // ResultsExt is the extension of the vegeta (gob) result files.
 const ResultsExt = ".bin"
 
+// arrival is one result for the collector, with what the open loop knows
+// of its sending (open: it came from the open loop).
+type arrival struct {
+	r    *vegeta.Result
+	sent openloop.Sent
+	open bool
+}
+
 func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *progress, lv *live) (*report.Scenario, error) {
 	plan, err := cfg.Profile.Plan(sc.slowSettle())
 	if err != nil {
@@ -341,24 +350,38 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 
 	// One collector goroutine owns the encoder and the accumulators, so
 	// users only pay for a channel send.
-	results := make(chan *vegeta.Result, 4096)
+	results := make(chan arrival, 4096)
 	var encErr error
 	var collected sync.WaitGroup
 	collected.Go(func() {
-		for r := range results {
+		for a := range results {
+			r := a.r
 			if encErr == nil {
 				if err := enc.Encode(r); err != nil {
 					encErr = fmt.Errorf("writing %s: %w", name, err)
 				}
 			}
 			wins.Add(r)
+			if a.open {
+				wins.AddSent(r.Timestamp, r.End(), a.sent.Late, a.sent.AtCap)
+			}
 			prog.count(r)
 			lv.add(r)
 		}
 	})
 
 	top := cfg.Profile.Users[len(cfg.Profile.Users)-1]
-	tr := closedloop.NewTransport(top, cfg.Timeout)
+	// At most as many in flight as the top step would have users, or the
+	// rate for a whole -timeout: beyond that the service is down, not slow.
+	inFlightCap := max(top, int(cfg.Rate*cfg.Timeout.Seconds()))
+	// The open loop keeps up to the cap's connections idle between
+	// arrivals; sized for the users, it would close and redial at every
+	// burst and run out of ports at high rates.
+	conns := top
+	if cfg.Rate > 0 {
+		conns = inFlightCap
+	}
+	tr := closedloop.NewTransport(conns, cfg.Timeout)
 	target := sc.Target(cfg.BaseURL, cfg.UploadSize)
 	// No Client.Timeout: the transport's ResponseHeaderTimeout bounds the
 	// wait without net/http's per-request timer goroutines.
@@ -366,14 +389,13 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 	var setLoad func(users int)
 	var stopLoad func()
 	if cfg.Rate > 0 {
-		// At most as many in flight as the top step would have users,
-		// or the rate for a whole -timeout: beyond that the service is
-		// down, not slow.
-		open := openloop.New(target, client, max(top, int(cfg.Rate*cfg.Timeout.Seconds())), func(r *vegeta.Result) { results <- r })
+		open := openloop.New(target, client, inFlightCap, func(r *vegeta.Result, s openloop.Sent) {
+			results <- arrival{r: r, sent: s, open: true}
+		})
 		setLoad = func(users int) { open.SetRate(cfg.stepRate(users)) }
 		stopLoad = open.Stop
 	} else {
-		atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- r },
+		atk := closedloop.New(ctx, target, func(r *vegeta.Result) { results <- arrival{r: r} },
 			closedloop.WithClient(client),
 			closedloop.WithRetryAfter(time.Second, cfg.MaxRetryAfter))
 		setLoad, stopLoad = atk.SetUsers, atk.Stop
@@ -446,7 +468,14 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 		})
 		out.Steps[len(out.Steps)-1].SetBreakdown(stats.Codes, stats.ErrorKinds)
 		if cfg.Rate > 0 {
-			out.Steps[len(out.Steps)-1].RatePerS = cfg.stepRate(st.Users)
+			last := &out.Steps[len(out.Steps)-1]
+			last.RatePerS = cfg.stepRate(st.Users)
+			last.Sent = &report.Sent{RatePerS: stats.SentRPS, AnsweredPerS: stats.AnsweredRPS,
+				LateP50S: stats.LateP50, LateP99S: stats.LateP99, LateMaxS: stats.LateMax,
+				AnswersAtCap: stats.AtCap, InFlightCap: inFlightCap}
+			// Judged again once the CPU figures are in (Run); judged here
+			// too, for a run without them.
+			last.JudgeSent()
 		}
 	}
 	if interrupted {

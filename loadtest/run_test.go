@@ -198,7 +198,7 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 
 	// Redrawing the folder in place through the report path agrees.
-	if err := Report([]string{dir}, dir); err != nil {
+	if err := Report([]string{dir}, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	again, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -106,9 +107,80 @@ func TestOpenLoopRate(t *testing.T) {
 	if !strings.Contains(stdout.String(), "rate/s") {
 		t.Errorf("table does not show the rate:\n%s", stdout.String())
 	}
+	// 40/s is within any box's reach: what was sent is reported, and the
+	// step is not marked short.
+	if sent := steps[1].Sent; sent == nil || sent.Short || sent.RatePerS < 20 || sent.InFlightCap == 0 {
+		t.Errorf("top step's sent figures %+v; want about 40/s, not short", sent)
+	}
+	if strings.Contains(stdout.String(), "(sent ") {
+		t.Errorf("a step within reach is marked short:\n%s", stdout.String())
+	}
 	var stderr bytes.Buffer
 	if code := run(context.Background(), []string{"-rate", "fast"}, &bytes.Buffer{}, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `-rate "fast"`) {
 		t.Errorf("-rate fast: exit %d, %s", code, stderr.String())
+	}
+}
+
+// TestOpenLoopShortfall: asked far more than a box can send, the open loop
+// reports what it sent and why it fell short, in the table and the JSON,
+// and -assert reads the sent rate; the exit code is the assertion's, the
+// same in every run, however busy the machine (the plot of an open loop
+// used to fail now and then after the table, exit 1).
+func TestOpenLoopShortfall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("saturates the CPU for a few seconds")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	// Two goroutines spinning: the CPU contention of a shared CI box.
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 2 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		}()
+	}
+	for i := range 10 {
+		dir := t.TempDir()
+		// 50,000/s to a service in the same process: a 2-core box sends
+		// about a tenth of it, and no box sends it all through net/http
+		// while serving it too.
+		args := []string{"-target", srv.URL, "-endpoint", "a=GET /a", "-endpoint", "b=GET /b", "-rate", "50000/s", "-timeout", "500ms",
+			"-users", "1", "-warmup", "0s", "-settle", "100ms", "-measure", "300ms", "-top-settle", "100ms", "-top-measure", "300ms",
+			"-drain", "0s", "-quiet", "-out", dir, "-assert", "candidate.sent_rate >= 0.95*candidate.rate"}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, &stdout, &stderr)
+		if code != exitAssert {
+			t.Fatalf("run %d: exit %d, want %d (the assertion on the sent rate); stderr:\n%s", i, code, exitAssert, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "candidate.sent_rate = ") {
+			t.Errorf("run %d: the failed assertion does not show the sent rate:\n%s", i, stderr.String())
+		}
+		if i > 0 {
+			continue
+		}
+		sum, err := report.ReadJSON(filepath.Join(dir, report.SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := sum.Scenarios[1].Steps[0]
+		if st.Sent == nil || !st.Sent.Short || st.Sent.Cause == "" || st.Sent.RatePerS >= 0.95*st.RatePerS {
+			t.Fatalf("step %+v sent %+v; want short, with a cause", st, st.Sent)
+		}
+		if !strings.Contains(stdout.String(), "50000 (sent ") || !strings.Contains(stdout.String(), "% short), answered ") {
+			t.Errorf("the table does not show the shortfall:\n%s", stdout.String())
+		}
+		for _, f := range []string{"summary.md", "plot.html"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("%s missing: %v", f, err)
+			}
+		}
 	}
 }
 

@@ -815,7 +815,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Join("results", "report-"+time.Now().Format("20060102-150405"))
 	}
-	if err := loadtest.Report(fs.Args(), dir); err != nil {
+	if err := loadtest.Report(fs.Args(), dir, slog.New(slog.NewTextHandler(stderr, nil))); err != nil {
 		fmt.Fprintf(stderr, "syncio-load report: %v\n", err)
 		return 1
 	}

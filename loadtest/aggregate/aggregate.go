@@ -49,6 +49,23 @@ type Step struct {
 	latencies                                []float64 // OK only, seconds
 	codes                                    map[int]int
 	errKinds                                 map[string]int
+
+	// The open loop's own figures (AddSent): requests it sent in the
+	// window by send time, how late each left against the pacer's
+	// schedule, and how many answers came with the in-flight cap reached.
+	// paced is false in a closed loop, where none of them is known.
+	paced bool
+	Sent  int
+	late  []float64 // seconds
+	AtCap int
+}
+
+// AddSent counts a request the open loop sent in this window, late behind
+// the pacer's schedule.
+func (s *Step) AddSent(late time.Duration) {
+	s.paced = true
+	s.Sent++
+	s.late = append(s.late, late.Seconds())
 }
 
 // Add counts r.
@@ -85,6 +102,10 @@ func (s *Step) Merge(o *Step) {
 	s.Timeouts += o.Timeouts
 	s.Errors += o.Errors
 	s.latencies = append(s.latencies, o.latencies...)
+	s.paced = s.paced || o.paced
+	s.Sent += o.Sent
+	s.late = append(s.late, o.late...)
+	s.AtCap += o.AtCap
 	for c, n := range o.codes {
 		if s.codes == nil {
 			s.codes = map[int]int{}
@@ -127,6 +148,13 @@ type Stats struct {
 	ThroughputRPS                   float64 // OK completions per second
 	RejectedRPS                     float64
 	LatencyMean, P50, P95, P99, Max float64
+	// Open loop only (Paced): the rate requests were sent at, by send
+	// time; the rate answers (any status) came at; the pacer's lateness;
+	// the answers that came with the in-flight cap reached.
+	Paced                     bool
+	SentRPS, AnsweredRPS      float64
+	LateP50, LateP99, LateMax float64
+	AtCap                     int
 }
 
 // Stats computes the figures over a window of length window.
@@ -136,6 +164,19 @@ func (s *Step) Stats(window time.Duration) Stats {
 	if secs := window.Seconds(); secs > 0 {
 		st.ThroughputRPS = float64(s.OK) / secs
 		st.RejectedRPS = float64(s.Rejected) / secs
+		if s.paced {
+			st.SentRPS = float64(s.Sent) / secs
+			st.AnsweredRPS = float64(s.Requests-s.codes[0]) / secs
+		}
+	}
+	if s.paced {
+		st.Paced, st.AtCap = true, s.AtCap
+		late := slices.Clone(s.late)
+		slices.Sort(late)
+		st.LateP50, st.LateP99 = Percentile(late, 0.50), Percentile(late, 0.99)
+		if len(late) > 0 {
+			st.LateMax = late[len(late)-1]
+		}
 	}
 	if len(s.latencies) == 0 {
 		return st

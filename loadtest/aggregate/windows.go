@@ -41,3 +41,18 @@ func (w *Windows) Add(r *vegeta.Result) int {
 	w.Outside++
 	return -1
 }
+
+// AddSent counts an open-loop request in the window containing its send
+// time at, late behind the pacer's schedule; atCap, that its answer came
+// with the in-flight cap reached, goes to the window of its completion
+// end. Either may be outside every window.
+func (w *Windows) AddSent(at, end time.Time, late time.Duration, atCap bool) {
+	for i, win := range w.Windows {
+		if !at.Before(win.From) && at.Before(win.To) {
+			w.Steps[i].AddSent(late)
+		}
+		if atCap && !end.Before(win.From) && end.Before(win.To) {
+			w.Steps[i].AtCap++
+		}
+	}
+}

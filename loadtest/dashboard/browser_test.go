@@ -20,6 +20,7 @@ import (
 	"github.com/syncio/syncio/loadtest"
 	"github.com/syncio/syncio/loadtest/dashboard"
 	"github.com/syncio/syncio/loadtest/dashboard/pagetest"
+	"github.com/syncio/syncio/loadtest/report"
 	"github.com/syncio/syncio/loadtest/schedule"
 	"github.com/syncio/syncio/loadtest/scrape"
 )
@@ -166,7 +167,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	// The service's /metrics has the pool gauges but not client_golang's
 	// process and Go collectors: queue and busy are figures, RSS, cores
 	// and goroutines "–", and the warnings say which metric is absent.
-	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelector("#steps tbody tr").cells].slice(-7, -2).map(c => c.textContent)`))
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelector("#steps tbody tr").cells].slice(-9, -4).map(c => c.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,12 +192,29 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
-		[...document.querySelector("#steps tbody tr").cells].slice(-7, -2).map(c => c.textContent)`))
+		[...document.querySelector("#steps tbody tr").cells].slice(-9, -4).map(c => c.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(cells, " ") != "– – – – –" {
 		t.Errorf("server columns without /metrics: %q, want – in all five", cells)
+	}
+
+	// An open loop's short step shows what it sent, marked, with the cause
+	// on hover; the codes column counts the responses.
+	short := report.Summary{OpenLoopRate: 4000, Scenarios: []report.Scenario{{Name: "a", Steps: []report.Step{{Index: 1, Users: 1, RatePerS: 4000,
+		Statuses: map[string]int{"200": 5, "503": 2}, Sent: &report.Sent{RatePerS: 760, Short: true, Cause: "the generator's CPU (97% of all cores)"}}}}}}
+	js, err = json.Marshal(dashboard.Final{Text: "short", Summary: &short})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`onSummary(`+string(js)+`);
+		(r => [r.cells[1].textContent, r.cells[1].title, r.cells[r.cells.length-1].textContent])(document.querySelector("#steps tbody tr"))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0] != "4000/s (sent 760)*" || !strings.Contains(got[1], "the generator's CPU") || got[2] != "200:5 503:2" {
+		t.Errorf("short open-loop step on the page: %q", got)
 	}
 
 	if problems := page.Problems(); len(problems) > 0 {

@@ -32,6 +32,8 @@ var Fields = map[string]string{
 	"latency_p95_s":  "95th percentile latency of OK responses, seconds",
 	"latency_p99_s":  "99th percentile latency of OK responses, seconds",
 	"latency_max_s":  "highest latency of an OK response, seconds",
+	"sent_rate":      "requests sent per second in an open loop (-rate), by send time",
+	"rate":           "requests per second asked of an open loop (-rate)",
 }
 
 // Sides are the names before the dot.
@@ -250,6 +252,12 @@ func Check(sum *report.Summary, as []Assertion) error {
 				errs = append(errs, fmt.Errorf("%w: %s: %s", ErrFailed, a.Src, why))
 				goto next
 			}
+			// An unknown figure is not compared as 0: that would pass
+			// "latency below 1 s" on a step that answered nothing.
+			if why, ok := missing[ref]; ok {
+				errs = append(errs, fmt.Errorf("%w: %s: %s is unknown: %s", ErrFailed, a.Src, ref, why))
+				goto next
+			}
 		}
 		if ok, err := a.Eval(vals); err != nil || !ok {
 			var read []string
@@ -269,7 +277,8 @@ func Check(sum *report.Summary, as []Assertion) error {
 }
 
 // SideValues reads every field of the baseline's and candidate's top
-// steps; missing says why a side has none.
+// steps; missing says why a side has none (by side) or why one of its
+// figures is unknown (by side.field).
 func SideValues(sum *report.Summary) (Values, map[string]string) {
 	base, cand := report.HeadlineSync, report.HeadlineAsync
 	if p := sum.Pair; p != nil {
@@ -291,11 +300,22 @@ func SideValues(sum *report.Summary) (Values, map[string]string) {
 		put("errors", float64(st.Errors+st.Timeouts))
 		put("timeouts", float64(st.Timeouts))
 		put("non_ok", float64(st.Requests-st.OK))
-		put("latency_mean_s", st.LatencyMeanS)
-		put("latency_p50_s", st.LatencyP50S)
-		put("latency_p95_s", st.LatencyP95S)
-		put("latency_p99_s", st.LatencyP99S)
-		put("latency_max_s", st.LatencyMaxS)
+		unknown := func(f, why string) { missing[side+"."+f] = why }
+		for f, v := range map[string]float64{"latency_mean_s": st.LatencyMeanS, "latency_p50_s": st.LatencyP50S,
+			"latency_p95_s": st.LatencyP95S, "latency_p99_s": st.LatencyP99S, "latency_max_s": st.LatencyMaxS} {
+			if st.OK == 0 {
+				unknown(f, fmt.Sprintf("the %s's top step had no OK response, so it has no latency", side))
+				continue
+			}
+			put(f, v)
+		}
+		if st.Sent != nil {
+			put("sent_rate", st.Sent.RatePerS)
+			put("rate", st.RatePerS)
+		} else {
+			unknown("sent_rate", "the run was a closed loop (users); only an open loop (-rate) has a sent rate")
+			unknown("rate", "the run was a closed loop (users); only an open loop (-rate) has a rate")
+		}
 		for code := 100; code < 600; code++ {
 			put(fmt.Sprintf("status_%d", code), float64(st.Statuses[strconv.Itoa(code)]))
 		}

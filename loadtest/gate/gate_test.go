@@ -77,3 +77,38 @@ func TestCheckMissingSide(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestCheckUnknownFigures: a latency of a step with no OK response, or a
+// sent rate of a closed loop, is unknown: an assertion on it fails and says
+// why, where a comparison with 0 would pass "latency below 1 s".
+func TestCheckUnknownFigures(t *testing.T) {
+	s := summary()
+	s.Scenarios[0].Steps[1].OK = 0
+	for expr, want := range map[string]string{
+		"baseline.latency_p99_s < 1":                            "baseline.latency_p99_s is unknown: the baseline's top step had no OK response",
+		"candidate.sent_rate >= 0.95*candidate.rate":            "candidate.sent_rate is unknown: the run was a closed loop",
+		"candidate.latency_p99_s < 10 || baseline.ok_per_s > 0": "",
+	} {
+		a, err := Parse(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Check(s, []Assertion{a})
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", expr, err)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", expr, err, want)
+		}
+	}
+	// An open loop's sent rate is read.
+	s.Scenarios[1].Steps[0].RatePerS = 2000
+	s.Scenarios[1].Steps[0].Sent = &report.Sent{RatePerS: 1500}
+	a, _ := Parse("candidate.sent_rate >= 0.95*candidate.rate")
+	if err := Check(s, []Assertion{a}); err == nil || !strings.Contains(err.Error(), "candidate.sent_rate = 1500") {
+		t.Errorf("a short open loop passed or was not named: %v", err)
+	}
+}

@@ -1,9 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"math/bits"
+	"slices"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"github.com/tsenart/vegeta/v12/lib/plot"
@@ -21,32 +22,36 @@ const plotPoints = 4000
 
 // WritePlot writes vegeta's HTML latency plot of the given result files.
 //
-// vegeta's plot expects each attack's sequence numbers to run 0, 1, 2, ...
-// without gaps, and buffers anything after a gap for ever. Our users drop
-// the results of requests cut short at the end of a scenario, which leaves
-// gaps, so each file is read twice: once to note which sequence numbers are
-// present, then to renumber them densely in the same order.
+// vegeta's plot takes each attack's results in sequence-number order, 0, 1,
+// 2, ... without gaps (it buffers anything after a gap for ever), and
+// fails on a send time earlier than the one before it. Our files break
+// both: users drop the results of requests cut short at the end of a
+// scenario, which leaves gaps, and the open loop starts a new vegeta
+// attacker at every step, whose numbers start again at 0. So each file is
+// read twice: once to note every result's send time, then to number the
+// results densely in send-time order, which is an order the plot accepts
+// whatever the file's.
 func WritePlot(w io.Writer, title string, sources []PlotSource) error {
 	p := plot.New(plot.Title(title), plot.Downsample(plotPoints))
 	for _, src := range sources {
-		present := map[string]*seqSet{}
+		order := map[string]*sendOrder{}
 		err := EachResult(src.Path, func(r *vegeta.Result) error {
-			s := present[r.Attack]
-			if s == nil {
-				s = &seqSet{}
-				present[r.Attack] = s
+			o := order[r.Attack]
+			if o == nil {
+				o = &sendOrder{}
+				order[r.Attack] = o
 			}
-			s.add(r.Seq)
+			o.add(r.Timestamp.UnixNano())
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for _, s := range present {
-			s.index()
+		for _, o := range order {
+			o.index()
 		}
 		err = EachResult(src.Path, func(r *vegeta.Result) error {
-			r.Seq = present[r.Attack].rank(r.Seq)
+			r.Seq = order[r.Attack].rank()
 			if src.Attack != "" {
 				r.Attack = src.Attack
 			}
@@ -66,32 +71,33 @@ func WritePlot(w io.Writer, title string, sources []PlotSource) error {
 	return nil
 }
 
-// seqSet is a bitset of sequence numbers with rank queries.
-type seqSet struct {
-	words  []uint64
-	before []uint64 // set bits in all earlier words
+// sendOrder numbers one attack's results by send time: the attack's j-th
+// result in the file gets its place among the attack's send times, ties in
+// file order.
+type sendOrder struct {
+	nanos []int64
+	ranks []uint32
+	next  int // the second pass's j
 }
 
-func (s *seqSet) add(seq uint64) {
-	w := int(seq / 64)
-	for len(s.words) <= w {
-		s.words = append(s.words, 0)
+func (o *sendOrder) add(nanos int64) { o.nanos = append(o.nanos, nanos) }
+
+func (o *sendOrder) index() {
+	byTime := make([]uint32, len(o.nanos))
+	for j := range byTime {
+		byTime[j] = uint32(j)
 	}
-	s.words[w] |= 1 << (seq % 64)
-}
-
-func (s *seqSet) index() {
-	s.before = make([]uint64, len(s.words))
-	var n uint64
-	for i, w := range s.words {
-		s.before[i] = n
-		n += uint64(bits.OnesCount64(w))
+	slices.SortStableFunc(byTime, func(a, b uint32) int { return cmp.Compare(o.nanos[a], o.nanos[b]) })
+	o.ranks = make([]uint32, len(byTime))
+	for k, j := range byTime {
+		o.ranks[j] = uint32(k)
 	}
+	o.nanos = nil
 }
 
-// rank is the number of present sequence numbers below seq.
-func (s *seqSet) rank(seq uint64) uint64 {
-	w := int(seq / 64)
-	mask := uint64(1)<<(seq%64) - 1
-	return s.before[w] + uint64(bits.OnesCount64(s.words[w]&mask))
+// rank is the place of the attack's next result, in file order.
+func (o *sendOrder) rank() uint64 {
+	r := o.ranks[o.next]
+	o.next++
+	return uint64(r)
 }

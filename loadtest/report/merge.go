@@ -51,6 +51,8 @@ func Merge(dirs []string) (*Summary, error) {
 		// One folder that read the server's /metrics makes its columns known.
 		out.NoServerMetrics = out.NoServerMetrics && s.NoServerMetrics
 		out.Sources = append(out.Sources, dir)
+		// Each machine sent its own -rate: together they asked the sum.
+		out.OpenLoopRate += s.OpenLoopRate
 		for _, w := range s.Warnings {
 			if !slices.Contains(out.Warnings, w) {
 				out.Warnings = append(out.Warnings, w)
@@ -75,6 +77,20 @@ func Merge(dirs []string) (*Summary, error) {
 				}
 				d := stepIndexed(dst, st)
 				d.Users += st.Users
+				d.RatePerS += st.RatePerS
+				if st.Sent != nil {
+					if d.Sent == nil {
+						d.Sent = &Sent{}
+					}
+					d.Sent.RatePerS += st.Sent.RatePerS
+					d.Sent.AnsweredPerS += st.Sent.AnsweredPerS
+					d.Sent.AnswersAtCap += st.Sent.AnswersAtCap
+					d.Sent.InFlightCap += st.Sent.InFlightCap
+					// The latest machine's pacer is the one that fell behind.
+					d.Sent.LateP50S = max(d.Sent.LateP50S, st.Sent.LateP50S)
+					d.Sent.LateP99S = max(d.Sent.LateP99S, st.Sent.LateP99S)
+					d.Sent.LateMaxS = max(d.Sent.LateMaxS, st.Sent.LateMaxS)
+				}
 				d.ThroughputRPS += stats.ThroughputRPS
 				d.Status503RPS += stats.RejectedRPS
 				d.QueueLengthMax = maxKnown(d.QueueLengthMax, st.QueueLengthMax)
@@ -133,6 +149,7 @@ func Merge(dirs []string) (*Summary, error) {
 			if busyN[k] > 0 {
 				st.WorkersBusyMean = ptr(*st.WorkersBusyMean / float64(busyN[k]))
 			}
+			st.JudgeSent()
 		}
 	}
 	out.ComputeHeadline()

@@ -309,15 +309,41 @@ func TestWritePlotFillsSequenceGaps(t *testing.T) {
 	}
 }
 
-func TestSeqSetRank(t *testing.T) {
-	var s seqSet
-	for _, q := range []uint64{0, 1, 3, 64, 65, 200} {
-		s.add(q)
+// The open loop starts a vegeta attacker per step, and each numbers its
+// results from 0: a scenario's file holds several runs of 0, 1, 2, ...
+// under one attack name, with send times that interleave at the step's
+// edge. Numbered by sequence number the plot failed ("non monotonically
+// increasing timestamp") or lost results, and the run exited 1.
+func TestWritePlotTakesRestartingSequences(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.bin")
+	f, _ := os.Create(path)
+	enc := vegeta.NewEncoder(f)
+	add := func(seq uint64, at time.Duration, ms int) {
+		r := vegeta.Result{Attack: "open", Seq: seq, Code: 200, Timestamp: t0.Add(at), Latency: time.Duration(ms) * time.Millisecond}
+		if err := enc.Encode(&r); err != nil {
+			t.Fatal(err)
+		}
 	}
-	s.index()
-	for q, want := range map[uint64]uint64{0: 0, 1: 1, 3: 2, 64: 3, 65: 4, 200: 5} {
-		if got := s.rank(q); got != want {
-			t.Errorf("rank(%d) = %d, want %d", q, got, want)
+	// Step 1's attacker: seq 0..3 at 0-3 s; step 2's: seq 0..3 from 3.5 s,
+	// its first result written before step 1's last (completion order).
+	add(0, 0, 101)
+	add(1, time.Second, 102)
+	add(2, 2*time.Second, 103)
+	add(0, 3500*time.Millisecond, 201)
+	add(3, 3*time.Second, 104)
+	add(1, 4*time.Second, 202)
+	add(2, 5*time.Second, 203)
+	add(3, 6*time.Second, 204)
+	f.Close()
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, "restarts", []PlotSource{{Path: path}}); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, v := range []string{"101", "102", "103", "104", "201", "202", "203", "204"} {
+		if !strings.Contains(html, ","+v+"]") && !strings.Contains(html, ","+v+",") {
+			t.Errorf("latency %s ms missing from the plot data", v)
 		}
 	}
 }

@@ -167,6 +167,8 @@ type Step struct {
 	// RatePerS is the open loop's arrival rate in the step (-rate); 0 in
 	// a closed loop, where Users users each wait for their answer.
 	RatePerS float64 `json:"rate_per_s,omitempty"`
+	// What the open loop achieved, absent in a closed loop (see Sent).
+	Sent *Sent `json:"sent,omitempty"`
 	// GeneratorCPU is the load generator's process CPU time over the
 	// window ÷ wall time ÷ the machine's cores (1 = every core; with the
 	// API in-process it includes the API), and HostCPUIdle the machine's

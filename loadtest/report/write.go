@@ -73,7 +73,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing table: %w", err)
 	}
-	for _, g := range s.cpuGaps() {
+	for _, g := range append(s.ShortSteps(), s.cpuGaps()...) {
 		if _, err := fmt.Fprintln(w, g); err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (s *Summary) loadLabel() string {
 
 func (s *Summary) loadCell(st Step) string {
 	if s.OpenLoopRate > 0 {
-		return strconv.FormatFloat(st.RatePerS, 'f', -1, 64)
+		return st.sentCell()
 	}
 	return strconv.Itoa(st.Users)
 }
@@ -248,19 +248,19 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | users | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.rssLabel())
+	fmt.Fprintf(&b, "| scenario | %s | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.loadLabel(), s.rssLabel())
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
 			api, storage, gen, total := st.cpuCells()
-			fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
-				sc.Name, st.Users, st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
+				sc.Name, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
 				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
 		}
 	}
-	if gaps := s.cpuGaps(); len(gaps) > 0 {
+	if gaps := append(s.ShortSteps(), s.cpuGaps()...); len(gaps) > 0 {
 		b.WriteString("\n")
 		for _, g := range gaps {
 			fmt.Fprintf(&b, "- %s\n", g)

@@ -273,7 +273,22 @@ function onSummary(final) {
   const server = (v, digits, st) => (sum.no_server_metrics || st.server_missing || v == null ? "–" : v.toFixed(digits));
   for (const sc of sum.scenarios || []) {
     for (const st of sc.steps || []) {
-      const cells = [sc.name, st.users, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
+      // An open loop's step shows its asked rate, and what it sent when
+      // that fell short (marked, with the cause on hover), as the
+      // terminal's table does.
+      let load = st.users;
+      let loadWhy = "";
+      if (st.rate_per_s) {
+        load = `${st.rate_per_s}/s`;
+        if (st.sent && st.sent.short) {
+          load += ` (sent ${st.sent.rate_per_s.toFixed(0)})*`;
+          loadWhy = `sent ${st.sent.rate_per_s.toFixed(1)}/s of ${st.rate_per_s}/s; the limit: ${st.sent.cause}`;
+        }
+      }
+      const codes = Object.entries(st.statuses || {}).filter(([c]) => c !== "0")
+        .sort((a, b) => Number(a[0]) - Number(b[0])).map(([c, n]) => `${c}:${n}`)
+        .concat(Object.entries(st.error_kinds || {}).sort().map(([k, n]) => `0(${k}):${n}`));
+      const cells = [sc.name, load, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
         st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
         server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st),
         server(st.server_rss_bytes == null ? null : st.server_rss_bytes / 1e6, 0, st),
@@ -281,8 +296,14 @@ function onSummary(final) {
         // The load generator's own CPU share and the machine's idle share:
         // "–" where not measured.
         st.generator_cpu == null ? "–" : (100 * st.generator_cpu).toFixed(0),
-        st.host_cpu_idle == null ? "–" : (100 * st.host_cpu_idle).toFixed(0)];
-      body.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
+        st.host_cpu_idle == null ? "–" : (100 * st.host_cpu_idle).toFixed(0),
+        // Request goroutines the API's blocking watcher saw parked in I/O
+        // holding a worker: "–" without a watcher.
+        st.blocked_holding_worker_mean == null ? "–" : st.blocked_holding_worker_mean.toFixed(1),
+        codes.length ? codes.join(" ") : "–"];
+      const row = el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) })));
+      if (loadWhy) row.cells[1].title = loadWhy;
+      body.append(row);
     }
   }
   document.getElementById("summary").hidden = false;
