@@ -294,8 +294,8 @@ func TestUploadRunInChildProcess(t *testing.T) {
 	if m := sum.Storage; m == nil || m.LatencyS != 0.02 || m.BandwidthBytesPerS != 60<<20 {
 		t.Errorf("storage model in summary.json: %+v", sum.Storage)
 	}
-	if sum.UploadBackendLatencyS <= 0.02 || h.AsyncLittlesLawEfficiency <= 0 {
-		t.Errorf("upload Little's law basis %g s, efficiency %g", sum.UploadBackendLatencyS, h.AsyncLittlesLawEfficiency)
+	if e := h.AsyncLittlesLawEfficiency; sum.UploadBackendLatencyS <= 0.02 || e == nil || *e <= 0 {
+		t.Errorf("upload Little's law basis %g s, efficiency %s", sum.UploadBackendLatencyS, report.Fig(h.AsyncLittlesLawEfficiency, 3))
 	}
 	for _, sc := range sum.Scenarios {
 		if sc.APIRSSMaxBytes == nil || *sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {

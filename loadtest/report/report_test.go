@@ -15,7 +15,7 @@ import (
 )
 
 func step(users int, rps, mean float64, requests, ok int) Step {
-	return Step{Users: users, DurationS: 20, Requests: requests, OK: ok, Status503: requests - ok, ThroughputRPS: rps, LatencyMeanS: mean}
+	return Step{Users: users, DurationS: 20, Requests: requests, OK: ok, Status503: requests - ok, ThroughputRPS: rps, LatencyMeanS: &mean}
 }
 
 func TestComputeHeadline(t *testing.T) {
@@ -29,19 +29,19 @@ func TestComputeHeadline(t *testing.T) {
 	if h.Users != 4000 || h.AsyncErrors != 2 || h.Sync503 != 100 {
 		t.Errorf("headline = %+v", h)
 	}
-	if got := h.ThroughputRatio; got != 1980.0/50 {
+	if got := deref(h.ThroughputRatio); got != 1980.0/50 {
 		t.Errorf("throughput ratio = %v, want async/sync = %v", got, 1980.0/50)
 	}
-	if got := h.MeanLatencyRatio; got != 60/2.02 {
+	if got := deref(h.MeanLatencyRatio); got != 60/2.02 {
 		t.Errorf("latency ratio = %v, want sync/async = %v", got, 60/2.02)
 	}
-	if got := h.AsyncLittlesLawEfficiency; got != 1980.0/(4000.0/2) {
+	if got := deref(h.AsyncLittlesLawEfficiency); got != 1980.0/(4000.0/2) {
 		t.Errorf("Little's-law efficiency = %v", got)
 	}
 
 	only := &Summary{BackendLatencyS: 2, Scenarios: []Scenario{{Name: "async-profile", Steps: []Step{step(10, 5, 2, 5, 5)}}}}
 	only.ComputeHeadline()
-	if only.Headline.ThroughputRatio != 0 || only.Headline.Note == "" || only.Headline.AsyncLittlesLawEfficiency != 1 {
+	if only.Headline.ThroughputRatio != nil || only.Headline.Note == "" || deref(only.Headline.AsyncLittlesLawEfficiency) != 1 {
 		t.Errorf("async-only headline = %+v", only.Headline)
 	}
 }
@@ -55,16 +55,16 @@ func TestComputeUploadHeadline(t *testing.T) {
 	}}
 	s.ComputeHeadline()
 	u := s.UploadHeadline
-	if !s.HasUploadHeadline() || u.Users != 4000 || u.ThroughputRatio != 2500.0/2000 || u.MeanLatencyRatio != 1.5/1.6 {
+	if !s.HasUploadHeadline() || u.Users != 4000 || deref(u.ThroughputRatio) != 2500.0/2000 || deref(u.MeanLatencyRatio) != 1.5/1.6 {
 		t.Errorf("upload headline = %+v", u)
 	}
 	if u.AsyncErrors != 1 || u.Sync503 != 10000 || deref(u.APIRSSMaxMB) != 700 {
 		t.Errorf("errors %d, 503s %d, API RSS max %s MB", u.AsyncErrors, u.Sync503, Fig(u.APIRSSMaxMB, 0))
 	}
-	if got, want := u.AsyncLittlesLawEfficiency, 2500/(4000/0.05); got != want {
+	if got, want := deref(u.AsyncLittlesLawEfficiency), 2500/(4000/0.05); got != want {
 		t.Errorf("upload Little's-law efficiency %v, want %v (users ÷ storage time)", got, want)
 	}
-	if s.Headline.ThroughputRatio != 40 {
+	if deref(s.Headline.ThroughputRatio) != 40 {
 		t.Errorf("the profile headline changed: %+v", s.Headline)
 	}
 	var table bytes.Buffer
@@ -244,8 +244,8 @@ func TestMergeFolders(t *testing.T) {
 	if st.ThroughputRPS != 0.6 { // (2 + 3 + 1) OK over 10 s windows
 		t.Errorf("merged throughput = %v, want 0.6", st.ThroughputRPS)
 	}
-	if st.LatencyMeanS != 14.0/6 || st.LatencyMaxS != 5 || st.LatencyP50S != 1 {
-		t.Errorf("merged latencies mean %v p50 %v max %v", st.LatencyMeanS, st.LatencyP50S, st.LatencyMaxS)
+	if deref(st.LatencyMeanS) != 14.0/6 || deref(st.LatencyMaxS) != 5 || deref(st.LatencyP50S) != 1 {
+		t.Errorf("merged latencies mean %s p50 %s max %s", Fig(st.LatencyMeanS, 3), Fig(st.LatencyP50S, 3), Fig(st.LatencyMaxS, 3))
 	}
 	if deref(st.QueueLengthMax) != 300 || deref(st.WorkersBusyMean) != 20 { // (10 + 30) / 2; c not counted
 		t.Errorf("merged server figures: queue %v busy %v", Fig(st.QueueLengthMax, 1), Fig(st.WorkersBusyMean, 1))
@@ -376,8 +376,8 @@ func busyIf(busy float64) *float64 {
 func TestSaturatedHeadline(t *testing.T) {
 	mk := func(idle, gen float64) *Summary {
 		s := &Summary{Pair: &Pair{Baseline: "held", Candidate: "released"}, Scenarios: []Scenario{
-			{Name: "held", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: 0.1}, {Index: 2, Users: 1000, ThroughputRPS: 190, LatencyMeanS: 1, HostCPUIdle: ptr(0.5), GeneratorCPU: ptr(0.2)}}},
-			{Name: "released", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: 0.1}, {Index: 2, Users: 1000, ThroughputRPS: 900, LatencyMeanS: 0.7, HostCPUIdle: ptr(idle), GeneratorCPU: ptr(gen)}}},
+			{Name: "held", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: ptr(0.1)}, {Index: 2, Users: 1000, ThroughputRPS: 190, LatencyMeanS: ptr(1), HostCPUIdle: ptr(0.5), GeneratorCPU: ptr(0.2)}}},
+			{Name: "released", Steps: []Step{{Index: 1, Users: 1, ThroughputRPS: 9, LatencyMeanS: ptr(0.1)}, {Index: 2, Users: 1000, ThroughputRPS: 900, LatencyMeanS: ptr(0.7), HostCPUIdle: ptr(idle), GeneratorCPU: ptr(gen)}}},
 		}}
 		s.ComputeHeadline()
 		return s

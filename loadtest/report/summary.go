@@ -130,11 +130,14 @@ type Step struct {
 	Status503     int     `json:"status_503"`
 	Errors        int     `json:"errors"` // neither OK, 503 nor timeout
 	ThroughputRPS float64 `json:"throughput_rps"`
-	LatencyMeanS  float64 `json:"latency_mean_s"`
-	LatencyP50S   float64 `json:"latency_p50_s"`
-	LatencyP95S   float64 `json:"latency_p95_s"`
-	LatencyP99S   float64 `json:"latency_p99_s"`
-	LatencyMaxS   float64 `json:"latency_max_s"`
+	// Latencies of OK responses: null when the window had none
+	// (LatencyMissing says so), never a 0 that reads as fast.
+	LatencyMeanS   *float64 `json:"latency_mean_s"`
+	LatencyP50S    *float64 `json:"latency_p50_s"`
+	LatencyP95S    *float64 `json:"latency_p95_s"`
+	LatencyP99S    *float64 `json:"latency_p99_s"`
+	LatencyMaxS    *float64 `json:"latency_max_s"`
+	LatencyMissing string   `json:"latency_missing,omitempty"`
 	// The figures read through -metric-queue, -metric-busy and
 	// -metric-workers: null when no sample in the window had them (see
 	// Summary.Warnings for why), never a 0 that reads as an idle pool.
@@ -193,6 +196,18 @@ type Step struct {
 	BlockedMissing       string   `json:"blocked_missing,omitempty"`
 }
 
+// SetLatencies sets the step's latencies from a window with ok OK
+// responses; with none they are unknown, and LatencyMissing says why.
+func (st *Step) SetLatencies(ok int, mean, p50, p95, p99, maxS float64) {
+	st.LatencyMissing = ""
+	if ok == 0 {
+		st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = nil, nil, nil, nil, nil
+		st.LatencyMissing = "no OK response in the window: latencies are of OK responses"
+		return
+	}
+	st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = ptr(mean), ptr(p50), ptr(p95), ptr(p99), ptr(maxS)
+}
+
 // blockedCol formats BlockedHoldingWorker for the tables: "–" when absent,
 // as the other server columns read when nothing was read.
 func (st Step) blockedCol() string {
@@ -249,18 +264,22 @@ func Fig(v *float64, digits int) string {
 
 // Headline compares sync and async profile at the top step.
 type Headline struct {
-	Users                     int     `json:"users"`
-	ThroughputRatio           float64 `json:"throughput_ratio"`
-	MeanLatencyRatio          float64 `json:"mean_latency_ratio"`
-	AsyncLittlesLawEfficiency float64 `json:"async_littles_law_efficiency"`
-	AsyncErrors               int     `json:"async_errors"` // every non-OK result
+	Users int `json:"users"`
+	// The ratios are null when a figure they divide by is unknown or zero
+	// (a side with no OK response), and RatioMissing says which: a 0.0x
+	// would read as measured.
+	ThroughputRatio           *float64 `json:"throughput_ratio"`
+	MeanLatencyRatio          *float64 `json:"mean_latency_ratio"`
+	RatioMissing              string   `json:"ratio_missing,omitempty"`
+	AsyncLittlesLawEfficiency *float64 `json:"async_littles_law_efficiency"`
+	AsyncErrors               int      `json:"async_errors"` // every non-OK result
 
-	SyncThroughputRPS  float64 `json:"sync_throughput_rps"`
-	AsyncThroughputRPS float64 `json:"async_throughput_rps"`
-	SyncLatencyMeanS   float64 `json:"sync_latency_mean_s"`
-	AsyncLatencyMeanS  float64 `json:"async_latency_mean_s"`
-	Sync503            int     `json:"sync_status_503"`
-	Note               string  `json:"note,omitempty"`
+	SyncThroughputRPS  float64  `json:"sync_throughput_rps"`
+	AsyncThroughputRPS float64  `json:"async_throughput_rps"`
+	SyncLatencyMeanS   *float64 `json:"sync_latency_mean_s"`
+	AsyncLatencyMeanS  *float64 `json:"async_latency_mean_s"`
+	Sync503            int      `json:"sync_status_503"`
+	Note               string   `json:"note,omitempty"`
 	// Saturated, when set, says the load generator's machine was the limit
 	// in a step the headline uses: its ratios are not the service's.
 	Saturated string `json:"generator_saturated,omitempty"`
@@ -327,7 +346,7 @@ func (s *Summary) ComputeHeadline() {
 		p.LittlesLawLatencyS = 0
 		for _, sc := range s.Scenarios {
 			if sc.Name == p.Candidate && len(sc.Steps) > 0 {
-				p.LittlesLawLatencyS = sc.Steps[0].LatencyMeanS
+				p.LittlesLawLatencyS = deref(sc.Steps[0].LatencyMeanS)
 			}
 		}
 		s.Headline = s.pair(p.Baseline, p.Candidate, p.LittlesLawLatencyS)
@@ -380,7 +399,7 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 		h.AsyncLatencyMeanS = asyncTop.LatencyMeanS
 		h.AsyncErrors = asyncTop.Requests - asyncTop.OK
 		if latencyS > 0 && asyncTop.Users > 0 {
-			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS)
+			h.AsyncLittlesLawEfficiency = ptr(asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS))
 		}
 	}
 	var sat []string
@@ -398,12 +417,21 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 		h.Saturated = "the load generator's machine was the limit in " + strings.Join(sat, " and ") + "; ratios are not the service's"
 	}
 	if okS && okA {
+		var missing []string
 		if h.SyncThroughputRPS > 0 {
-			h.ThroughputRatio = h.AsyncThroughputRPS / h.SyncThroughputRPS
+			h.ThroughputRatio = ptr(h.AsyncThroughputRPS / h.SyncThroughputRPS)
+		} else {
+			missing = append(missing, fmt.Sprintf("%s had no OK response at its top step, so no throughput ratio", syncName))
 		}
-		if h.AsyncLatencyMeanS > 0 {
-			h.MeanLatencyRatio = h.SyncLatencyMeanS / h.AsyncLatencyMeanS
+		switch {
+		case h.SyncLatencyMeanS == nil:
+			missing = append(missing, fmt.Sprintf("%s has no latency (no OK response), so no latency ratio", syncName))
+		case h.AsyncLatencyMeanS == nil:
+			missing = append(missing, fmt.Sprintf("%s has no latency (no OK response), so no latency ratio", asyncName))
+		case *h.AsyncLatencyMeanS > 0:
+			h.MeanLatencyRatio = ptr(*h.SyncLatencyMeanS / *h.AsyncLatencyMeanS)
 		}
+		h.RatioMissing = strings.Join(missing, "; ")
 		if syncTop.Users != asyncTop.Users {
 			h.Note = fmt.Sprintf("top steps differ: sync %d users, async %d", syncTop.Users, asyncTop.Users)
 		}
