@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -280,8 +282,9 @@ type Headline struct {
 	AsyncLatencyMeanS  *float64 `json:"async_latency_mean_s"`
 	Sync503            int      `json:"sync_status_503"`
 	Note               string   `json:"note,omitempty"`
-	// Saturated, when set, says the load generator's machine was the limit
-	// in a step the headline uses: its ratios are not the service's.
+	// Saturated, when set, says a step the headline uses was limited by
+	// the load generator or by other load on its host, and which (see
+	// Summary.saturation): its ratios may not be the service's.
 	Saturated string `json:"generator_saturated,omitempty"`
 }
 
@@ -293,16 +296,69 @@ const (
 	SaturatedGenerator = 0.90
 )
 
-// saturation says why st's machine was saturated, or "".
-func (st Step) saturation() string {
-	var why []string
-	if st.HostCPUIdle != nil && *st.HostCPUIdle < SaturatedIdle {
-		why = append(why, fmt.Sprintf("host CPU idle %.0f%%", 100**st.HostCPUIdle))
-	}
+// saturation says which side limited st when it was not the service:
+// the load generator, or other load on the host; "" when neither was. A
+// busy host is not by itself a warning: a CPU-bound service on the same
+// box is the thing measured, and a warning on every shared-box run would
+// be read as noise. So the generator's own CPU, the service's (when it
+// runs on this host and its /metrics has it) and the host's idle time are
+// weighed against one another.
+func (s *Summary) saturation(st Step) string {
+	pc := func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 	if st.GeneratorCPU != nil && *st.GeneratorCPU > SaturatedGenerator {
-		why = append(why, fmt.Sprintf("load generator at %.0f%% of all cores", 100**st.GeneratorCPU))
+		if s.InProcess {
+			return "the load generator's process, with the API inside it, used " + pc(*st.GeneratorCPU) + " of all cores"
+		}
+		return "the load generator used " + pc(*st.GeneratorCPU) + " of all cores"
 	}
-	return strings.Join(why, ", ")
+	if st.HostCPUIdle == nil || *st.HostCPUIdle >= SaturatedIdle {
+		return ""
+	}
+	idle := *st.HostCPUIdle
+	busy := 1 - idle
+	svc, svcKnown := 0.0, false
+	switch {
+	case s.InProcess:
+		svcKnown = true // inside the generator's figure
+	case st.ServerCPUCores != nil && s.Machine.CPUs > 0 && s.targetOnHost():
+		svc, svcKnown = *st.ServerCPUCores/float64(s.Machine.CPUs), true
+	}
+	if st.GeneratorCPU == nil || !svcKnown {
+		what := "the service's CPU is not known here (no -metrics, or a service on another host)"
+		if st.GeneratorCPU == nil {
+			what = "the generator's CPU was not measured"
+		}
+		return fmt.Sprintf("the host had %s CPU idle and %s, so other load on the host may have set the figures", pc(idle), what)
+	}
+	gen := *st.GeneratorCPU
+	others := busy - gen - svc
+	switch {
+	case svc >= busy/2:
+		return "" // the service itself used the CPU: it is the limit measured
+	case others > busy/2:
+		return fmt.Sprintf("other processes on the host used about %s of all cores (the generator %s, the service %s, %s idle)", pc(others), pc(gen), pc(svc), pc(idle))
+	case gen >= busy/2:
+		return fmt.Sprintf("the load generator used %s of all cores on a host %s idle (the service %s)", pc(gen), pc(idle), pc(svc))
+	}
+	return ""
+}
+
+// targetOnHost reports whether the target runs on this machine: started
+// by the lab, or at a loopback address.
+func (s *Summary) targetOnHost() bool {
+	if s.InProcess || s.APIProcess == "child" {
+		return true
+	}
+	u, err := url.Parse(s.Target)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // UploadHeadline is Headline for the upload pair, plus the API's own peak
@@ -404,17 +460,17 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 	}
 	var sat []string
 	if okS {
-		if why := syncTop.saturation(); why != "" {
+		if why := s.saturation(syncTop); why != "" {
 			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", syncTop.Index, syncName, why))
 		}
 	}
 	if okA {
-		if why := asyncTop.saturation(); why != "" {
+		if why := s.saturation(asyncTop); why != "" {
 			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", asyncTop.Index, asyncName, why))
 		}
 	}
 	if len(sat) > 0 {
-		h.Saturated = "the load generator's machine was the limit in " + strings.Join(sat, " and ") + "; ratios are not the service's"
+		h.Saturated = "not the service's limit in " + strings.Join(sat, " and ") + "; ratios there may not be the service's"
 	}
 	if okS && okA {
 		var missing []string
