@@ -145,8 +145,8 @@ type Site struct {
 	// RouteShareMargins are the half-widths of RouteShares' 95% intervals
 	// (as Route.ShareMargin), absent for a route with under two samples.
 	RouteShareMargins map[string]float64 `json:"route_share_margins,omitempty"`
-	Stack       []string           `json:"stack"` // innermost first
-	Frames      []Frame            `json:"frames"`
+	Stack             []string           `json:"stack"` // innermost first
+	Frames            []Frame            `json:"frames"`
 }
 
 // Totals are a Report's running sums, without the sites: cheap enough to
