@@ -48,6 +48,11 @@ type Assertion struct {
 	refs []string // side.field, in order of first use
 }
 
+// Reads reports whether the assertion reads a figure of side.
+func (a Assertion) Reads(side string) bool {
+	return slices.ContainsFunc(a.refs, func(ref string) bool { return strings.HasPrefix(ref, side+".") })
+}
+
 // Parse checks src: an expression of numbers, side.field references,
 // + - * /, parentheses, comparisons, && || and !, whose value is a truth.
 func Parse(src string) (Assertion, error) {
