@@ -277,7 +277,7 @@ func progressHeadlines(sum *report.Summary) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %.1fx", label, *h.ThroughputRatio))
 	}
-	if h := sum.UploadHeadline; h.ThroughputRatio != nil {
+	if h := sum.UploadHeadline; h != nil && h.ThroughputRatio != nil {
 		var rss string
 		if h.APIRSSMaxMB != nil {
 			rss = fmt.Sprintf("API RSS max %.0f MB", *h.APIRSSMaxMB)
@@ -448,8 +448,11 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 		encErr = fmt.Errorf("writing %s: %w", name, err)
 	}
 
-	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name,
+	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, ResultsFile: name,
 		StartedAt: start, EndedAt: time.Now()}
+	if !sc.Given {
+		out.Blocking = &sc.Blocking
+	}
 	if cpu := processCPU() - cpuStart; cpu > 0 {
 		out.ProcessCPUS = cpu.Seconds()
 		out.ProcessCores = cpu.Seconds() / time.Since(start).Seconds()

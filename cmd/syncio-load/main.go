@@ -263,6 +263,14 @@ Flags:
 	if err := prof.Validate(); err != nil {
 		return runOpts{}, fmt.Errorf("profile: %w", err)
 	}
+	// Steps or timings of one's own are not the named profile any more:
+	// a summary titled "profile quick" would say they were.
+	for _, name := range []string{"users", "start-users", "step-users", "max-users", "warmup", "settle", "measure", "top-settle", "top-settle-async", "top-measure"} {
+		if set[name] {
+			prof.Name = "custom (from " + prof.Name + ")"
+			break
+		}
+	}
 	if n := len(prof.Users); n > maxSteps {
 		return runOpts{}, fmt.Errorf("the plan has %d steps (users %d to %d); more than %d is not a load test anyone waits for: raise -step-users or list the steps with -users", n, prof.Users[0], prof.Users[n-1], maxSteps)
 	}

@@ -40,6 +40,10 @@ func TestParseRunDefaults(t *testing.T) {
 	if o.cfg.Profile.Name != "quick" || len(o.cfg.Profile.Users) != len(q.Users) || o.cfg.Profile.TopSettleBlocking != q.TopSettleBlocking {
 		t.Errorf("profile = %+v", o.cfg.Profile)
 	}
+	// Steps of one's own are a custom plan, and the summary says so.
+	if o, err := parseRun([]string{"-users", "1,5"}, &bytes.Buffer{}); err != nil || o.cfg.Profile.Name != "custom (from quick)" {
+		t.Errorf("-users 1,5: profile %q, %v", o.cfg.Profile.Name, err)
+	}
 	var names []string
 	for _, sc := range o.cfg.Scenarios {
 		names = append(names, sc.Name)

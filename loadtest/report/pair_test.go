@@ -37,7 +37,7 @@ func TestComputeHeadlineForGivenPair(t *testing.T) {
 	if got, want := deref(h.AsyncLittlesLawEfficiency), 300/(40/0.125); got != want {
 		t.Errorf("efficiency = %v, want %v", got, want)
 	}
-	if !reflect.DeepEqual(s.UploadHeadline, UploadHeadline{}) || s.HasUploadHeadline() {
+	if s.UploadHeadline != nil || s.HasUploadHeadline() {
 		t.Errorf("upload headline for given endpoints: %+v", s.UploadHeadline)
 	}
 	text := s.HeadlineText()

@@ -87,11 +87,18 @@ func TestComputeUploadHeadline(t *testing.T) {
 	if err := none.WriteTable(&nt); err != nil || none.HasUploadHeadline() || strings.Contains(nt.String(), "Upload headline") {
 		t.Errorf("no upload pair, yet an upload headline: %s", nt.String())
 	}
+	// Nor in summary.json: an all-zero upload headline would read as measured.
+	raw, err := json.Marshal(none)
+	if err != nil || none.UploadHeadline != nil || strings.Contains(string(raw), "upload_headline") {
+		t.Errorf("summary.json of a run without uploads has an upload headline: %s", raw)
+	}
 }
 
 // TestSummaryJSONSchema checks every key the schema names.
 func TestSummaryJSONSchema(t *testing.T) {
-	s := &Summary{Profile: "quick", BackendLatencyS: 2, Scenarios: []Scenario{{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(4000, 50, 60, 10, 9)}}}}
+	// With an upload scenario: the upload headline is there only when one ran.
+	s := &Summary{Profile: "quick", BackendLatencyS: 2, Scenarios: []Scenario{{Name: "sync-profile", Path: "/api/sync/profile", Steps: []Step{step(4000, 50, 60, 10, 9)}},
+		{Name: "sync-upload", Path: "/api/sync/upload", Steps: []Step{step(4000, 50, 1, 10, 9)}}}}
 	s.ComputeHeadline()
 	path := filepath.Join(t.TempDir(), SummaryFile)
 	if err := s.WriteJSON(path); err != nil {

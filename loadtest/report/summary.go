@@ -23,7 +23,9 @@ type Summary struct {
 	Headline        Headline   `json:"headline"`
 	// UploadHeadline compares sync-upload and async-upload the same way,
 	// with the API's own peak RSS over both.
-	UploadHeadline UploadHeadline `json:"upload_headline"`
+	// Absent when neither upload scenario ran: a headline of zeros would
+	// read as measured.
+	UploadHeadline *UploadHeadline `json:"upload_headline,omitempty"`
 	// UploadBackendLatencyS is the storage model's time for one upload
 	// (latency + size ÷ bandwidth + mean jitter): the Little's-law basis of
 	// the upload headline.
@@ -99,10 +101,12 @@ type StorageModel struct {
 
 // Scenario is one scenario's steps.
 type Scenario struct {
-	Name        string `json:"name"`
-	Path        string `json:"path"`
-	Method      string `json:"method,omitempty"`
-	Blocking    bool   `json:"blocking"`
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Method string `json:"method,omitempty"`
+	// Blocking says whether the demo's variant holds a worker across its
+	// I/O; null for your own endpoints, which the lab cannot know.
+	Blocking    *bool  `json:"blocking"`
 	ResultsFile string `json:"results_file,omitempty"`
 	Steps       []Step `json:"steps"`
 	// ProcessCPUS is the CPU time the load generator's process used during
@@ -409,11 +413,17 @@ func (s *Summary) ComputeHeadline() {
 		if p.Candidate == "" {
 			s.Headline.Note = "one endpoint only: give a second -endpoint, the candidate, for the ratios"
 		}
-		s.UploadHeadline = UploadHeadline{}
+		s.UploadHeadline = nil
 		return
 	}
 	s.Headline = s.pair(HeadlineSync, HeadlineAsync, s.BackendLatencyS)
-	s.UploadHeadline = UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
+	_, okS := s.top(UploadHeadlineSync)
+	_, okA := s.top(UploadHeadlineAsync)
+	if !okS && !okA {
+		s.UploadHeadline = nil
+		return
+	}
+	s.UploadHeadline = &UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
 	for _, sc := range s.Scenarios {
 		if (sc.Name == UploadHeadlineSync || sc.Name == UploadHeadlineAsync) && sc.APIRSSMaxBytes != nil {
 			s.UploadHeadline.APIRSSMaxMB = maxKnown(s.UploadHeadline.APIRSSMaxMB, ptr(*sc.APIRSSMaxBytes/1e6))

@@ -156,6 +156,9 @@ type sides struct{ baseline, candidate string }
 
 // UploadHeadlineText is the one-paragraph verdict on the upload pair.
 func (s *Summary) UploadHeadlineText() string {
+	if s.UploadHeadline == nil {
+		return "Upload headline: no sync-upload or async-upload scenario ran"
+	}
 	rss := ""
 	if mb := s.UploadHeadline.APIRSSMaxMB; mb != nil {
 		rss = fmt.Sprintf(" The API's own RSS peaked at %.0f MB.", *mb)
@@ -257,16 +260,16 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | %s | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.loadLabel(), s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(&b, "| scenario | %s | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | goroutines | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.loadLabel(), s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
 			api, storage, gen, total := st.cpuCells()
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %d | %d | %d | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %d | %d | %d | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
 				sc.Name, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
 				Fig(st.LatencyMeanS, 3), Fig(st.LatencyP50S, 3), Fig(st.LatencyP95S, 3), Fig(st.LatencyP99S, 3), Fig(st.LatencyMaxS, 3), srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
+				srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
 		}
 	}
 	if gaps := append(s.ShortSteps(), s.cpuGaps()...); len(gaps) > 0 {
