@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -91,4 +92,65 @@ func TestKindFirstSeenLater(t *testing.T) {
 	if m, ok := lock.share.margin(); !ok || m <= 0.3 {
 		t.Errorf("lock margin %v, %v; want a wide one (seen in 1 of 3 samples)", m, ok)
 	}
+}
+
+// TestSiteMarginsAndLines: each site's share of a route has a margin of its
+// own (a site first seen in the third sample swings widely), and the report
+// names the own-code lines requests were at, running or parked, so a
+// reader can tell a line never run from one run and never blocked.
+func TestSiteMarginsAndLines(t *testing.T) {
+	r := &routeAgg{}
+	for range 2 {
+		r.fold(&tally{request: 1, blocked: 1, sites: map[string]float64{"a": 1}})
+	}
+	r.fold(&tally{request: 1, blocked: 1, sites: map[string]float64{"b": 1}})
+	if a, b := r.sites["a"], r.sites["b"]; a == nil || b == nil || a.share.n != 3 || b.share.n != 3 {
+		t.Fatalf("sites %+v", r.sites)
+	}
+	if m, ok := r.sites["b"].share.margin(); !ok || m <= 0.3 {
+		t.Errorf("site b, seen in 1 of 3 samples: margin %v, %v; want a wide one", m, ok)
+	}
+
+	stop := make(chan struct{})
+	defer close(stop)
+	run++
+	route := fmt.Sprintf("/lines#%d", run)
+	go Do(context.Background(), route, func(context.Context) { receiver(stop) })
+	w := eventually(t, func(r Report) bool {
+		for _, s := range r.Sites {
+			if _, ok := s.Routes[route]; ok {
+				return true
+			}
+		}
+		return false
+	})
+	if err := w.sample(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	rep := w.Report()
+	var site Site
+	for _, s := range rep.Sites {
+		if _, ok := s.Routes[route]; ok {
+			site = s
+		}
+	}
+	if m, ok := site.RouteShareMargins[route]; !ok || m > 1e-9 {
+		t.Errorf("a site blocked in every sample of its route: margin %v, %v; want 0", m, ok)
+	}
+	f, ok := siteFrameOf(site)
+	if !ok {
+		t.Fatalf("site %+v has no frame of its own", site)
+	}
+	if secs := rep.Lines[f.File+":"+strconv.FormatInt(f.Line, 10)]; secs <= 0 {
+		t.Errorf("the site's line %s:%d is not among the lines run (%d lines)", f.File, f.Line, len(rep.Lines))
+	}
+}
+
+func siteFrameOf(s Site) (Frame, bool) {
+	for _, f := range s.Frames {
+		if f.Func == s.Func {
+			return f, true
+		}
+	}
+	return Frame{}, false
 }

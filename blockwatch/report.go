@@ -64,6 +64,11 @@ type Report struct {
 	Routes []Route `json:"routes"`
 	// Sites, most blocked first.
 	Sites []Site `json:"sites"`
+	// Lines is the request time at each own-code line ("file:line"),
+	// running or parked: what the load exercised. A line absent from it
+	// was not seen run at all, which a reader of Sites alone cannot tell
+	// from run and never blocked.
+	Lines map[string]float64 `json:"lines,omitempty"`
 	// WindowS is the windows' length, MinSamples the fewest samples a
 	// window needs for figures; Windows are the last hour's, oldest first.
 	WindowS    float64  `json:"window_s"`
@@ -137,8 +142,11 @@ type Site struct {
 	// route's request time (Report.Routes).
 	Routes      map[string]float64 `json:"routes"`
 	RouteShares map[string]float64 `json:"route_shares"`
-	Stack       []string           `json:"stack"` // innermost first
-	Frames      []Frame            `json:"frames"`
+	// RouteShareMargins are the half-widths of RouteShares' 95% intervals
+	// (as Route.ShareMargin), absent for a route with under two samples.
+	RouteShareMargins map[string]float64 `json:"route_share_margins,omitempty"`
+	Stack             []string           `json:"stack"` // innermost first
+	Frames            []Frame            `json:"frames"`
 }
 
 // Totals are a Report's running sums, without the sites: cheap enough to
@@ -267,7 +275,11 @@ func (w *Watcher) Report() Report {
 	slices.SortFunc(r.Routes, func(a, b Route) int {
 		return cmp.Or(cmp.Compare(b.BlockedS, a.BlockedS), strings.Compare(a.Route, b.Route))
 	})
-	for _, a := range w.sites {
+	r.Lines = make(map[string]float64, len(w.lines))
+	for k, secs := range w.lines {
+		r.Lines[k.file+":"+strconv.FormatInt(k.line, 10)] = secs
+	}
+	for key, a := range w.sites {
 		s := Site{
 			Site:          shortName(a.frames[a.site].Func),
 			Func:          a.frames[a.site].Func,
@@ -284,8 +296,17 @@ func (w *Watcher) Report() Report {
 			s.Share = a.seconds / w.request
 		}
 		for route, secs := range a.routes {
-			if req := w.routes[route].request; req > 0 {
-				s.RouteShares[route] = secs / req
+			ra := w.routes[route]
+			if ra.request > 0 {
+				s.RouteShares[route] = secs / ra.request
+			}
+			if pa := ra.sites[key]; pa != nil {
+				if m, ok := pa.share.margin(); ok {
+					if s.RouteShareMargins == nil {
+						s.RouteShareMargins = map[string]float64{}
+					}
+					s.RouteShareMargins[route] = m
+				}
 			}
 		}
 		for _, f := range a.frames {

@@ -131,6 +131,7 @@ type Watcher struct {
 
 	mu      sync.Mutex
 	sites   map[string]*agg      // by site key
+	lines   map[lineKey]float64  // request time at each own-code line
 	routes  map[string]*routeAgg // by route label
 	windows []*windowAgg         // oldest first, at most maxWindows
 	watched time.Duration        // wall time covered by samples
@@ -172,11 +173,21 @@ type agg struct {
 type routeAgg struct {
 	request, holdingWorker, blocked, blockedWorker float64
 	share, slot                                    ratio
-	kinds                                          map[Kind]*kindAgg
+	kinds                                          map[Kind]*partAgg
+	// sites are the route's blocked time by site (stackKey), so that a
+	// site's share of the route has a margin of its own.
+	sites map[string]*partAgg
 }
 
-// kindAgg is a route's blocked time in one kind of wait.
-type kindAgg struct {
+// lineKey is a source line.
+type lineKey struct {
+	file string
+	line int64
+}
+
+// partAgg is a route's blocked time in one part of its waits: a kind of
+// wait, or a site.
+type partAgg struct {
 	blocked float64
 	share   ratio
 }
@@ -185,28 +196,37 @@ type kindAgg struct {
 type tally struct {
 	request, holdingWorker, blocked, blockedWorker float64
 	kinds                                          map[Kind]float64
+	sites                                          map[string]float64
 }
 
-// fold adds one sample's tally t to the route's margins. Every kind the
-// route has been seen blocked in gets a term, 0 when this sample saw none
-// of it, so that a kind's share is over all the samples of the route.
+// fold adds one sample's tally t to the route's margins. Every kind and
+// site the route has been seen blocked in gets a term, 0 when this sample
+// saw none of it, so that a part's share is over all the samples of the
+// route.
 func (r *routeAgg) fold(t *tally) {
 	r.share.add(t.blocked, t.request)
 	if t.holdingWorker > 0 {
 		r.slot.add(t.blockedWorker, t.holdingWorker)
 	}
-	for k, secs := range t.kinds {
-		if r.kinds == nil {
-			r.kinds = map[Kind]*kindAgg{}
+	foldParts(&r.kinds, t.kinds, r.share, t.request)
+	foldParts(&r.sites, t.sites, r.share, t.request)
+}
+
+// foldParts adds one sample's blocked time by part (seen) to the parts'
+// margins; share is the route's, already holding this sample.
+func foldParts[K comparable](parts *map[K]*partAgg, seen map[K]float64, share ratio, request float64) {
+	for k, secs := range seen {
+		if *parts == nil {
+			*parts = map[K]*partAgg{}
 		}
-		if r.kinds[k] == nil {
-			// A kind first seen now had 0 in the route's earlier samples.
-			r.kinds[k] = &kindAgg{share: ratio{n: r.share.n - 1, r: r.share.r - t.request, rr: r.share.rr - t.request*t.request}}
+		if (*parts)[k] == nil {
+			// A part first seen now had 0 in the route's earlier samples.
+			(*parts)[k] = &partAgg{share: ratio{n: share.n - 1, r: share.r - request, rr: share.rr - request*request}}
 		}
-		r.kinds[k].blocked += secs
+		(*parts)[k].blocked += secs
 	}
-	for k, ka := range r.kinds {
-		ka.share.add(t.kinds[k], t.request)
+	for k, pa := range *parts {
+		pa.share.add(seen[k], request)
 	}
 }
 
@@ -222,7 +242,7 @@ func New(opts ...Option) *Watcher {
 	w := &Watcher{
 		interval: time.Second / DefaultRate, budget: DefaultBudget, worker: "pool", log: slog.Default(),
 		window: DefaultWindow, minSamples: DefaultMinSamples,
-		sites: map[string]*agg{}, routes: map[string]*routeAgg{},
+		sites: map[string]*agg{}, routes: map[string]*routeAgg{}, lines: map[lineKey]float64{},
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path != "" {
 		w.modules = []string{bi.Main.Path}
@@ -354,6 +374,14 @@ func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 		win.request += n
 		route.request += n
 		t.request += n
+		// Every own-code line the request was at, running or parked: a
+		// finding whose line no sample saw was not exercised, which is
+		// not the same as exercised and never blocked.
+		for _, f := range fs {
+			if w.own(f.Func) {
+				w.lines[lineKey{f.File, f.Line}] += n
+			}
+		}
 		if worker {
 			route.holdingWorker += n
 			t.holdingWorker += n
@@ -383,6 +411,10 @@ func (w *Watcher) sampleAt(at time.Time, weight time.Duration) error {
 			t.kinds = map[Kind]float64{}
 		}
 		t.kinds[kind] += n
+		if t.sites == nil {
+			t.sites = map[string]float64{}
+		}
+		t.sites[key] += n
 		if worker {
 			w.blockedWorker += n
 			win.blockedWorker += n

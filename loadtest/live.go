@@ -126,7 +126,10 @@ func (l *live) take(now time.Time) (dashboard.Point, bool) {
 	}
 	st := l.cur.Stats(now.Sub(l.since))
 	p := dashboard.Point{Time: now, Scenario: l.scenario, Step: l.step, Users: l.users,
-		OKPerS: st.ThroughputRPS, Status503PerS: st.RejectedRPS, LatencyP50S: st.P50, LatencyP99S: st.P99}
+		OKPerS: st.ThroughputRPS, Status503PerS: st.RejectedRPS}
+	if st.OK > 0 {
+		p.LatencyP50S, p.LatencyP99S = &st.P50, &st.P99
+	}
 	if secs := now.Sub(l.since).Seconds(); secs > 0 {
 		p.ErrorsPerS = float64(st.Errors+st.Timeouts) / secs
 	}

@@ -10,7 +10,8 @@ import (
 // TestProgressHeadlinesUnknownRSS: the done line's upload headline says
 // why the API's RSS is unknown instead of "API RSS max 0 MB".
 func TestProgressHeadlinesUnknownRSS(t *testing.T) {
-	sum := &report.Summary{UploadHeadline: report.UploadHeadline{Headline: report.Headline{ThroughputRatio: 1.4}}}
+	ratio := 1.4
+	sum := &report.Summary{UploadHeadline: &report.UploadHeadline{Headline: report.Headline{ThroughputRatio: &ratio}}}
 	got := progressHeadlines(sum)
 	if strings.Contains(got, "0 MB") || !strings.Contains(got, "API RSS max – (no process_resident_memory_bytes") {
 		t.Errorf("headlines %q", got)

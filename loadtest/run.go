@@ -270,14 +270,14 @@ func Run(ctx context.Context, cfg Config) (*report.Summary, error) {
 // for the progress line.
 func progressHeadlines(sum *report.Summary) string {
 	var parts []string
-	if h := sum.Headline; h.ThroughputRatio > 0 {
+	if h := sum.Headline; h.ThroughputRatio != nil {
 		label := "profile"
 		if p := sum.Pair; p != nil {
 			label = p.Candidate + "/" + p.Baseline
 		}
-		parts = append(parts, fmt.Sprintf("%s %.1fx", label, h.ThroughputRatio))
+		parts = append(parts, fmt.Sprintf("%s %.1fx", label, *h.ThroughputRatio))
 	}
-	if h := sum.UploadHeadline; h.ThroughputRatio > 0 {
+	if h := sum.UploadHeadline; h != nil && h.ThroughputRatio != nil {
 		var rss string
 		if h.APIRSSMaxMB != nil {
 			rss = fmt.Sprintf("API RSS max %.0f MB", *h.APIRSSMaxMB)
@@ -287,7 +287,7 @@ func progressHeadlines(sum *report.Summary) string {
 				rss = "API RSS max – (its /metrics is not scraped)"
 			}
 		}
-		parts = append(parts, fmt.Sprintf("upload %.1fx (%s)", h.ThroughputRatio, rss))
+		parts = append(parts, fmt.Sprintf("upload %.1fx (%s)", *h.ThroughputRatio, rss))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -448,8 +448,11 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 		encErr = fmt.Errorf("writing %s: %w", name, err)
 	}
 
-	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, Blocking: sc.Blocking, ResultsFile: name,
+	out := &report.Scenario{Name: sc.Name, Path: sc.Path, Method: sc.Method, ResultsFile: name,
 		StartedAt: start, EndedAt: time.Now()}
+	if !sc.Given {
+		out.Blocking = &sc.Blocking
+	}
 	if cpu := processCPU() - cpuStart; cpu > 0 {
 		out.ProcessCPUS = cpu.Seconds()
 		out.ProcessCores = cpu.Seconds() / time.Since(start).Seconds()
@@ -463,10 +466,10 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, n int, prog *prog
 			Users: st.Users, DurationS: ws[i].Len().Seconds(), Index: st.Index,
 			Requests: stats.Requests, OK: stats.OK, Status503: stats.Rejected, Errors: stats.Errors, Timeouts: stats.Timeouts,
 			ThroughputRPS: stats.ThroughputRPS, Status503RPS: stats.RejectedRPS,
-			LatencyMeanS: stats.LatencyMean, LatencyP50S: stats.P50, LatencyP95S: stats.P95, LatencyP99S: stats.P99, LatencyMaxS: stats.Max,
 			StepStart: start.Add(st.Start), WindowStart: ws[i].From, WindowEnd: ws[i].To,
 		})
 		out.Steps[len(out.Steps)-1].SetBreakdown(stats.Codes, stats.ErrorKinds)
+		out.Steps[len(out.Steps)-1].SetLatencies(stats.OK, stats.LatencyMean, stats.P50, stats.P95, stats.P99, stats.Max)
 		if cfg.Rate > 0 {
 			last := &out.Steps[len(out.Steps)-1]
 			last.RatePerS = cfg.stepRate(st.Users)

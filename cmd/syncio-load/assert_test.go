@@ -37,6 +37,12 @@ func TestAssertExitCodes(t *testing.T) {
 		{"holds", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "candidate.ok_per_s >= 2*baseline.ok_per_s", "-assert", "candidate.errors == 0"}, exitOK, []string{"2 assertions held", "plan: 2 scenarios × 2 steps (1 to 4 users), 3s of load"}},
 		{"false", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "baseline.ok_per_s >= 2*candidate.ok_per_s"}, exitAssert,
 			[]string{"assertion failed: baseline.ok_per_s >= 2*candidate.ok_per_s (baseline.ok_per_s = ", "candidate.ok_per_s = "}},
+		// Each failed assertion is a line of its own, with the prefix.
+		{"two false", []string{"-endpoint", "slow=GET /slow", "-endpoint", "fast=GET /fast", "-assert", "baseline.ok_per_s >= 2*candidate.ok_per_s", "-assert", "candidate.errors > 0"}, exitAssert,
+			[]string{"\nsyncio-load: assertion failed: baseline.ok_per_s", "\nsyncio-load: assertion failed: candidate.errors > 0"}},
+		// A candidate the run cannot have is a usage error before any load.
+		{"one endpoint, candidate asserted", []string{"-endpoint", "slow=GET /slow", "-assert", "candidate.errors == 0"}, exitUsage,
+			[]string{`-assert "candidate.errors == 0" reads the candidate, but only one -endpoint was given`}},
 		{"all 404", []string{"-endpoint", "slow=GET /slow", "-endpoint", "gone=GET /gone"}, exitAllFailed, []string{"scenario gone: all", "404:"}},
 		{"unknown field", []string{"-endpoint", "slow=GET /slow", "-assert", "candidate.rps > 1"}, exitUsage, []string{"-assert", "unknown field candidate.rps"}},
 	} {

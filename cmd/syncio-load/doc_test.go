@@ -180,7 +180,7 @@ func TestLoadYourServiceDoc(t *testing.T) {
 	if slotShare["GET /held"] < 0.5 || slotShare["GET /released"] > 0.5 {
 		t.Errorf("slot time spent blocked: held %.2f, released %.2f; want most of held's, little of released's", slotShare["GET /held"], slotShare["GET /released"])
 	}
-	if sum.Headline.ThroughputRatio <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
+	if r := sum.Headline.ThroughputRatio; r == nil || *r <= 2 || sum.Pair.LittlesLawLatencyS < 0.1 {
 		t.Errorf("headline %+v, Little's-law latency %v", sum.Headline, sum.Pair.LittlesLawLatencyS)
 	}
 }

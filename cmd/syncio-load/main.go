@@ -75,11 +75,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "syncio-load: %v\n(run with -h for help)\n", err)
+		printErr(stderr, err)
+		fmt.Fprintln(stderr, "(run with -h for help)")
 		return 2
 	}
 	if err := attack(ctx, opts, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "syncio-load: %v\n", err)
+		printErr(stderr, err)
 		switch {
 		case errors.Is(err, gate.ErrFailed):
 			return exitAssert
@@ -89,6 +90,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// printErr writes err with the program's prefix on each of its lines:
+// joined errors (two failed assertions, three bad flags) are a line each.
+func printErr(w io.Writer, err error) {
+	for line := range strings.SplitSeq(err.Error(), "\n") {
+		fmt.Fprintf(w, "syncio-load: %s\n", line)
+	}
 }
 
 type runOpts struct {
@@ -192,7 +201,9 @@ func parseRun(args []string, stderr io.Writer) (runOpts, error) {
 
 Closed-loop users send their next request when the last one returns, with no think time.
 After a 503 a user waits the Retry-After (default 1 s, capped by -max-retry-after) before
-its next request; that wait sits between two requests and is never counted as latency.
+its next request, and 1 s after any other failure (4xx, 5xx, a transport error), so a
+broken route cannot turn users into a busy loop; those waits sit between two requests and
+are never counted as latency.
 Figures are taken over each step's measured window, after it has settled; latencies are
 those of OK responses. Read the results with 'vegeta report DIR/NAME.bin' too.
 
@@ -251,6 +262,14 @@ Flags:
 	override("top-measure", &prof.TopMeasure, *topMeasure)
 	if err := prof.Validate(); err != nil {
 		return runOpts{}, fmt.Errorf("profile: %w", err)
+	}
+	// Steps or timings of one's own are not the named profile any more:
+	// a summary titled "profile quick" would say they were.
+	for _, name := range []string{"users", "start-users", "step-users", "max-users", "warmup", "settle", "measure", "top-settle", "top-settle-async", "top-measure"} {
+		if set[name] {
+			prof.Name = "custom (from " + prof.Name + ")"
+			break
+		}
 	}
 	if n := len(prof.Users); n > maxSteps {
 		return runOpts{}, fmt.Errorf("the plan has %d steps (users %d to %d); more than %d is not a load test anyone waits for: raise -step-users or list the steps with -users", n, prof.Users[0], prof.Users[n-1], maxSteps)
@@ -343,6 +362,13 @@ Flags:
 			continue
 		}
 		parsed = append(parsed, g)
+		// A side the run cannot have fails only after the whole run
+		// (exit 3) unless caught here, before any load (exit 2).
+		for _, side := range gate.Sides {
+			if why := missingSide(sel, given, side); why != "" && g.Reads(side) {
+				errs = append(errs, fmt.Errorf("-assert %q reads the %s, but %s", a, side, why))
+			}
+		}
 	}
 	if d, _, err := loadtest.PlannedDuration(prof, sel); err == nil && d > maxPlan {
 		errs = append(errs, fmt.Errorf("the plan lasts %s (%d steps × %d scenarios), more than %s: shorten -settle/-measure or give fewer steps", d.Round(time.Second), len(prof.Users), len(sel), maxPlan))
@@ -647,6 +673,26 @@ func attack(ctx context.Context, o runOpts, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "syncio-load: %d assertions held\n", len(o.asserts))
 	}
 	return nil
+}
+
+// missingSide says why the run will have no side ("baseline" or
+// "candidate") to assert on, or "" when it will: the first and second
+// -endpoint, or the demo's sync and async profile scenarios.
+func missingSide(sel []loadtest.Scenario, given bool, side string) string {
+	if given {
+		if side == "candidate" && len(sel) < 2 {
+			return "only one -endpoint was given: the candidate is the second"
+		}
+		return ""
+	}
+	want := report.HeadlineSync
+	if side == "candidate" {
+		want = report.HeadlineAsync
+	}
+	if !slices.ContainsFunc(sel, func(sc loadtest.Scenario) bool { return sc.Name == want }) {
+		return fmt.Sprintf("the %s scenario is not among -scenarios", want)
+	}
+	return ""
 }
 
 // allFailed reports every scenario whose measured windows saw requests

@@ -40,6 +40,10 @@ func TestParseRunDefaults(t *testing.T) {
 	if o.cfg.Profile.Name != "quick" || len(o.cfg.Profile.Users) != len(q.Users) || o.cfg.Profile.TopSettleBlocking != q.TopSettleBlocking {
 		t.Errorf("profile = %+v", o.cfg.Profile)
 	}
+	// Steps of one's own are a custom plan, and the summary says so.
+	if o, err := parseRun([]string{"-users", "1,5"}, &bytes.Buffer{}); err != nil || o.cfg.Profile.Name != "custom (from quick)" {
+		t.Errorf("-users 1,5: profile %q, %v", o.cfg.Profile.Name, err)
+	}
 	var names []string
 	for _, sc := range o.cfg.Scenarios {
 		names = append(names, sc.Name)
@@ -294,8 +298,8 @@ func TestUploadRunInChildProcess(t *testing.T) {
 	if m := sum.Storage; m == nil || m.LatencyS != 0.02 || m.BandwidthBytesPerS != 60<<20 {
 		t.Errorf("storage model in summary.json: %+v", sum.Storage)
 	}
-	if sum.UploadBackendLatencyS <= 0.02 || h.AsyncLittlesLawEfficiency <= 0 {
-		t.Errorf("upload Little's law basis %g s, efficiency %g", sum.UploadBackendLatencyS, h.AsyncLittlesLawEfficiency)
+	if e := h.AsyncLittlesLawEfficiency; sum.UploadBackendLatencyS <= 0.02 || e == nil || *e <= 0 {
+		t.Errorf("upload Little's law basis %g s, efficiency %s", sum.UploadBackendLatencyS, report.Fig(h.AsyncLittlesLawEfficiency, 3))
 	}
 	for _, sc := range sum.Scenarios {
 		if sc.APIRSSMaxBytes == nil || *sc.APIRSSMaxBytes <= 0 || sc.GeneratorRSSMaxBytes <= 0 || sc.EndedAt.Before(sc.StartedAt) {

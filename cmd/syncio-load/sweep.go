@@ -74,7 +74,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		sw.Points = append(sw.Points, report.SweepPoint{
-			StorageLatencyS: lat.Seconds(), Folder: sub, Upload: sum.UploadHeadline,
+			StorageLatencyS: lat.Seconds(), Folder: sub, Upload: uploadHeadline(sum),
 			LoadAvgBefore: sum.Machine.LoadAvgBefore, LoadAvgAfter: sum.Machine.LoadAvgAfter,
 		})
 	}
@@ -117,4 +117,13 @@ func hasFlag(args []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// uploadHeadline is the sweep point's upload headline; a run that measured
+// no upload (cut short) has an empty one, with its note.
+func uploadHeadline(sum *report.Summary) report.UploadHeadline {
+	if sum.UploadHeadline == nil {
+		return report.UploadHeadline{Headline: report.Headline{Note: "no upload scenario was measured"}}
+	}
+	return *sum.UploadHeadline
 }

@@ -31,7 +31,12 @@ var All = []Chart{
 	{Name: "throughput", Title: "Throughput (OK responses/s) vs users", YLabel: "OK/s (log)", LogY: true,
 		Value: func(s report.Step) float64 { return s.ThroughputRPS }},
 	{Name: "latency", Title: "Mean latency of OK responses vs users", YLabel: "seconds (log)", LogY: true,
-		Value: func(s report.Step) float64 { return s.LatencyMeanS }},
+		Value: func(s report.Step) float64 {
+			if s.LatencyMeanS == nil {
+				return math.NaN() // no OK response: no latency, no point
+			}
+			return *s.LatencyMeanS
+		}},
 	{Name: "rejections", Title: "503 responses/s vs users", YLabel: "503/s",
 		Value: func(s report.Step) float64 { return s.Status503RPS }},
 	{Name: "queue", Title: "Max pool queue length vs users", YLabel: "queued requests",
@@ -187,8 +192,8 @@ func Sweep(points []report.SweepPoint, format string) ([]byte, error) {
 	p.Add(plotter.NewGrid())
 	var xys plotter.XYs
 	for _, pt := range points {
-		if pt.Upload.ThroughputRatio > 0 {
-			xys = append(xys, plotter.XY{X: pt.StorageLatencyS * 1000, Y: pt.Upload.ThroughputRatio})
+		if pt.Upload.ThroughputRatio != nil {
+			xys = append(xys, plotter.XY{X: pt.StorageLatencyS * 1000, Y: *pt.Upload.ThroughputRatio})
 		}
 	}
 	if len(xys) > 0 {

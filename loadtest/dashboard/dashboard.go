@@ -26,8 +26,10 @@ type Point struct {
 	OKPerS        float64   `json:"ok_per_s"`
 	Status503PerS float64   `json:"status_503_per_s"`
 	ErrorsPerS    float64   `json:"errors_per_s"` // neither OK nor 503 (timeouts included)
-	LatencyP50S   float64   `json:"latency_p50_s"`
-	LatencyP99S   float64   `json:"latency_p99_s"`
+	// Latencies of the second's OK responses: null in a second without
+	// one, where a 0 would draw a fast service.
+	LatencyP50S *float64 `json:"latency_p50_s"`
+	LatencyP99S *float64 `json:"latency_p99_s"`
 	// The server's figures, from its /metrics; absent when not sampled.
 	QueueLength *float64 `json:"queue_length,omitempty"`
 	WorkersBusy *float64 `json:"workers_busy,omitempty"`

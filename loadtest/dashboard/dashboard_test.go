@@ -60,8 +60,8 @@ func get(t *testing.T, url string) *http.Response {
 
 func TestEventsStream(t *testing.T) {
 	s := start(t)
-	q := 12.0
-	s.Publish(Point{Time: time.Unix(1, 0), Scenario: "held", Step: 1, Users: 10, OKPerS: 5, Status503PerS: 2, LatencyP50S: 0.5, LatencyP99S: 1.5, QueueLength: &q, WorkersBusy: &q})
+	q, p50, p99 := 12.0, 0.5, 1.5
+	s.Publish(Point{Time: time.Unix(1, 0), Scenario: "held", Step: 1, Users: 10, OKPerS: 5, Status503PerS: 2, LatencyP50S: &p50, LatencyP99S: &p99, QueueLength: &q, WorkersBusy: &q})
 	resp := get(t, s.URL()+"events")
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Errorf("content type %q", ct)

@@ -48,6 +48,11 @@ type Assertion struct {
 	refs []string // side.field, in order of first use
 }
 
+// Reads reports whether the assertion reads a figure of side.
+func (a Assertion) Reads(side string) bool {
+	return slices.ContainsFunc(a.refs, func(ref string) bool { return strings.HasPrefix(ref, side+".") })
+}
+
 // Parse checks src: an expression of numbers, side.field references,
 // + - * /, parentheses, comparisons, && || and !, whose value is a truth.
 func Parse(src string) (Assertion, error) {
@@ -301,13 +306,13 @@ func SideValues(sum *report.Summary) (Values, map[string]string) {
 		put("timeouts", float64(st.Timeouts))
 		put("non_ok", float64(st.Requests-st.OK))
 		unknown := func(f, why string) { missing[side+"."+f] = why }
-		for f, v := range map[string]float64{"latency_mean_s": st.LatencyMeanS, "latency_p50_s": st.LatencyP50S,
+		for f, v := range map[string]*float64{"latency_mean_s": st.LatencyMeanS, "latency_p50_s": st.LatencyP50S,
 			"latency_p95_s": st.LatencyP95S, "latency_p99_s": st.LatencyP99S, "latency_max_s": st.LatencyMaxS} {
-			if st.OK == 0 {
+			if v == nil {
 				unknown(f, fmt.Sprintf("the %s's top step had no OK response, so it has no latency", side))
 				continue
 			}
-			put(f, v)
+			put(f, *v)
 		}
 		if st.Sent != nil {
 			put("sent_rate", st.Sent.RatePerS)

@@ -194,7 +194,7 @@ func (s *Summary) cpuGaps() []string {
 // ceiling from it.
 func (s *Summary) uploadCPUText() string {
 	h := s.UploadHeadline
-	if h.SyncCPU == nil && h.AsyncCPU == nil {
+	if h == nil || h.SyncCPU == nil && h.AsyncCPU == nil {
 		return ""
 	}
 	reasons := map[string]bool{}
@@ -247,7 +247,7 @@ func (s *Summary) uploadCPUText() string {
 // computeUploadCPU fills the upload headline's CPU figures from the top
 // steps of the upload pair.
 func (s *Summary) computeUploadCPU() {
-	h := &s.UploadHeadline
+	h := s.UploadHeadline
 	h.SyncCPU, h.AsyncCPU, h.SyncCPUCeilingOKPerS, h.AsyncCPUCeilingOKPerS, h.AsyncTotalUSFor3xSync, h.CPUCeilingMissing = nil, nil, nil, nil, nil, ""
 	h.HostCores = s.Machine.CPUs
 	syncTop, okS := s.top(UploadHeadlineSync)

@@ -143,7 +143,7 @@ func Merge(dirs []string) (*Summary, error) {
 			k := key{sc.Name, st.Index}
 			agg := merged[k].Stats(0)
 			st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts = agg.Requests, agg.OK, agg.Rejected, agg.Errors, agg.Timeouts
-			st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max
+			st.SetLatencies(agg.OK, agg.LatencyMean, agg.P50, agg.P95, agg.P99, agg.Max)
 			st.SetBreakdown(agg.Codes, agg.ErrorKinds)
 			st.CPUPerOK.Derive(st.OK)
 			if busyN[k] > 0 {

@@ -55,8 +55,8 @@ func TestShortStepInTables(t *testing.T) {
 		if !strings.Contains(out, "a step 2 sent 760.0/s of the 4000/s asked (81% short), answered 750.0/s; the limit: the generator's CPU") {
 			t.Errorf("%s lacks the short step's line:\n%s", name, out)
 		}
-		if !strings.Contains(out, "rate/s") {
-			t.Errorf("%s does not label the load column rate/s", name)
+		if !strings.Contains(out, "rate/s") || !strings.Contains(out, "goroutines") {
+			t.Errorf("%s does not label the load column rate/s, or lacks the goroutines column", name)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -21,7 +23,9 @@ type Summary struct {
 	Headline        Headline   `json:"headline"`
 	// UploadHeadline compares sync-upload and async-upload the same way,
 	// with the API's own peak RSS over both.
-	UploadHeadline UploadHeadline `json:"upload_headline"`
+	// Absent when neither upload scenario ran: a headline of zeros would
+	// read as measured.
+	UploadHeadline *UploadHeadline `json:"upload_headline,omitempty"`
 	// UploadBackendLatencyS is the storage model's time for one upload
 	// (latency + size ÷ bandwidth + mean jitter): the Little's-law basis of
 	// the upload headline.
@@ -97,10 +101,12 @@ type StorageModel struct {
 
 // Scenario is one scenario's steps.
 type Scenario struct {
-	Name        string `json:"name"`
-	Path        string `json:"path"`
-	Method      string `json:"method,omitempty"`
-	Blocking    bool   `json:"blocking"`
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Method string `json:"method,omitempty"`
+	// Blocking says whether the demo's variant holds a worker across its
+	// I/O; null for your own endpoints, which the lab cannot know.
+	Blocking    *bool  `json:"blocking"`
 	ResultsFile string `json:"results_file,omitempty"`
 	Steps       []Step `json:"steps"`
 	// ProcessCPUS is the CPU time the load generator's process used during
@@ -130,11 +136,14 @@ type Step struct {
 	Status503     int     `json:"status_503"`
 	Errors        int     `json:"errors"` // neither OK, 503 nor timeout
 	ThroughputRPS float64 `json:"throughput_rps"`
-	LatencyMeanS  float64 `json:"latency_mean_s"`
-	LatencyP50S   float64 `json:"latency_p50_s"`
-	LatencyP95S   float64 `json:"latency_p95_s"`
-	LatencyP99S   float64 `json:"latency_p99_s"`
-	LatencyMaxS   float64 `json:"latency_max_s"`
+	// Latencies of OK responses: null when the window had none
+	// (LatencyMissing says so), never a 0 that reads as fast.
+	LatencyMeanS   *float64 `json:"latency_mean_s"`
+	LatencyP50S    *float64 `json:"latency_p50_s"`
+	LatencyP95S    *float64 `json:"latency_p95_s"`
+	LatencyP99S    *float64 `json:"latency_p99_s"`
+	LatencyMaxS    *float64 `json:"latency_max_s"`
+	LatencyMissing string   `json:"latency_missing,omitempty"`
 	// The figures read through -metric-queue, -metric-busy and
 	// -metric-workers: null when no sample in the window had them (see
 	// Summary.Warnings for why), never a 0 that reads as an idle pool.
@@ -193,6 +202,18 @@ type Step struct {
 	BlockedMissing       string   `json:"blocked_missing,omitempty"`
 }
 
+// SetLatencies sets the step's latencies from a window with ok OK
+// responses; with none they are unknown, and LatencyMissing says why.
+func (st *Step) SetLatencies(ok int, mean, p50, p95, p99, maxS float64) {
+	st.LatencyMissing = ""
+	if ok == 0 {
+		st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = nil, nil, nil, nil, nil
+		st.LatencyMissing = "no OK response in the window: latencies are of OK responses"
+		return
+	}
+	st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS = ptr(mean), ptr(p50), ptr(p95), ptr(p99), ptr(maxS)
+}
+
 // blockedCol formats BlockedHoldingWorker for the tables: "–" when absent,
 // as the other server columns read when nothing was read.
 func (st Step) blockedCol() string {
@@ -249,20 +270,25 @@ func Fig(v *float64, digits int) string {
 
 // Headline compares sync and async profile at the top step.
 type Headline struct {
-	Users                     int     `json:"users"`
-	ThroughputRatio           float64 `json:"throughput_ratio"`
-	MeanLatencyRatio          float64 `json:"mean_latency_ratio"`
-	AsyncLittlesLawEfficiency float64 `json:"async_littles_law_efficiency"`
-	AsyncErrors               int     `json:"async_errors"` // every non-OK result
+	Users int `json:"users"`
+	// The ratios are null when a figure they divide by is unknown or zero
+	// (a side with no OK response), and RatioMissing says which: a 0.0x
+	// would read as measured.
+	ThroughputRatio           *float64 `json:"throughput_ratio"`
+	MeanLatencyRatio          *float64 `json:"mean_latency_ratio"`
+	RatioMissing              string   `json:"ratio_missing,omitempty"`
+	AsyncLittlesLawEfficiency *float64 `json:"async_littles_law_efficiency"`
+	AsyncErrors               int      `json:"async_errors"` // every non-OK result
 
-	SyncThroughputRPS  float64 `json:"sync_throughput_rps"`
-	AsyncThroughputRPS float64 `json:"async_throughput_rps"`
-	SyncLatencyMeanS   float64 `json:"sync_latency_mean_s"`
-	AsyncLatencyMeanS  float64 `json:"async_latency_mean_s"`
-	Sync503            int     `json:"sync_status_503"`
-	Note               string  `json:"note,omitempty"`
-	// Saturated, when set, says the load generator's machine was the limit
-	// in a step the headline uses: its ratios are not the service's.
+	SyncThroughputRPS  float64  `json:"sync_throughput_rps"`
+	AsyncThroughputRPS float64  `json:"async_throughput_rps"`
+	SyncLatencyMeanS   *float64 `json:"sync_latency_mean_s"`
+	AsyncLatencyMeanS  *float64 `json:"async_latency_mean_s"`
+	Sync503            int      `json:"sync_status_503"`
+	Note               string   `json:"note,omitempty"`
+	// Saturated, when set, says a step the headline uses was limited by
+	// the load generator or by other load on its host, and which (see
+	// Summary.saturation): its ratios may not be the service's.
 	Saturated string `json:"generator_saturated,omitempty"`
 }
 
@@ -274,16 +300,69 @@ const (
 	SaturatedGenerator = 0.90
 )
 
-// saturation says why st's machine was saturated, or "".
-func (st Step) saturation() string {
-	var why []string
-	if st.HostCPUIdle != nil && *st.HostCPUIdle < SaturatedIdle {
-		why = append(why, fmt.Sprintf("host CPU idle %.0f%%", 100**st.HostCPUIdle))
-	}
+// saturation says which side limited st when it was not the service:
+// the load generator, or other load on the host; "" when neither was. A
+// busy host is not by itself a warning: a CPU-bound service on the same
+// box is the thing measured, and a warning on every shared-box run would
+// be read as noise. So the generator's own CPU, the service's (when it
+// runs on this host and its /metrics has it) and the host's idle time are
+// weighed against one another.
+func (s *Summary) saturation(st Step) string {
+	pc := func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 	if st.GeneratorCPU != nil && *st.GeneratorCPU > SaturatedGenerator {
-		why = append(why, fmt.Sprintf("load generator at %.0f%% of all cores", 100**st.GeneratorCPU))
+		if s.InProcess {
+			return "the load generator's process, with the API inside it, used " + pc(*st.GeneratorCPU) + " of all cores"
+		}
+		return "the load generator used " + pc(*st.GeneratorCPU) + " of all cores"
 	}
-	return strings.Join(why, ", ")
+	if st.HostCPUIdle == nil || *st.HostCPUIdle >= SaturatedIdle {
+		return ""
+	}
+	idle := *st.HostCPUIdle
+	busy := 1 - idle
+	svc, svcKnown := 0.0, false
+	switch {
+	case s.InProcess:
+		svcKnown = true // inside the generator's figure
+	case st.ServerCPUCores != nil && s.Machine.CPUs > 0 && s.targetOnHost():
+		svc, svcKnown = *st.ServerCPUCores/float64(s.Machine.CPUs), true
+	}
+	if st.GeneratorCPU == nil || !svcKnown {
+		what := "the service's CPU is not known here (no -metrics, or a service on another host)"
+		if st.GeneratorCPU == nil {
+			what = "the generator's CPU was not measured"
+		}
+		return fmt.Sprintf("the host had %s CPU idle and %s, so other load on the host may have set the figures", pc(idle), what)
+	}
+	gen := *st.GeneratorCPU
+	others := busy - gen - svc
+	switch {
+	case svc >= busy/2:
+		return "" // the service itself used the CPU: it is the limit measured
+	case others > busy/2:
+		return fmt.Sprintf("other processes on the host used about %s of all cores (the generator %s, the service %s, %s idle)", pc(others), pc(gen), pc(svc), pc(idle))
+	case gen >= busy/2:
+		return fmt.Sprintf("the load generator used %s of all cores on a host %s idle (the service %s)", pc(gen), pc(idle), pc(svc))
+	}
+	return ""
+}
+
+// targetOnHost reports whether the target runs on this machine: started
+// by the lab, or at a loopback address.
+func (s *Summary) targetOnHost() bool {
+	if s.InProcess || s.APIProcess == "child" {
+		return true
+	}
+	u, err := url.Parse(s.Target)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // UploadHeadline is Headline for the upload pair, plus the API's own peak
@@ -327,18 +406,24 @@ func (s *Summary) ComputeHeadline() {
 		p.LittlesLawLatencyS = 0
 		for _, sc := range s.Scenarios {
 			if sc.Name == p.Candidate && len(sc.Steps) > 0 {
-				p.LittlesLawLatencyS = sc.Steps[0].LatencyMeanS
+				p.LittlesLawLatencyS = deref(sc.Steps[0].LatencyMeanS)
 			}
 		}
 		s.Headline = s.pair(p.Baseline, p.Candidate, p.LittlesLawLatencyS)
 		if p.Candidate == "" {
 			s.Headline.Note = "one endpoint only: give a second -endpoint, the candidate, for the ratios"
 		}
-		s.UploadHeadline = UploadHeadline{}
+		s.UploadHeadline = nil
 		return
 	}
 	s.Headline = s.pair(HeadlineSync, HeadlineAsync, s.BackendLatencyS)
-	s.UploadHeadline = UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
+	_, okS := s.top(UploadHeadlineSync)
+	_, okA := s.top(UploadHeadlineAsync)
+	if !okS && !okA {
+		s.UploadHeadline = nil
+		return
+	}
+	s.UploadHeadline = &UploadHeadline{Headline: s.pair(UploadHeadlineSync, UploadHeadlineAsync, s.UploadBackendLatencyS)}
 	for _, sc := range s.Scenarios {
 		if (sc.Name == UploadHeadlineSync || sc.Name == UploadHeadlineAsync) && sc.APIRSSMaxBytes != nil {
 			s.UploadHeadline.APIRSSMaxMB = maxKnown(s.UploadHeadline.APIRSSMaxMB, ptr(*sc.APIRSSMaxBytes/1e6))
@@ -380,30 +465,39 @@ func (s *Summary) pair(syncName, asyncName string, latencyS float64) Headline {
 		h.AsyncLatencyMeanS = asyncTop.LatencyMeanS
 		h.AsyncErrors = asyncTop.Requests - asyncTop.OK
 		if latencyS > 0 && asyncTop.Users > 0 {
-			h.AsyncLittlesLawEfficiency = asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS)
+			h.AsyncLittlesLawEfficiency = ptr(asyncTop.ThroughputRPS / (float64(asyncTop.Users) / latencyS))
 		}
 	}
 	var sat []string
 	if okS {
-		if why := syncTop.saturation(); why != "" {
+		if why := s.saturation(syncTop); why != "" {
 			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", syncTop.Index, syncName, why))
 		}
 	}
 	if okA {
-		if why := asyncTop.saturation(); why != "" {
+		if why := s.saturation(asyncTop); why != "" {
 			sat = append(sat, fmt.Sprintf("step %d of %s (%s)", asyncTop.Index, asyncName, why))
 		}
 	}
 	if len(sat) > 0 {
-		h.Saturated = "the load generator's machine was the limit in " + strings.Join(sat, " and ") + "; ratios are not the service's"
+		h.Saturated = "not the service's limit in " + strings.Join(sat, " and ") + "; ratios there may not be the service's"
 	}
 	if okS && okA {
+		var missing []string
 		if h.SyncThroughputRPS > 0 {
-			h.ThroughputRatio = h.AsyncThroughputRPS / h.SyncThroughputRPS
+			h.ThroughputRatio = ptr(h.AsyncThroughputRPS / h.SyncThroughputRPS)
+		} else {
+			missing = append(missing, fmt.Sprintf("%s had no OK response at its top step, so no throughput ratio", syncName))
 		}
-		if h.AsyncLatencyMeanS > 0 {
-			h.MeanLatencyRatio = h.SyncLatencyMeanS / h.AsyncLatencyMeanS
+		switch {
+		case h.SyncLatencyMeanS == nil:
+			missing = append(missing, fmt.Sprintf("%s has no latency (no OK response), so no latency ratio", syncName))
+		case h.AsyncLatencyMeanS == nil:
+			missing = append(missing, fmt.Sprintf("%s has no latency (no OK response), so no latency ratio", asyncName))
+		case *h.AsyncLatencyMeanS > 0:
+			h.MeanLatencyRatio = ptr(*h.SyncLatencyMeanS / *h.AsyncLatencyMeanS)
 		}
+		h.RatioMissing = strings.Join(missing, "; ")
 		if syncTop.Users != asyncTop.Users {
 			h.Note = fmt.Sprintf("top steps differ: sync %d users, async %d", syncTop.Users, asyncTop.Users)
 		}

@@ -60,9 +60,9 @@ func SweepTable(points []SweepPoint) string {
 	b.WriteString("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, p := range points {
 		h := p.Upload
-		fmt.Fprintf(&b, "| %g | %d | %.1f | %.1f | %.2f | %.3f | %.3f | %d | %d | %s | %s |\n",
-			p.StorageLatencyS*1000, h.Users, h.SyncThroughputRPS, h.AsyncThroughputRPS, h.ThroughputRatio,
-			h.SyncLatencyMeanS, h.AsyncLatencyMeanS, h.Sync503, h.AsyncErrors, Fig(h.APIRSSMaxMB, 0), p.LoadAvgBefore)
+		fmt.Fprintf(&b, "| %g | %d | %.1f | %.1f | %s | %s | %s | %d | %d | %s | %s |\n",
+			p.StorageLatencyS*1000, h.Users, h.SyncThroughputRPS, h.AsyncThroughputRPS, Fig(h.ThroughputRatio, 2),
+			Fig(h.SyncLatencyMeanS, 3), Fig(h.AsyncLatencyMeanS, 3), h.Sync503, h.AsyncErrors, Fig(h.APIRSSMaxMB, 0), p.LoadAvgBefore)
 	}
 	return b.String()
 }

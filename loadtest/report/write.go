@@ -38,7 +38,7 @@ func (s *Summary) WriteCSV(w io.Writer) error {
 			row := []string{
 				sc.Name, sc.Path, strconv.Itoa(st.Index), strconv.Itoa(st.Users), f(st.DurationS),
 				strconv.Itoa(st.Requests), strconv.Itoa(st.OK), strconv.Itoa(st.Status503), strconv.Itoa(st.Errors), strconv.Itoa(st.Timeouts),
-				f(st.ThroughputRPS), f(st.Status503RPS), f(st.LatencyMeanS), f(st.LatencyP50S), f(st.LatencyP95S), f(st.LatencyP99S), f(st.LatencyMaxS),
+				f(st.ThroughputRPS), f(st.Status503RPS), opt(st.LatencyMeanS), opt(st.LatencyP50S), opt(st.LatencyP95S), opt(st.LatencyP99S), opt(st.LatencyMaxS),
 				opt(st.QueueLengthMax), opt(st.WorkersBusyMean), opt(st.Rejected), opt(st.ServerRSSBytes), opt(st.ServerGoroutines),
 				opt(st.ServerCPUCores), f(st.GeneratorRSSBytes), opt(st.BlockedHoldingWorker), st.Breakdown(), opt(st.GeneratorCPU), opt(st.HostCPUIdle),
 				opt(st.CPUPerOK.APIUS), opt(st.CPUPerOK.StorageUS), opt(st.CPUPerOK.GeneratorUS), opt(st.CPUPerOK.TotalUS),
@@ -63,9 +63,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
 			api, storage, gen, total := st.cpuCells()
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 				sc.Name, st.Index, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts,
-				st.ThroughputRPS, st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS,
+				st.ThroughputRPS, Fig(st.LatencyMeanS, 3), Fig(st.LatencyP50S, 3), Fig(st.LatencyP95S, 3), Fig(st.LatencyP99S, 3), Fig(st.LatencyMaxS, 3),
 				srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB, srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle),
 				api, storage, gen, total, st.Breakdown())
 		}
@@ -156,6 +156,9 @@ type sides struct{ baseline, candidate string }
 
 // UploadHeadlineText is the one-paragraph verdict on the upload pair.
 func (s *Summary) UploadHeadlineText() string {
+	if s.UploadHeadline == nil {
+		return "Upload headline: no sync-upload or async-upload scenario ran"
+	}
 	rss := ""
 	if mb := s.UploadHeadline.APIRSSMaxMB; mb != nil {
 		rss = fmt.Sprintf(" The API's own RSS peaked at %.0f MB.", *mb)
@@ -167,13 +170,22 @@ func (s *Summary) UploadHeadlineText() string {
 }
 
 func headlineText(title string, h Headline, latencyS float64, latencyName, extra string, n sides) string {
-	if h.Note != "" && h.ThroughputRatio == 0 {
+	if h.Note != "" && h.ThroughputRatio == nil && h.RatioMissing == "" {
 		return title + ": " + h.Note
 	}
+	ratio := func(v *float64) string {
+		if v == nil {
+			return "–"
+		}
+		return strconv.FormatFloat(*v, 'f', 1, 64) + "x"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %d users: %s %.1f OK/s vs %s %.1f OK/s (throughput ratio %.1fx); mean latency %s %.2f s vs %s %.3f s (ratio %.1fx); %s reaches %.3f of the Little's-law limit (%d users / %.3g s %s) with %d non-OK responses; %s got %d 503s.",
-		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, h.ThroughputRatio, n.baseline, h.SyncLatencyMeanS, n.candidate, h.AsyncLatencyMeanS, h.MeanLatencyRatio,
-		n.candidate, h.AsyncLittlesLawEfficiency, h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
+	fmt.Fprintf(&b, "%s at %d users: %s %.1f OK/s vs %s %.1f OK/s (throughput ratio %s); mean latency %s %s s vs %s %s s (ratio %s); %s reaches %s of the Little's-law limit (%d users / %.3g s %s) with %d non-OK responses; %s got %d 503s.",
+		title, h.Users, n.candidate, h.AsyncThroughputRPS, n.baseline, h.SyncThroughputRPS, ratio(h.ThroughputRatio), n.baseline, Fig(h.SyncLatencyMeanS, 2), n.candidate, Fig(h.AsyncLatencyMeanS, 3), ratio(h.MeanLatencyRatio),
+		n.candidate, Fig(h.AsyncLittlesLawEfficiency, 3), h.Users, latencyS, latencyName, h.AsyncErrors, n.baseline, h.Sync503)
+	if h.RatioMissing != "" {
+		fmt.Fprintf(&b, " – means unknown: %s.", h.RatioMissing)
+	}
 	b.WriteString(extra)
 	if h.Saturated != "" {
 		fmt.Fprintf(&b, " WARNING: %s.", h.Saturated)
@@ -248,16 +260,16 @@ func (s *Summary) WriteMarkdown(w io.Writer, charts []string) error {
 	b.WriteString("codes counts the window's responses by status code; 0(...) are requests with no response, by transport error.\n\n")
 	b.WriteString("blocked+worker is the mean number of request goroutines the API's blocking watcher (GET /debug/syncio/blocking) saw parked in I/O while holding a pool worker; – when the API runs without it.\n\n")
 	b.WriteString("The vegeta result files (`*.bin`) also read with `vegeta report FILE`, and `syncio-load report DIR...` merges folders from several machines.\n\n")
-	fmt.Fprintf(&b, "| scenario | %s | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.loadLabel(), s.rssLabel())
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(&b, "| scenario | %s | window s | requests | ok | 503 | errors | timeouts | OK/s | mean s | p50 s | p95 s | p99 s | max s | queue max | busy mean | blocked+worker | %s | API cores | goroutines | gen RSS MB | gen CPU %% | host idle %% | API µs/OK | storage µs/OK | gen µs/OK | total µs/OK | codes |\n", s.loadLabel(), s.rssLabel())
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, sc := range s.Scenarios {
 		for _, st := range sc.Steps {
 			srv := s.serverCells(st)
 			api, storage, gen, total := st.cpuCells()
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %d | %d | %d | %d | %d | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %d | %d | %d | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
 				sc.Name, s.loadCell(st), st.DurationS, st.Requests, st.OK, st.Status503, st.Errors, st.Timeouts, st.ThroughputRPS,
-				st.LatencyMeanS, st.LatencyP50S, st.LatencyP95S, st.LatencyP99S, st.LatencyMaxS, srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
-				srv.cores, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
+				Fig(st.LatencyMeanS, 3), Fig(st.LatencyP50S, 3), Fig(st.LatencyP95S, 3), Fig(st.LatencyP99S, 3), Fig(st.LatencyMaxS, 3), srv.queueMax, srv.busyMean, st.blockedCol(), srv.rssMB,
+				srv.cores, srv.goroutines, st.GeneratorRSSBytes/1e6, pct(st.GeneratorCPU), pct(st.HostCPUIdle), api, storage, gen, total, st.Breakdown())
 		}
 	}
 	if gaps := append(s.ShortSteps(), s.cpuGaps()...); len(gaps) > 0 {

@@ -38,6 +38,11 @@ func Load(path string) (blockwatch.Report, error) {
 // Verdict is what the run saw of one finding.
 type Verdict struct {
 	Seen bool
+	// Ran is, for a finding not seen blocking, the request time sampled at
+	// its lines, running or parked: 0 means the load never exercised it
+	// (no traffic to its routes, or too few samples), which is not a
+	// clean bill.
+	Ran float64
 	// BlockedS is the time goroutines were blocked in stacks through the
 	// finding, HoldingWorkerS the part of it holding a worker; Share is
 	// BlockedS over the report's request time.
@@ -61,6 +66,12 @@ type RouteShare struct {
 	// time), nil when it never held one.
 	Share     float64
 	SlotShare *float64
+	// Samples is how many samples saw the route; Margin the half-width of
+	// Share's 95% interval, at most (the sum of the matched sites' own
+	// margins, the bound when their errors line up), nil when a site's is
+	// unknown (under two samples).
+	Samples int64
+	Margin  *float64
 }
 
 // Result is the join of findings with a report.
@@ -119,6 +130,9 @@ func Join(dir string, findings []sarifreport.Finding, rep blockwatch.Report) Res
 			v.Share = v.BlockedS / rep.RequestS
 		}
 		v.Routes = routeShares(v.Sites, routes)
+		if !v.Seen {
+			v.Ran = ranAt(dir, f, rep.Lines)
+		}
 	}
 	for j, s := range rep.Sites {
 		if !covered[j] {
@@ -135,12 +149,17 @@ func routeShares(sites []blockwatch.Site, routes map[string]blockwatch.Route) []
 		for route, secs := range s.Routes {
 			rs := by[route]
 			if rs == nil {
-				rs = &RouteShare{Route: route}
+				rs = &RouteShare{Route: route, Margin: new(float64)}
 				by[route] = rs
 			}
 			rs.BlockedS += secs
 			if s.HoldingWorker {
 				rs.HoldingWorkerS += secs
+			}
+			if m, ok := s.RouteShareMargins[route]; ok && rs.Margin != nil {
+				*rs.Margin = min(*rs.Margin+m, 1)
+			} else {
+				rs.Margin = nil // a report from before margins, or a site with one sample
 			}
 		}
 	}
@@ -152,6 +171,7 @@ func routeShares(sites []blockwatch.Site, routes map[string]blockwatch.Route) []
 			continue // a report without per-route times: no denominator
 		}
 		rs.Share = rs.BlockedS / r.RequestS
+		rs.Samples = r.Samples
 		if r.HoldingWorkerS > 0 {
 			slot := rs.HoldingWorkerS / r.HoldingWorkerS
 			rs.SlotShare = &slot
@@ -179,15 +199,7 @@ func passesThrough(dir string, f sarifreport.Finding, s blockwatch.Site) bool {
 			}
 		}
 	}
-	last := max(f.End.Line, f.Pos.Line)
-	if f.End.Filename != "" && f.End.Filename != f.Pos.Filename {
-		last = f.Pos.Line
-	}
-	rel := f.Pos.Filename
-	if r, err := filepath.Rel(dir, f.Pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
-		rel = r
-	}
-	rel = "/" + filepath.ToSlash(rel)
+	last, rel := span(dir, f)
 	for _, fr := range s.Frames {
 		if int(fr.Line) < f.Pos.Line || int(fr.Line) > last {
 			continue
@@ -197,6 +209,42 @@ func passesThrough(dir string, f sarifreport.Finding, s blockwatch.Site) bool {
 		}
 	}
 	return false
+}
+
+// ranAt is the request time sampled at f's lines, from a report's Lines
+// (0 when the report has none or no sample was there).
+func ranAt(dir string, f sarifreport.Finding, lines map[string]float64) float64 {
+	last, rel := span(dir, f)
+	var secs float64
+	for at, s := range lines {
+		i := strings.LastIndexByte(at, ':')
+		if i < 0 {
+			continue
+		}
+		file := at[:i]
+		line, err := strconv.Atoi(at[i+1:])
+		if err != nil || line < f.Pos.Line || line > last {
+			continue
+		}
+		if file == f.Pos.Filename || strings.HasSuffix("/"+file, rel) {
+			secs += s
+		}
+	}
+	return secs
+}
+
+// span is the last line of f's call and its file as a "/"-led suffix a
+// stack's file path ends with: relative to dir when it lies under it.
+func span(dir string, f sarifreport.Finding) (last int, rel string) {
+	last = max(f.End.Line, f.Pos.Line)
+	if f.End.Filename != "" && f.End.Filename != f.Pos.Filename {
+		last = f.Pos.Line
+	}
+	rel = f.Pos.Filename
+	if r, err := filepath.Rel(dir, f.Pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
+		rel = r
+	}
+	return last, "/" + filepath.ToSlash(rel)
 }
 
 // Print writes the verdicts, one line per finding, and the uncovered
@@ -229,7 +277,14 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 		pos := f.Pos
 		pos.Filename = short(pos.Filename)
 		if !v.Seen {
-			fmt.Fprintf(&b, "%s: %s not seen under load\n", pos, f.RuleID)
+			switch {
+			case v.Ran > 0:
+				fmt.Fprintf(&b, "%s: %s not seen blocking under load: requests ran through it (%.2f s sampled there) and never waited in it\n", pos, f.RuleID, v.Ran)
+			case r.Report.Lines != nil:
+				fmt.Fprintf(&b, "%s: %s not exercised: no sampled request ran through it (no traffic to its routes, or too few samples), so the run says nothing of it\n", pos, f.RuleID)
+			default:
+				fmt.Fprintf(&b, "%s: %s not seen under load (the report does not say which lines ran, so this may also mean no traffic reached it)\n", pos, f.RuleID)
+			}
 			continue
 		}
 		top := v.Sites[0]
@@ -241,6 +296,18 @@ func (r Result) Print(w io.Writer, findings []sarifreport.Finding, short func(st
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// minSamples is the fewest samples of a route its share is printed from:
+// blockwatch's own rule for a window's figures (DefaultMinSamples).
+const minSamples = blockwatch.DefaultMinSamples
+
+// margin formats a share's 95% margin in points, "" when unknown.
+func margin(m *float64) string {
+	if m == nil {
+		return " (margin unknown)"
+	}
+	return fmt.Sprintf(" ± %.1f", 100**m)
 }
 
 // maxRoutes is how many routes a verdict line names.
@@ -256,10 +323,17 @@ func describeRoutes(routes []RouteShare) string {
 			fmt.Fprintf(&b, "; and %d more routes", len(routes)-maxRoutes)
 			break
 		}
-		fmt.Fprintf(&b, "; on %s blocked %.1f%% of this route's request time", rs.Route, 100*rs.Share)
+		if rs.Samples < minSamples {
+			// The lab's rule: a share from a handful of samples reads as
+			// exact ("100.0 %") and is not.
+			fmt.Fprintf(&b, "; on %s –: %d samples of the route, fewer than the %d a share needs", rs.Route, rs.Samples, minSamples)
+			continue
+		}
+		fmt.Fprintf(&b, "; on %s blocked %.1f%%%s of this route's request time", rs.Route, 100*rs.Share, margin(rs.Margin))
 		if rs.SlotShare != nil {
 			fmt.Fprintf(&b, " and %.1f%% of its slot time (holding a worker)", 100**rs.SlotShare)
 		}
+		fmt.Fprintf(&b, " (%d samples)", rs.Samples)
 	}
 	return b.String()
 }
@@ -301,16 +375,25 @@ func (r Result) SARIF(short func(string) string) (props []map[string]any, notes 
 			continue
 		}
 		p := map[string]any{"syncio/confirmed": v.Seen}
+		if !v.Seen && r.Report.Lines != nil {
+			p["syncio/exercised"] = v.Ran > 0
+		}
 		if v.Seen {
 			p["syncio/requestShare"] = v.Share
 			p["syncio/blockedSeconds"] = v.BlockedS
 			p["syncio/blockedHoldingWorkerSeconds"] = v.HoldingWorkerS
 			if len(v.Routes) > 0 {
-				shares := map[string]any{}
+				shares, margins, samples := map[string]any{}, map[string]any{}, map[string]any{}
 				for _, rs := range v.Routes {
 					shares[rs.Route] = rs.Share
+					samples[rs.Route] = rs.Samples
+					if rs.Margin != nil {
+						margins[rs.Route] = *rs.Margin
+					}
 				}
 				p["syncio/routeShares"] = shares
+				p["syncio/routeSamples"] = samples
+				p["syncio/routeShareMargins"] = margins
 			}
 		}
 		props = append(props, p)

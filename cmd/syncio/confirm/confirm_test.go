@@ -50,13 +50,18 @@ func TestJoin(t *testing.T) {
 		{RuleID: "SIO005", Pos: pos(50)},
 		// A finding spanning lines 39-41 covers a frame on line 40.
 		{RuleID: "SIO002", Pos: pos(39), End: token.Position{Filename: "/src/svc/api/h.go", Line: 41}},
+		// Requests ran through line 60 and never waited there; line 70
+		// never ran (no traffic to its route).
+		{RuleID: "SIO001", Pos: pos(60)},
+		{RuleID: "SIO001", Pos: pos(70)},
 	}
+	rep.Lines = map[string]float64{"example.com/svc/api/h.go:12": 4, "example.com/svc/api/h.go:60": 1.5, "example.com/svc/api/h.go:700": 3}
 	res := Join(dir, findings, rep)
 
 	want := []struct {
 		seen            bool
 		blocked, holdin float64
-	}{{true, 4, 4}, {true, 2, 2}, {false, 0, 0}, {true, 1, 0}}
+	}{{true, 4, 4}, {true, 2, 2}, {false, 0, 0}, {true, 1, 0}, {false, 0, 0}, {false, 0, 0}}
 	for i, w := range want {
 		v := res.Verdicts[i]
 		if v.Seen != w.seen || v.BlockedS != w.blocked || v.HoldingWorkerS != w.holdin || v.Share != w.blocked/10 {
@@ -73,9 +78,11 @@ func TestJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
-		"confirm: 3 of 4 findings seen blocking under load (10 samples over 2 s, 5.0 Hz; 10.0 s of request time, 0.0 s blocked, 0.0 s of it holding a worker)",
+		"confirm: 3 of 6 findings seen blocking under load (10 samples over 2 s, 5.0 Hz; 10.0 s of request time, 0.0 s blocked, 0.0 s of it holding a worker)",
 		"api/h.go:12:2: SIO001 confirmed: blocked 40.0% of request time (4.00 s, 4.00 s holding a worker), most at store.get (network)",
-		"api/h.go:50:2: SIO005 not seen under load",
+		"api/h.go:50:2: SIO005 not exercised: no sampled request ran through it (no traffic to its routes, or too few samples), so the run says nothing of it",
+		"api/h.go:60:2: SIO001 not seen blocking under load: requests ran through it (1.50 s sampled there) and never waited in it",
+		"api/h.go:70:2: SIO001 not exercised: no sampled request ran through it (no traffic to its routes, or too few samples), so the run says nothing of it",
 		"uncovered: other.h blocked in runtime.sleep (sleep, holding pool) for 5.0% of request time (0.50 s) at example.com/svc/other/h.go:12, on /r; no finding covers it",
 	} {
 		if !strings.Contains(out.String(), line+"\n") {
@@ -86,6 +93,9 @@ func TestJoin(t *testing.T) {
 	props, notes := res.SARIF(func(p string) string { return p })
 	if props[0]["syncio/confirmed"] != true || props[0]["syncio/requestShare"] != 0.4 || props[2]["syncio/confirmed"] != false {
 		t.Errorf("properties %v", props)
+	}
+	if props[2]["syncio/exercised"] != false || props[4]["syncio/exercised"] != true {
+		t.Errorf("exercised: %v, %v", props[2], props[4])
 	}
 	if _, ok := props[2]["syncio/requestShare"]; ok {
 		t.Error("a finding not seen has a request share")
@@ -124,19 +134,22 @@ func TestLoadErrors(t *testing.T) {
 func TestRouteShares(t *testing.T) {
 	at := blockwatch.Frame{Func: "example.com/svc.held", File: "/src/svc/main.go", Line: 30}
 	held := site("main.held", blockwatch.Network, "pool", 0.98, at)
-	held.Routes = map[string]float64{"GET /held": 0.98}
+	held.Routes = map[string]float64{"GET /held": 0.98, "GET /rare": 0.1}
+	held.RouteShareMargins = map[string]float64{"GET /held": 0.021}
 	rep := blockwatch.Report{
 		Samples: 100, RateHz: 20, WatchedS: 5, RequestS: 16,
 		Routes: []blockwatch.Route{
-			{Route: "GET /fast", RequestS: 15},
-			{Route: "GET /held", RequestS: 1, HoldingWorkerS: 1, BlockedS: 0.98, BlockedHoldingWorkerS: 0.98},
+			{Route: "GET /fast", RequestS: 15, Samples: 100},
+			{Route: "GET /held", RequestS: 1, HoldingWorkerS: 1, BlockedS: 0.98, BlockedHoldingWorkerS: 0.98, Samples: 100},
+			// One sample saw it: its share would read 100.0 % and mean nothing.
+			{Route: "GET /rare", RequestS: 0.1, BlockedS: 0.1, Samples: 1},
 		},
 		Sites: []blockwatch.Site{held},
 	}
 	findings := []sarifreport.Finding{{RuleID: "SIO001", Pos: token.Position{Filename: "/src/svc/main.go", Line: 30, Column: 2}}}
 	res := Join("/src/svc", findings, rep)
 	v := res.Verdicts[0]
-	if len(v.Routes) != 1 || v.Routes[0].Share != 0.98 || v.Routes[0].SlotShare == nil || *v.Routes[0].SlotShare != 0.98 {
+	if len(v.Routes) != 2 || v.Routes[0].Share != 0.98 || v.Routes[0].SlotShare == nil || *v.Routes[0].SlotShare != 0.98 {
 		t.Fatalf("route shares %+v, want GET /held at 0.98 of its request and slot time", v.Routes)
 	}
 	var out bytes.Buffer
@@ -144,12 +157,14 @@ func TestRouteShares(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "main.go:30:2: SIO001 confirmed: blocked 6.1% of request time (0.98 s, 0.98 s holding a worker), most at main.held (network); " +
-		"on GET /held blocked 98.0% of this route's request time and 98.0% of its slot time (holding a worker)\n"
+		"on GET /held blocked 98.0% ± 2.1 of this route's request time and 98.0% of its slot time (holding a worker) (100 samples); " +
+		"on GET /rare –: 1 samples of the route, fewer than the 10 a share needs\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 	props, _ := res.SARIF(filepath.Base)
-	if shares, _ := props[0]["syncio/routeShares"].(map[string]any); shares["GET /held"] != 0.98 {
+	margins, _ := props[0]["syncio/routeShareMargins"].(map[string]any)
+	if shares, _ := props[0]["syncio/routeShares"].(map[string]any); shares["GET /held"] != 0.98 || margins["GET /held"] != 0.021 {
 		t.Errorf("SARIF properties %v, want syncio/routeShares", props[0])
 	}
 }

@@ -80,6 +80,7 @@ function niceMax(v) {
 }
 
 function fmt(v) {
+  if (v == null) return "–"; // unknown (a second without an OK response), not 0
   if (v === 0) return "0";
   if (v >= 100) return v.toFixed(0);
   if (v >= 1) return v.toFixed(1).replace(/\.0$/, "");
@@ -289,7 +290,8 @@ function onSummary(final) {
         .sort((a, b) => Number(a[0]) - Number(b[0])).map(([c, n]) => `${c}:${n}`)
         .concat(Object.entries(st.error_kinds || {}).sort().map(([k, n]) => `0(${k}):${n}`));
       const cells = [sc.name, load, st.throughput_rps.toFixed(1), st.status_503, st.errors + st.timeouts,
-        st.latency_mean_s.toFixed(3), st.latency_p50_s.toFixed(3), st.latency_p99_s.toFixed(3),
+        // Latencies are of OK responses: "–" for a step without one.
+        ...[st.latency_mean_s, st.latency_p50_s, st.latency_p99_s].map((v) => (v == null ? "–" : v.toFixed(3))),
         server(st.queue_length_max, 0, st), server(st.workers_busy_mean, 1, st),
         server(st.server_rss_bytes == null ? null : st.server_rss_bytes / 1e6, 0, st),
         server(st.server_cpu_cores, 2, st), server(st.server_goroutines, 0, st),
