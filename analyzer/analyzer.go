@@ -103,19 +103,15 @@ type pkgView struct {
 // scanned is the package with what its pre-passes found (see pkgView).
 type scanned struct {
 	pkgView
-	// ctxCallbacks: the memory rows' packages the program, as far as
-	// this package sees, hands a function taking a context
-	// (rule_dropped.go).
-	ctxCallbacks map[string]bool
-	// ctxUnused: this package's functions that never read their context
-	// parameter (rule_dropped.go).
-	ctxUnused map[*types.Func]bool
-	cb        *callbacks        // what is passed to adapters (callbacks.go)
-	sync      *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	adapters  *resolve.Adapters // handler adapters, by fact (resolve)
-	reg       *registered       // registration calls and their roots (registrations.go)
-	handlers  *resolve.Handlers // follows handler values to functions
-	memos     *resolve.Memos    // this package's memoisers, by fact (resolve)
+	// ctxs is SIO002 (internal/rules' dropped.go, wired in
+	// rule_dropped.go), with what its pre-pass found.
+	ctxs     *rules.Contexts
+	cb       *callbacks        // what is passed to adapters (callbacks.go)
+	sync     *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	adapters *resolve.Adapters // handler adapters, by fact (resolve)
+	reg      *registered       // registration calls and their roots (registrations.go)
+	handlers *resolve.Handlers // follows handler values to functions
+	memos    *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// Stored func values (stored.go): the package's slots, its stores
 	// and the parameters its functions store (resolve.Stored).
 	slots  *resolve.Slots
