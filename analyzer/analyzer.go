@@ -64,16 +64,15 @@ func New(cfg Config) *analysis.Analyzer {
 //
 //	pkgView  the package as the driver gave it, the configuration, the
 //	         directives and the reporter: sites, and each rule's judgement
-//	         of one operation (internal/rules, and the rule_*.go files
-//	         that still need the pass);
+//	         of one operation (internal/rules);
 //	scanned  what the package's pre-passes found (adapters and
 //	         registrations, slots and stores, memoisers, callbacks, which
 //	         functions read their context): roots, and turning a body into
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
 //	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
-//	         dispatch join (dispatch.go), and what a rule decides over
-//	         several functions (joins.go, the deferred SIO002).
+//	         dispatch join (dispatch.go), and what the rules that weigh
+//	         several functions are handed (joins.go, rule_dropped.go).
 //
 // Every layer's receiver is named r: it is one package's analysis, seen
 // from as high as the method needs.
