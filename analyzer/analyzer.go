@@ -64,16 +64,15 @@ func New(cfg Config) *analysis.Analyzer {
 //
 //	pkgView  the package as the driver gave it, the configuration, the
 //	         directives and the reporter: sites, and each rule's judgement
-//	         of one operation (internal/rules, and the rule_*.go files
-//	         that still need the pass);
+//	         of one operation (internal/rules);
 //	scanned  what the package's pre-passes found (adapters and
 //	         registrations, slots and stores, memoisers, callbacks, which
 //	         functions read their context): roots, and turning a body into
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
 //	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
-//	         dispatch join (dispatch.go), and what a rule decides over
-//	         several functions (joins.go, the deferred SIO002).
+//	         dispatch join (dispatch.go), and what the rules that weigh
+//	         several functions are handed (joins.go, rule_dropped.go).
 //
 // Every layer's receiver is named r: it is one package's analysis, seen
 // from as high as the method needs.
@@ -103,19 +102,15 @@ type pkgView struct {
 // scanned is the package with what its pre-passes found (see pkgView).
 type scanned struct {
 	pkgView
-	// ctxCallbacks: the memory rows' packages the program, as far as
-	// this package sees, hands a function taking a context
-	// (rule_dropped.go).
-	ctxCallbacks map[string]bool
-	// ctxUnused: this package's functions that never read their context
-	// parameter (rule_dropped.go).
-	ctxUnused map[*types.Func]bool
-	cb        *callbacks        // what is passed to adapters (callbacks.go)
-	sync      *resolve.Sync     // parameters called on the spot, by fact (resolve)
-	adapters  *resolve.Adapters // handler adapters, by fact (resolve)
-	reg       *registered       // registration calls and their roots (registrations.go)
-	handlers  *resolve.Handlers // follows handler values to functions
-	memos     *resolve.Memos    // this package's memoisers, by fact (resolve)
+	// ctxs is SIO002 (internal/rules' dropped.go, wired in
+	// rule_dropped.go), with what its pre-pass found.
+	ctxs     *rules.Contexts
+	cb       *callbacks        // what is passed to adapters (callbacks.go)
+	sync     *resolve.Sync     // parameters called on the spot, by fact (resolve)
+	adapters *resolve.Adapters // handler adapters, by fact (resolve)
+	reg      *registered       // registration calls and their roots (registrations.go)
+	handlers *resolve.Handlers // follows handler values to functions
+	memos    *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// Stored func values (stored.go): the package's slots, its stores
 	// and the parameters its functions store (resolve.Stored).
 	slots  *resolve.Slots

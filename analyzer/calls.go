@@ -18,7 +18,7 @@ import (
 // callbacks.go resolve the callees behind them (same package, other
 // packages' facts, interface dispatch, callbacks and adapters), so the
 // rules never learn how a callee was found. Each rule's own decisions are
-// in its rule_*.go file.
+// in its file of internal/rules.
 
 // resolveAt returns what an item of s leads to, after configuration and
 // suppressions: rules that are off or ignored are dropped (an ignored

@@ -11,6 +11,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // Package facts below a package, under every driver.
@@ -43,7 +44,7 @@ type carried struct {
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
-		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact),
+		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
 		new(resolve.MemoFact), new(rootSlotsFact), new(carriedFact)}
 }
 

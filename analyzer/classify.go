@@ -176,7 +176,8 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		}}
 	}
 	if !skipCtx {
-		if it, ok := r.droppedContext(call, sig, fn, flow, gorm, later, mk); ok {
+		rest := func() (paths.Item, bool) { return r.classifyCall(call, flow, gorm, later, true) }
+		if it, ok := r.ctxs.Call(call, sig, fn, flow, mk, rest); ok {
 			return it, true
 		}
 	}

@@ -49,7 +49,7 @@ func (r *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	}
 	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
 	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
-		Ctx: sig != nil && takesContext(sig)}
+		Ctx: sig != nil && rules.TakesContext(sig)}
 	d.SetRefs(r.funcArgs(call, sig))
 	return d
 }

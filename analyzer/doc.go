@@ -59,11 +59,14 @@
 //	internal/rules      each rule's judgement of one operation, a file per
 //	                    rule, with its wording: SIO001 (blocking.go), SIO003
 //	                    and SIO007 (held.go), SIO004 (client.go), SIO005's
-//	                    waits and channels (wait.go), SIO006 (file.go); it
-//	                    reads the package through rules.Pkg (types, path,
-//	                    sites, the configuration's switches and rows),
-//	                    never the runner; the reporter is handed held.go's
-//	                    wording (rules.Held)
+//	                    waits, channels and joins (wait.go), SIO006
+//	                    (file.go), SIO002 (dropped.go, rules.Contexts, with
+//	                    its deferred candidates, Dropped); it reads the
+//	                    package through rules.Pkg (types, path, sites, the
+//	                    configuration's switches and rows) and what the
+//	                    analyzer hands in (facts, summaries, the join's
+//	                    walk), never the runner; the reporter is handed
+//	                    held.go's wording (rules.Held)
 //	internal/join       the second phase: pending interface calls joined
 //	                    with the conversions and stores that bind them, the
 //	                    facts that carry both (PendingFact, ConvFact,
@@ -94,17 +97,15 @@
 //	                      (calls.go), the fixpoint and facts
 //	                      (stage_summarize.go, stage_facts.go), what the
 //	                      join is handed (stage_join.go, dispatch.go,
-//	                      stored.go), and what a rule decides over several
-//	                      functions (joins.go, the deferred SIO002);
+//	                      stored.go), and what a rule deciding over several
+//	                      functions is handed (joins.go, rule_dropped.go);
 //	                    the reporter (internal/report) is handed what it
 //	                    needs (stage_scan.go's reportOpts) and holds no
 //	                    layer; each rule's decisions in a file of
 //	                    its own: internal/rules' blocking.go (SIO001),
 //	                    held.go (SIO003, SIO007), client.go (SIO004),
-//	                    wait.go (SIO005) and file.go (SIO006);
-//	                    rule_dropped.go (SIO002) and joins.go (SIO005's
-//	                    joins) read the runner's summaries and are still
-//	                    the root's
+//	                    wait.go (SIO005), file.go (SIO006) and dropped.go
+//	                    (SIO002)
 //	seen                the result of each pass: its roots and registration
 //	                    calls, for the standalone driver's roots line, and
 //	                    the references that tell a dispatch branch from a
@@ -163,7 +164,7 @@
 //     convs, with the place of each store). A SIO002 at a root's call
 //     whose callee's only evidence of I/O is such interface calls travels
 //     in the join.PendingFact too (join.Dropped) and is decided at the join
-//     (rule_dropped.go). A call through a slot that the walk follows to
+//     (internal/rules' dropped.go). A call through a slot that the walk follows to
 //     none of the funcs stored there (a generic field holding funcs of
 //     several types, a field of one value filled at several places) is
 //     recorded (Bindings.Unfollowed) and goes into the package's result
@@ -249,7 +250,7 @@
 // func values the program registers, go-playground/validator's StructCtx)
 // is marked OpMemory in a dependency's facts and dropped in the program's
 // passes unless the program hands that library a function taking a
-// context (ctxCallbackFact, rule_dropped.go); a program's function that
+// context (rules.CtxCallbackFact); a program's function that
 // hands it its own context is opaque on the same condition, judged by the
 // pass that calls it (paths.BlocksFact.OpaqueMemory). At a root's call, a
 // callee whose only evidence is calls through interfaces bound elsewhere
@@ -269,7 +270,7 @@
 // SIO002 or SIO005 operation other than a bare channel operation, which is
 // the goroutines' own hand-over, or an interface call given no context):
 // the idiomatic errgroup.WithContext(r.Context()) fan-out and a CPU worker
-// pool ranging over its jobs channel are silent (joins.go).
+// pool ranging over its jobs channel are silent (rules' wait.go).
 // SIO003 (lock-across-io) flags a sync.Mutex/RWMutex held (Lock…Unlock in a
 // block, or Lock + defer Unlock) across any of those or across
 // context-aware I/O (regions.Locks, the io rows of Config.IO). SIO004
@@ -355,7 +356,7 @@
 // context.Background() is no evidence of I/O. Their joins
 // (WaitGroup.Wait, errgroup's Wait, singleflight's Do; the last two are
 // SIO005 table entries, judged at the call everywhere) are no SIO005 wait
-// either when the work they join does no blocking I/O (joins.go): the
+// either when the work they join does no blocking I/O (rules' wait.go): the
 // function's go statements and errgroup Go arguments for a Wait, the
 // function given to Do, with no SIO001, SIO002, SIO004 or SIO006
 // operation, no context-aware I/O and no interface call on their paths. A

@@ -22,7 +22,7 @@ func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 			bf.Opaque = s.Opaque
 			bf.Unfollowed = s.Unfollowed
 			bf.OpaqueMemory = s.MemOpaque && !s.Opaque
-			bf.CtxUnused = r.ctxUnused[s.Func]
+			bf.CtxUnused = r.ctxs.Unused(s.Func)
 			r.pass.ExportObjectFact(s.Func, bf)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 // reportRoots is the stage that reports at the roots' calls what they lead
 // to. It returns what the join decides: the interface calls the roots
 // make, and the SIO002 candidates whose callee's only evidence of I/O is
-// such calls (rule_dropped.go).
+// such calls (internal/rules' dropped.go).
 func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []join.Dropped) {
 	var pending []paths.PendingCall
 	var dropped []join.Dropped
@@ -16,7 +16,7 @@ func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []joi
 		for _, it := range s.Items {
 			fs := r.resolveAt(s, it)
 			if dc, ok := r.deferDropped(s, it, fs); ok {
-				// Decided where the bindings are seen (rule_dropped.go).
+				// Decided where the bindings are seen (rules.Contexts.Decide).
 				dropped = append(dropped, dc)
 			} else {
 				r.rep.Report(s, it, fs)

@@ -28,6 +28,7 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 	r.thirdParty = isThirdParty(pass)
 	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
 		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
+	r.ctxs = r.newContexts()
 	return r
 }
 
@@ -55,8 +56,7 @@ func (r *scanned) scan() []*ast.File {
 		r.stored.Scan(files)
 	}
 	r.findSlotRoots(files)
-	r.scanCtxCallbacks(files)
-	r.scanCtxUse(files)
+	r.scanContexts(files)
 	r.exportAttaches(files)
 	return files
 }

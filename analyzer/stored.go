@@ -146,7 +146,7 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 	ctx := false
 	if t := r.pass.TypesInfo.TypeOf(fun); t != nil {
 		sig, _ := t.Underlying().(*types.Signature)
-		ctx = sig != nil && takesContext(sig)
+		ctx = sig != nil && rules.TakesContext(sig)
 	}
 	var out []paths.Item
 	for _, k := range r.slots.Called(fun) {

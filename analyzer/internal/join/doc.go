@@ -31,5 +31,6 @@
 // binding leads to, which rules apply and how a finding is reported are
 // the analyzer's, handed in as function values (Hooks), as resolve.Walk
 // is told what a payload leads to. A deferred SIO002 candidate (Dropped)
-// travels with the pending calls and is decided by the analyzer's rule.
+// travels with the pending calls and is decided by the rule (internal/rules'
+// dropped.go), through Hooks.Decide.
 package join

@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
 // PendingFact carries the interface calls made at request roots' calls
@@ -19,7 +19,7 @@ import (
 type PendingFact struct {
 	Calls []paths.PendingCall
 	// Dropped are SIO002 candidates at roots' calls whose callee's only
-	// evidence of I/O is interface calls (the analyzer's rule_dropped.go): decided at
+	// evidence of I/O is interface calls (rules' dropped.go): decided at
 	// the join, where the bindings are seen.
 	Dropped []Dropped
 }
@@ -72,34 +72,9 @@ const (
 	MaxArgDynWork = 1 << 9
 )
 
-// Dropped is a deferred SIO002 candidate at a root's call.
-type Dropped struct {
-	Root    string // the root's display name
-	Site    string // the root's call, "file:line:col"
-	EndSite string
-	// Name, Detail and Hint are the candidate's finding (the callee, "is
-	// given … instead of the request context", the fix to make).
-	Name, Detail, Hint string
-	Kind               knowledge.OpKind
-	// Dyn are the callee's interface calls, seen from the root's call.
-	Dyn []paths.DynCall
-	// Fixes are the root's suggested fixes, their edits by site: the
-	// join's pass maps them back, and drops a fix whose edits it cannot
-	// place exactly.
-	Fixes []Fix
-}
-
-// Fix is a suggested fix made in another package's pass.
-type Fix struct {
-	Message string
-	Edits   []Edit
-}
-
-// Edit is one edit of a Fix, placed by site.
-type Edit struct {
-	Site, EndSite string
-	NewText       string
-}
+// Dropped is a deferred SIO002 candidate at a root's call, carried in
+// PendingFact and decided by the rule (rules' dropped.go, Hooks.Decide).
+type Dropped = rules.Dropped
 
 // Own is what this package brings to its join: its pending calls,
 // deferred candidates and conversions, and the (site, rule, operation)

@@ -63,12 +63,12 @@ type BlocksFact struct {
 	// Unfollowed.
 	Unfollowed string `json:",omitempty"`
 	// OpaqueMemory: the contexts it hands to calls the analysis cannot
-	// follow go only to memory rows' functions (rule_dropped.go), which
+	// follow go only to memory rows' functions (rules' dropped.go), which
 	// count as opaque only where the program hands their library a
 	// function taking a context.
 	OpaqueMemory bool
 	// CtxUnused: the function's first parameter is a context.Context it
-	// never reads (rule_dropped.go, ignoresContext): a dropped context
+	// never reads (rules' dropped.go, ignoresContext): a dropped context
 	// given to it reaches nothing, whatever it blocks on with its own. Only
 	// a fact exported anyway carries it: a callee without one is idle.
 	CtxUnused bool `json:",omitempty"`

@@ -28,8 +28,8 @@ type Item struct {
 	Tx       string      // a transaction open at the item (SIO007), see regions.Tx
 	GormRoot ast.Expr    // SIO001 gorm or dbx chain: where .WithContext(ctx) goes
 	Dyn      *DynCall    // a call through an interface method
-	// Joined marks a join wait in a dependency module (the analyzer's
-	// joins.go): it blocks only when the work in Join does.
+	// Joined marks a join wait whose joined work is known (rules'
+	// wait.go, MarkJoins): it blocks only when the work in Join does.
 	Joined bool
 	Join   []Item
 	// Lit is a func literal of this package called through a value (a

@@ -39,7 +39,7 @@ type DynCall[F any] struct {
 	Sig string
 	// Ctx marks a call of a method that takes a context.Context: a
 	// context handed to the function that makes it may reach the
-	// binding (SIO002's deferred decision, the analyzer's rule_dropped.go).
+	// binding (SIO002's deferred decision, rules' dropped.go).
 	Ctx bool
 	// Dep marks a call made inside a dependency (a session library's
 	// store.Get): it is dispatched only to the concrete types the program
