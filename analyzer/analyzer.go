@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -93,8 +94,8 @@ type pkgView struct {
 	// configuration says so, or this package sets ContextWithFallback).
 	ginFallback bool
 	// below are the package facts of the packages below, by origin path,
-	// whichever driver runs (carried.go).
-	below []carried
+	// whichever driver runs (join.ReadBelow).
+	below []join.Carried
 	// rules judge one operation (internal/rules), reading the package
 	// only through what this hands them.
 	rules *rules.Pkg
