@@ -125,8 +125,8 @@ type scanned struct {
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
 	// slotRoots are the functions the package stores into slots that
-	// request roots below call (slotroots.go).
-	slotRoots *slotRoots
+	// request roots below call (join.FindSlotRoots).
+	slotRoots *join.SlotRoots
 }
 
 // runner is the package with its functions' summaries (see pkgView).

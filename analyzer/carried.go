@@ -14,7 +14,7 @@ import (
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
 		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(ctxCallbackFact),
-		new(resolve.MemoFact), new(rootSlotsFact), new(join.CarriedFact)}
+		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact)}
 }
 
 // A join.CarriedFact holds facts as interface values, which gob encodes

@@ -217,8 +217,8 @@ func (r *runner) recordStores(rootLits map[*ast.FuncLit]bool) []paths.Conv {
 				}
 				name = s.Name
 			case t.Func != nil && !t.Call:
-				if r.slotRoots.ext[t.Func.Origin()] {
-					continue // a root at the store (slotroots.go)
+				if r.slotRoots.Ext(t.Func) {
+					continue // a root at the store (join.FindSlotRoots)
 				}
 				bf = r.methodFact(t.Func)
 				name = paths.DisplayName(t.Func)
@@ -255,7 +255,7 @@ func (r *runner) storedRoot(t resolve.Target, rootLits map[*ast.FuncLit]bool) bo
 		if s := r.byFunc[fn]; s != nil {
 			return s.Root != resolve.NotRoot
 		}
-		return r.slotRoots.ext[fn] || r.cfg.isRoot(fn)
+		return r.slotRoots.Ext(fn) || r.cfg.isRoot(fn)
 	}
 	return false
 }
