@@ -73,7 +73,7 @@ func New(cfg Config) *analysis.Analyzer {
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
 //	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
-//	         dispatch join (dispatch.go), and what a rule decides over
+//	         dispatch join (dispatch.go, internal/join), and what a rule decides over
 //	         several functions (joins.go, the deferred SIO002).
 //
 // Every layer's receiver is named r: it is one package's analysis, seen
