@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -71,8 +72,9 @@ func New(cfg Config) *analysis.Analyzer {
 //	         items (classify.go), with no summary to read;
 //	runner   the summaries of the package's functions and literals: what
 //	         an item leads to (calls.go), the fixpoint and facts (stage_*.go), the
-//	         dispatch join (dispatch.go), and what the rules that weigh
-//	         several functions are handed (joins.go, rule_dropped.go).
+//	         dispatch join (dispatch.go, internal/join), and what the rules
+//	         that weigh several functions are handed (joins.go,
+//	         rule_dropped.go).
 //
 // Every layer's receiver is named r: it is one package's analysis, seen
 // from as high as the method needs.
@@ -92,8 +94,8 @@ type pkgView struct {
 	// configuration says so, or this package sets ContextWithFallback).
 	ginFallback bool
 	// below are the package facts of the packages below, by origin path,
-	// whichever driver runs (carried.go).
-	below []carried
+	// whichever driver runs (join.ReadBelow).
+	below []join.Carried
 	// rules judge one operation (internal/rules), reading the package
 	// only through what this hands them.
 	rules *rules.Pkg
@@ -119,8 +121,8 @@ type scanned struct {
 	// (dyncallbacks.go), summarised with litSummaries.
 	argLits []*ast.FuncLit
 	// slotRoots are the functions the package stores into slots that
-	// request roots below call (slotroots.go).
-	slotRoots *slotRoots
+	// request roots below call (join.FindSlotRoots).
+	slotRoots *join.SlotRoots
 }
 
 // runner is the package with its functions' summaries (see pkgView).

@@ -2,9 +2,6 @@ package analyzer
 
 import (
 	"encoding/gob"
-	"reflect"
-	"sort"
-	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -14,107 +11,19 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
-// Package facts below a package, under every driver.
-//
-// The join (dispatch.go), the slot roots (slotroots.go) and SIO002's
-// callbacks (rule_dropped.go) read package facts of every package below
-// the one analysed: a handler's pending call in server, a binding made in
-// s3proxy, joined in main, which imports server and config, and config
-// imports s3proxy. The standalone command and golangci-lint hand a pass
-// the package facts of all its dependencies; go vet (unitchecker) only
-// those of its direct imports, since it re-exports no imported package
-// fact. Under go vet bazel-remote's main saw no binding of its proxies,
-// and 36 of the standalone's 73 findings were missing, without a word.
-//
-// So a package that sees only its direct imports' facts passes on what it
-// read, in a carriedFact of its own; the packages above read the carried
-// facts as if they were their origin's. A package that sees a fact of a
-// package it does not import runs under a driver that hands it all, and
-// carries nothing. Read facts are keyed by origin package and fact type,
-// so a fact seen both ways counts once, and the order (by origin path)
-// is the same under every driver.
-type carriedFact struct{ Facts []carried }
-
-// carried is a package fact of the package at Pkg.
-type carried struct {
-	Pkg  string
-	Fact analysis.Fact
-}
-
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
 		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
-		new(resolve.MemoFact), new(rootSlotsFact), new(carriedFact)}
+		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact)}
 }
 
-// A carriedFact holds facts as interface values, which gob encodes only
-// for registered types. go vet registers every fact type, the standalone
-// command and golangci-lint do not, and both may encode facts (a sanity
-// check, a cache).
+// A join.CarriedFact holds facts as interface values, which gob encodes
+// only for registered types. go vet registers every fact type, the
+// standalone command and golangci-lint do not, and both may encode facts
+// (a sanity check, a cache).
 func init() {
 	for _, f := range factTypes() {
 		gob.Register(f)
-	}
-}
-
-func (*carriedFact) AFact() {}
-
-// CarriesFacts tells the test harness (casetest) that this fact says
-// nothing of its own package.
-func (*carriedFact) CarriesFacts() {}
-func (f *carriedFact) String() string {
-	return "carried(" + strconv.Itoa(len(f.Facts)) + ")"
-}
-
-// readBelow sets r.below to the package facts of the packages below this
-// one, by origin path, and carries them on when the driver showed only
-// the direct imports'. It must run before this package exports a package
-// fact of its own.
-func (r *pkgView) readBelow() {
-	direct := map[string]bool{}
-	for _, p := range r.pass.Pkg.Imports() {
-		direct[p.Path()] = true
-	}
-	type key struct {
-		pkg string
-		t   reflect.Type
-	}
-	got := map[key]bool{}
-	var own, via []carried
-	allFacts := false // the driver showed a fact of a package not imported here
-	for _, pf := range r.pass.AllPackageFacts() {
-		path := pf.Package.Path()
-		if pf.Package == r.pass.Pkg {
-			continue
-		}
-		if !direct[path] {
-			allFacts = true
-		}
-		if c, ok := pf.Fact.(*carriedFact); ok {
-			via = append(via, c.Facts...)
-			continue
-		}
-		got[key{path, reflect.TypeOf(pf.Fact)}] = true
-		own = append(own, carried{path, pf.Fact})
-	}
-	// A fact seen at its origin wins over its carried copies, which are
-	// the same fact.
-	below := own
-	for _, c := range via {
-		if k := (key{c.Pkg, reflect.TypeOf(c.Fact)}); !got[k] {
-			got[k] = true
-			below = append(below, c)
-		}
-	}
-	sort.SliceStable(below, func(i, j int) bool {
-		if below[i].Pkg != below[j].Pkg {
-			return below[i].Pkg < below[j].Pkg
-		}
-		return reflect.TypeOf(below[i].Fact).String() < reflect.TypeOf(below[j].Fact).String()
-	})
-	r.below = below
-	if !allFacts && len(below) > 0 {
-		r.pass.ExportPackageFact(&carriedFact{Facts: below})
 	}
 }

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/join"
@@ -13,8 +12,9 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
-// Interface dispatch: the items and conversions the join (internal/join)
-// works on. What a package records here travels up as join's facts.
+// Interface dispatch: the items the join (internal/join) works on, and
+// what it is handed to record the package's conversions and stores
+// (recorder). What a package records travels up as join's facts.
 
 // dynItem returns the dynamic call of an interface method call, or nil when
 // dispatch does not follow it.
@@ -165,264 +165,34 @@ func (r *runner) methodOpaque(m *types.Func) bool {
 	return r.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.memoryIdle()))
 }
 
-// recordConversions finds the conversions of concrete types to followed
-// interfaces in files, after the package's summaries are known.
-func (r *runner) recordConversions(files []*ast.File) []paths.Conv {
-	info := r.pass.TypesInfo
-	seen := map[string]bool{}
-	var out []paths.Conv
-	var addType func(t, dst types.Type, where string)
-	add := func(src ast.Expr, dst types.Type, where string) {
-		if src == nil {
-			return
-		}
-		if tv, ok := info.Types[src]; ok && tv.IsNil() {
-			return
-		}
-		addType(info.TypeOf(src), dst, where)
+// recorder is what the join's recording (join.Recorder) is handed of
+// the package: its pre-passes' stores and slot roots, its summaries, and
+// what a method of a concrete type does (methodFact).
+func (r *runner) recorder() *join.Recorder {
+	return &join.Recorder{Pass: r.pass, Tests: r.cfg.Tests, ThirdParty: r.thirdParty, Stored: r.stored, Handlers: r.handlers, SlotRoots: r.slotRoots,
+		Site:    r.site,
+		Summary: func(fn *types.Func) *paths.Summary { return r.byFunc[fn] },
+		Lit:     func(lit *ast.FuncLit) *paths.Summary { return r.litSummaries[lit] },
+		LitName: r.litName,
+		Method:  r.methodFact,
+		Opaque:  r.methodOpaque,
+		Calls:   r.sync.Params,
+		Root:    r.cfg.isRoot,
 	}
-	addType = func(t, dst types.Type, where string) {
-		if dst == nil || t == nil {
-			return
-		}
-		if _, ok := dst.Underlying().(*types.Interface); !ok {
-			return
-		}
-		ikey, ok := resolve.IfaceKey(dst)
-		if !ok {
-			return
-		}
-		if _, ok := t.Underlying().(*types.Interface); ok {
-			// Interface to interface: an edge that the concrete types
-			// converted to the source interface travel along.
-			if from, ok := resolve.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
-				seen[from+"→"+ikey] = true
-				out = append(out, paths.Conv{From: from, Iface: ikey})
-			}
-			return
-		}
-		if !r.cfg.Tests && testDouble(r.pass.Pkg, t) {
-			return // a test double is no binding of the server's
-		}
-		name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
-		k := name + "→" + ikey
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		var methods []paths.ConvMethod
-		ms := types.NewMethodSet(t)
-		for i := range ms.Len() {
-			fn, _ := ms.At(i).Obj().(*types.Func)
-			if fn == nil {
-				continue
-			}
-			bf, calls := r.methodFact(fn), r.sync.Params(fn)
-			if bf == nil && len(calls) > 0 {
-				bf = &paths.BlocksFact{}
-			}
-			if bf == nil && r.methodOpaque(fn) {
-				// It hands its context to something unseen: no
-				// path to dispatch, but evidence for SIO002's
-				// deferred candidates (bindings.opaque).
-				bf = &paths.BlocksFact{Opaque: true}
-			}
-			if bf != nil {
-				methods = append(methods, paths.ConvMethod{Name: fn.Name(), Fact: bf, Calls: calls})
-			}
-		}
-		switch {
-		case len(methods) > 0:
-			out = append(out, paths.Conv{Type: name, Iface: ikey, Where: where, Methods: methods, Dep: r.thirdParty})
-		case !seen["idle→"+ikey]:
-			seen["idle→"+ikey] = true
-			out = append(out, paths.Conv{Type: name, Iface: ikey, Where: where, Dep: r.thirdParty})
-		}
-	}
-	var walk func(n ast.Node, results *types.Tuple, where string)
-	walk = func(n ast.Node, results *types.Tuple, where string) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				sig, _ := info.TypeOf(n).(*types.Signature)
-				if sig != nil {
-					walk(n.Body, sig.Results(), where)
-				}
-				return false
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					for i := range n.Lhs {
-						add(n.Rhs[i], info.TypeOf(n.Lhs[i]), where)
-					}
-				} else if tuple, ok := info.TypeOf(n.Rhs[0]).(*types.Tuple); ok && len(n.Rhs) == 1 && tuple.Len() == len(n.Lhs) {
-					for i := range n.Lhs {
-						addType(tuple.At(i).Type(), info.TypeOf(n.Lhs[i]), where)
-					}
-				}
-			case *ast.ValueSpec:
-				if n.Type != nil && len(n.Values) == len(n.Names) {
-					for _, v := range n.Values {
-						add(v, info.TypeOf(n.Type), where)
-					}
-				}
-			case *ast.ReturnStmt:
-				switch {
-				case results == nil:
-				case len(n.Results) == results.Len():
-					for i, e := range n.Results {
-						add(e, results.At(i).Type(), where)
-					}
-				case len(n.Results) == 1 && results.Len() > 1:
-					// return postgres.New(path): a tuple into the results.
-					if tuple, ok := info.TypeOf(n.Results[0]).(*types.Tuple); ok && tuple.Len() == results.Len() {
-						for i := range tuple.Len() {
-							addType(tuple.At(i).Type(), results.At(i).Type(), where)
-						}
-					}
-				}
-			case *ast.CompositeLit:
-				resolve.CompositeConversions(info, n, func(e ast.Expr, t types.Type) { add(e, t, where) })
-			case *ast.CallExpr:
-				tv, ok := info.Types[n.Fun]
-				if ok && tv.IsType() && len(n.Args) == 1 {
-					add(n.Args[0], tv.Type, where)
-					return true
-				}
-				if !ok || tv.Type == nil {
-					return true
-				}
-				sig, _ := tv.Type.Underlying().(*types.Signature)
-				if sig == nil {
-					return true
-				}
-				for i, a := range n.Args {
-					var pt types.Type
-					switch {
-					case sig.Variadic() && i >= sig.Params().Len()-1:
-						if n.Ellipsis.IsValid() {
-							continue
-						}
-						if s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
-							pt = s.Elem()
-						}
-					case i < sig.Params().Len():
-						pt = sig.Params().At(i).Type()
-					}
-					add(a, pt, where)
-				}
-			}
-			return true
-		})
-	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Body == nil {
-					continue
-				}
-				fn, _ := info.Defs[d.Name].(*types.Func)
-				where := r.pass.Pkg.Name() + "." + d.Name.Name
-				var results *types.Tuple
-				if fn != nil {
-					where = paths.DisplayName(fn)
-					results = fn.Type().(*types.Signature).Results()
-				}
-				walk(d.Body, results, where)
-			default:
-				walk(d, nil, r.pass.Pkg.Name())
-			}
-		}
-	}
-	return out
 }
 
-// testDouble reports whether a conversion of t recorded in pkg binds a
-// test double: the conversion is made in a test-support package (a mock
-// handing itself to a callback, tests.(*MockDataStore).WithTx in
-// navidrome), or t is declared in one or named as a double (MockX,
-// FakeX, StubX). Such a package is compiled into the binary only because
-// the tests import it; its types are never bound in the server, and
-// following them put a mock's mutex among the locks held on a request
-// path. Config.Tests, which analyses tests, keeps them.
-func testDouble(pkg *types.Package, t types.Type) bool {
-	if knowledge.TestSupport(pkg.Path()) {
-		return true
-	}
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return false
-	}
-	return knowledge.TestSupport(n.Obj().Pkg().Path()) || knowledge.TestDouble(n.Obj().Name())
-}
-
-// applyPending applies the configuration and the suppressions recorded on
-// the way to a dispatched finding.
-func (r *pkgView) applyPending(pc paths.PendingCall, f *paths.Finding) *paths.Finding {
-	g := r.rules.Apply(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
-	if g == nil || (g.Rule == "" && g.Lock == "") {
-		return nil
-	}
-	return g
-}
-
-// walk returns resolve's dispatch walk over b, told what only the analyzer
-// knows: what a paths.BlocksFact leads to, and which paths a caller's lock holds.
+// walk is the dispatch walk over b (join.NewWalk), for the join and for
+// SIO002's deferred candidates.
 func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths.Finding] {
-	return &resolve.Walk[paths.BlocksFact, *paths.Finding]{
-		B:          b,
-		MaxDepth:   join.MaxDepth,
-		MaxTargets: maxSlotTargets,
-		ArgDynWork: join.MaxArgDynWork,
-		Opaque: func(bf *paths.BlocksFact) bool {
-			return bf.Opaque || (bf.OpaqueMemory && !r.memoryIdle())
-		},
-		Dyn: func(bf *paths.BlocksFact) []paths.DynCall { return bf.Dyn },
-		Paths: func(bf *paths.BlocksFact, prefix, sites []string) []*paths.Finding {
-			if len(bf.Chain) == 0 {
-				return nil
-			}
-			f := r.fromFact(bf)
-			for i := range bf.More {
-				f.More = append(f.More, r.fromFact(&bf.More[i]))
-			}
-			var out []*paths.Finding
-			for _, p := range f.All() {
-				g := *p
-				// A lock the bound method takes on its own receiver is
-				// judged by no call on the way here (dataflow.Owners): it
-				// counts as shared.
-				g.Lock = paths.LockName(p.Lock)
-				if p.Ref {
-					out = append(out, &g) // names its operation only
-					continue
-				}
-				g.Chain = append(append([]string(nil), prefix...), p.Chain...)
-				g.Sites = append(append([]string(nil), sites...), p.Sites...)
-				g.Poses = nil
-				for _, s := range g.Sites {
-					g.Poses = append(g.Poses, r.sitePos(s))
-				}
-				out = append(out, &g)
-			}
-			return out
-		},
-		Held: func(f *paths.Finding, lock string) {
-			if f.Lock == "" && rules.Lockable[f.Rule] {
-				f.Lock = lock
-			}
-		},
-	}
+	return join.NewWalk(b, r.memoryIdle, r.fromFact, r.sitePos)
 }
 
 // pendingOf returns the pending calls of a root's items.
 func (r *runner) pendingOf(s *paths.Summary) []paths.PendingCall {
+	rec := r.recorder()
 	var out []paths.PendingCall
 	for _, it := range s.Items {
-		for _, d := range r.sealArgs(r.dynOf(s, it), 0) {
+		for _, d := range rec.SealArgs(r.dynOf(s, it)) {
 			out = append(out, paths.PendingCall{Root: s.Name, Site: r.site(it.Pos), EndSite: r.site(it.End), Dyn: d})
 		}
 	}

@@ -72,7 +72,12 @@
 //	                    facts that carry both (PendingFact, ConvFact,
 //	                    JoinedFact) and the deferred SIO002 candidates
 //	                    (Dropped); what a binding leads to, which rules
-//	                    apply and how to report are handed in (Hooks)
+//	                    apply and how to report are handed in (Hooks);
+//	                    recording the conversions, stores and interface
+//	                    calls' func arguments (Recorder, handed what a
+//	                    function does), the slots roots call
+//	                    (RootSlotsFact) and the package facts below, carried
+//	                    for go vet (ReadBelow, CarriedFact)
 //	internal/report     diagnostics from paths: one per rule with its
 //	                    chain, related positions, the operations named and
 //	                    counted, suggested fixes, and the diagnostics about

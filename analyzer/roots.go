@@ -63,11 +63,11 @@ func (r *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature)
 	if lit != nil {
 		named, adapted = r.cfg.matchesRoot(sig), r.cb.adaptedLits[lit]
 		regFW, registered = r.reg.lits[lit]
-		slotFW, stored = r.slotRoots.lits[lit]
+		slotFW, stored = r.slotRoots.Lit(lit)
 	} else {
 		named, adapted = r.cfg.namesRoot(fn, sig), r.cb.adapted[fn]
 		regFW, registered = r.reg.funcs[fn]
-		slotFW, stored = r.slotRoots.funcs[fn]
+		slotFW, stored = r.slotRoots.Func(fn)
 	}
 	switch {
 	case named:

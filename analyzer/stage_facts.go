@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -9,7 +10,7 @@ import (
 
 // exportFacts is the stage that hands the summaries to the packages
 // above: a paths.BlocksFact for every function that is no root and leads to
-// something, then the slots the roots call (slotroots.go).
+// something, then the slots the roots call (join.ExportRootSlots).
 func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 	for _, s := range decls {
 		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "") && s.Func != nil && !entryPoint(s.Func) &&
@@ -26,5 +27,5 @@ func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 			r.pass.ExportObjectFact(s.Func, bf)
 		}
 	}
-	r.exportRootSlots(roots)
+	join.ExportRootSlots(r.pass, r.thirdParty, roots, frameworkOf)
 }

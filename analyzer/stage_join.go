@@ -12,13 +12,14 @@ import (
 )
 
 // joinCalls is the join stage: the conversions and stores this package
-// records (dispatch.go, stored.go) with its pending calls and dropped
+// records (join.Recorder) with its pending calls and dropped
 // contexts, joined with those of the packages below (internal/join). It
 // returns the calls through slots that the join followed to none of the
 // funcs stored there.
 func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pending []paths.PendingCall, dropped []join.Dropped) []seen.Unfollowed {
-	convs := r.recordConversions(files)
-	convs = append(convs, r.recordStores(rootLits)...)
+	rec := r.recorder()
+	convs := rec.Conversions(files)
+	convs = append(convs, rec.Stores(rootLits)...)
 	below := make([]analysis.Fact, len(r.below))
 	for i, c := range r.below {
 		below[i] = c.Fact
@@ -26,7 +27,7 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.rep.Emitted}, below, join.Hooks{
 		Export:  r.pass.ExportPackageFact,
 		Walk:    r.walk,
-		Apply:   r.applyPending,
+		Apply:   join.ApplyPending(r.rules),
 		SitePos: r.sitePos,
 		Report:  r.rep.Report,
 		Decide:  r.decideDropped,

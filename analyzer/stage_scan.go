@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -38,7 +39,7 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 // must be exported before any body is turned into items. It returns the
 // files analysed.
 func (r *scanned) scan() []*ast.File {
-	r.readBelow()
+	r.below = join.ReadBelow(r.pass)
 	var files []*ast.File
 	for _, f := range r.pass.Files {
 		if tf := r.pass.Fset.File(f.Pos()); !r.cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {

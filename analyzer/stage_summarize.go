@@ -24,8 +24,9 @@ func (r *runner) summarize(decls []*paths.Summary) {
 			}
 		}
 	}
+	rec := r.recorder()
 	for _, s := range decls {
-		s.Dyn = r.sealArgs(s.Dyn, 0)
+		s.Dyn = rec.SealArgs(s.Dyn)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // two registration methods, a slice field through a variadic one, a map
 // field, a package variable, a field read from an element and handed to
 // a hook's Trigger) are request roots of their own, reported inside
-// themselves in app (slotroots.go), and no longer at the root's call
+// themselves in app (join.FindSlotRoots), and no longer at the root's call
 // through the slot. A field of one value filled through a constructor at
 // one place (Notifier.Send) is still followed from the root's call
 // through the slot, with "via the func stored in" in the chain. Silent:

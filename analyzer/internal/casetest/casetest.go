@@ -230,7 +230,7 @@ func check(t testing.TB, act *checker.Action) {
 	for _, pf := range act.AllPackageFacts() {
 		if _, ok := pf.Fact.(interface{ CarriesFacts() }); ok {
 			// It holds other packages' facts, passed on for go vet
-			// (the analyzer's carried.go): nothing of this package.
+			// (join.CarriedFact): nothing of this package.
 			continue
 		}
 		if pf.Package == act.Package.Types && len(act.Package.Syntax) > 0 {

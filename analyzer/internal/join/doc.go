@@ -33,4 +33,14 @@
 // is told what a payload leads to. A deferred SIO002 candidate (Dropped)
 // travels with the pending calls and is decided by the rule (internal/rules'
 // dropped.go), through Hooks.Decide.
+//
+// The first half is recorded here too, by a Recorder the analyzer hands
+// what a function does (its summaries, other packages' facts, its
+// tables): the conversions (conversions.go) and stores into slots
+// (stores.go) as paths.Conv, and the func arguments of interface calls
+// (args.go). So are the facts that say which slots request roots call
+// (RootSlotsFact, slotroots.go) and the package facts of the packages
+// below, read and carried for go vet (ReadBelow, CarriedFact). The join
+// turns no body into items and judges no operation: the scanning layer
+// and the rules stay the analyzer's.
 package join

@@ -66,8 +66,7 @@ const (
 	MaxDepth = 4
 	MaxWork  = 1 << 15
 	// MaxArgWork bounds the bindings that the func arguments of one
-	// pending call's interface calls visit in all (the analyzer's
-	// dyncallbacks.go), and MaxArgDynWork those of one interface call inside such an argument.
+	// pending call's interface calls visit in all (args.go), and MaxArgDynWork those of one interface call inside such an argument.
 	MaxArgWork    = 1 << 12
 	MaxArgDynWork = 1 << 9
 )

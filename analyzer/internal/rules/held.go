@@ -12,8 +12,8 @@ import (
 // connection is open. The regions themselves are internal/regions'; the
 // items carry the lock and transaction held at them (the analyzer's
 // collect), and a path's rules are decided here, at the item and again
-// when dispatch brings a path back to the handler's call (the analyzer's
-// applyPending).
+// when dispatch brings a path back to the handler's call
+// (join.ApplyPending).
 
 // Lockable are the rules whose operation blocks, so holding a lock across
 // it is SIO003; "" is I/O that is no finding by itself.
@@ -21,9 +21,8 @@ var Lockable = map[string]bool{"": true, "SIO001": true, "SIO002": true, "SIO005
 
 // Apply drops the rules of f that are off or suppressed (a Lockable
 // operation still counts as I/O under a lock), and adds the lock and the
-// transaction held where f is reached; dispatch (the analyzer's
-// applyPending) applies the same to what it carried from the handler's
-// call.
+// transaction held where f is reached; dispatch (join.ApplyPending)
+// applies the same to what it carried from the handler's call.
 func (p *Pkg) Apply(f *paths.Finding, lock, tx string, suppressed func(rule string) bool) *paths.Finding {
 	g := *f
 	if g.Rule != "" && (!p.Enabled(g.Rule) || suppressed(g.Rule)) {
