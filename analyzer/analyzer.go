@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/config"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
@@ -40,7 +41,7 @@ var Analyzer = New(DefaultConfig())
 // New returns a syncio analyzer for cfg. The returned analyzer owns a copy
 // of cfg, which its flags (-rules) may change before it runs.
 func New(cfg Config) *analysis.Analyzer {
-	c := cfg.clone()
+	c := cfg.Clone()
 	a := &analysis.Analyzer{
 		Name: Name,
 		Doc:  doc,
@@ -54,7 +55,7 @@ func New(cfg Config) *analysis.Analyzer {
 		// driver's roots line; other drivers drop it.
 		ResultType: reflect.TypeOf((*seen.Package)(nil)),
 	}
-	registerFlags(&a.Flags, c)
+	config.RegisterFlags(&a.Flags, c)
 	return a
 }
 
@@ -80,7 +81,7 @@ func New(cfg Config) *analysis.Analyzer {
 // from as high as the method needs.
 type pkgView struct {
 	pass  *analysis.Pass
-	cfg   *Config
+	cfg   runConfig
 	dirs  *directive.Index
 	files map[string]*token.File // lazily built, for cross-package sites
 	// rep makes the diagnostics (internal/report), from the moment the

@@ -24,7 +24,7 @@ var layers = [][]string{
 	{"internal/directive"},
 	{"internal/named"},
 	{"internal/knowledge"},
-	{"internal/regions"},
+	{"internal/regions", "internal/config"},
 	{"internal/resolve"},
 	{"internal/paths"},
 	{"internal/dataflow"},

@@ -12,12 +12,12 @@ import (
 
 // Which functions are request roots by signature is resolve's
 // (resolve.SignatureRoot, DeclRoot); the roots the configuration names
-// are Config's, below; the roots a package's own code makes (adapters,
+// are the configuration's (runConfig), below; the roots a package's own code makes (adapters,
 // registration calls, stored handlers) are the runner's (rootBy).
 
 // namesRoot reports whether Roots names fn, or a func(T) pattern matches
 // its signature.
-func (c *Config) namesRoot(fn *types.Func, sig *types.Signature) bool {
+func (c runConfig) namesRoot(fn *types.Func, sig *types.Signature) bool {
 	if len(c.Roots) == 0 || fn.Pkg() == nil {
 		return false
 	}
@@ -32,7 +32,7 @@ func (c *Config) namesRoot(fn *types.Func, sig *types.Signature) bool {
 
 // matchesRoot reports whether a "func(T)" entry of Roots matches the first
 // parameter of sig.
-func (c *Config) matchesRoot(sig *types.Signature) bool {
+func (c runConfig) matchesRoot(sig *types.Signature) bool {
 	if len(c.Roots) == 0 || sig == nil || sig.Params().Len() == 0 {
 		return false
 	}
@@ -48,7 +48,7 @@ func (c *Config) matchesRoot(sig *types.Signature) bool {
 // isRoot reports whether fn serves requests whoever calls it: by its
 // signature or by the configuration. Such a function exports no fact,
 // whatever it does (a gRPC method called with context.Background()).
-func (c *Config) isRoot(fn *types.Func) bool {
+func (c runConfig) isRoot(fn *types.Func) bool {
 	sig, _ := fn.Type().(*types.Signature)
 	return resolve.SignatureRoot(sig) != resolve.NotRoot || resolve.GRPCRoot(fn) || resolve.GRPCStreamRoot(fn) || c.namesRoot(fn, sig)
 }

@@ -21,13 +21,13 @@ import (
 // newRunner is one package's analysis before any stage has run.
 func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 	r := &runner{
-		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: cfg}},
+		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: runConfig{cfg}}},
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
 	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
-	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.enabled,
+	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.Enabled,
 		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
 	r.ctxs = r.newContexts()
 	return r
@@ -114,10 +114,10 @@ func isThirdParty(pass *analysis.Pass) bool {
 func (r *pkgView) reportOpts() report.Options {
 	return report.Options{
 		ReportIgnored:  r.cfg.ReportIgnored,
-		Enabled:        r.cfg.enabled,
+		Enabled:        r.cfg.Enabled,
 		Known:          func(id string) bool { _, ok := RuleByID(id); return ok },
-		FixURL:         r.cfg.fixURL,
-		SuppressionURL: r.cfg.suppressionURL,
+		FixURL:         r.cfg.FixURL,
+		SuppressionURL: r.cfg.SuppressionURL,
 		Replacement: func(key string) (string, string) {
 			rep := r.cfg.Blocking[key]
 			return rep.Method, rep.ExtraArgs

@@ -16,4 +16,10 @@
 // row's routed field names a hook (RoutedHooks) that judges the call's
 // receiver or arguments (go-redis v7's stored receiver, OSS options,
 // Qiniu's input), implemented by dataflow.RoutedHooks.
+//
+// Besides the call tables it holds, as Go tables: the routers'
+// registration calls (Registrations, routes.go, from which
+// docs/frameworks.md's table is generated), the frameworks' import paths
+// (frameworks.go), gorm's and dbx's receivers, the standard library's
+// callbacks, and which packages are the Go distribution's (std.go).
 package knowledge

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var updateDoc = flag.Bool("update", false, "rewrite the generated listings of docs/rules/libraries.md from blocking.txt and calls.txt")
+var updateDoc = flag.Bool("update", false, "rewrite the generated listings of docs/rules/libraries.md (from blocking.txt and calls.txt) and docs/frameworks.md (from Registrations)")
 
 const (
 	librariesDoc = "../../../docs/rules/libraries.md"

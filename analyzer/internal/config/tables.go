@@ -1,4 +1,4 @@
-package analyzer
+package config
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // from internal/knowledge (blocking.txt and calls.txt). They are data:
 // noctx's list, the SDK rows whose evidence docs/rules/libraries.md gives,
 // the constructors of clients with their own connections, the waits, file
-// and context-aware I/O calls. DefaultConfig copies them.
+// and context-aware I/O calls. Default copies them.
 type builtinTables struct {
 	blocking map[string]Replacement
 	clients  map[string]string

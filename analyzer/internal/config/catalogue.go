@@ -1,4 +1,4 @@
-package analyzer
+package config
 
 // Rule describes one entry of the rule catalogue. IDs are stable: they appear
 // in diagnostic messages, as Diagnostic.Category, in SARIF and in docs/rules.

@@ -1,0 +1,131 @@
+package config
+
+import (
+	"flag"
+	"sort"
+	"strings"
+)
+
+// rulesFlag is the -rules flag: a comma-separated list of rule IDs that
+// replaces the enabled set.
+type rulesFlag struct{ cfg *Config }
+
+func (f rulesFlag) String() string {
+	if f.cfg == nil {
+		return ""
+	}
+	var ids []string
+	for id, on := range f.cfg.Rules {
+		if on {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, ",")
+}
+
+func (f rulesFlag) Set(s string) error {
+	rules := map[string]bool{}
+	for _, id := range strings.Split(s, ",") {
+		if strings.TrimSpace(id) == "" {
+			continue
+		}
+		id, err := parseRuleID(id)
+		if err != nil {
+			return err
+		}
+		rules[id] = true
+	}
+	f.cfg.Rules = rules
+	return nil
+}
+
+// listFlag is a repeatable, comma-separated flag whose entries go through
+// the same parser as the matching Settings key.
+type listFlag struct {
+	cfg *Config
+	add func(*Config, string) error
+	val *[]string
+}
+
+func (f listFlag) String() string {
+	if f.val == nil {
+		return ""
+	}
+	return strings.Join(*f.val, ",")
+}
+
+func (f listFlag) Set(s string) error {
+	for _, e := range splitList(s) {
+		if strings.TrimSpace(e) == "" {
+			continue
+		}
+		if err := f.add(f.cfg, e); err != nil {
+			return err
+		}
+		*f.val = append(*f.val, strings.TrimSpace(e))
+	}
+	return nil
+}
+
+// splitList splits a flag value on commas, except inside a suggestion:
+// a piece that does not start with a function name is glued back onto a
+// previous "key=suggestion" or "key | use: …" entry
+// ("a.F=a.FContext(ctx, ...)" and "a.F | use: a.FContext(ctx, x)" stay
+// whole).
+func splitList(s string) []string {
+	var out []string
+	for _, piece := range strings.Split(s, ",") {
+		if n := len(out); n > 0 && strings.ContainsAny(out[n-1], "=|") {
+			key, _, _ := strings.Cut(piece, "=")
+			key, _, _ = strings.Cut(key, "|")
+			key = strings.TrimSuffix(strings.TrimSpace(key), "*") // a client row's pattern
+			if _, err := parseFuncKey(key); err != nil {
+				out[n-1] += "," + piece
+				continue
+			}
+		}
+		out = append(out, piece)
+	}
+	return out
+}
+
+// docsFlag sets Config.DocsBase through parseDocsBase.
+type docsFlag struct{ cfg *Config }
+
+func (f docsFlag) String() string {
+	if f.cfg == nil {
+		return ""
+	}
+	return f.cfg.docs()
+}
+
+func (f docsFlag) Set(s string) error {
+	base, err := parseDocsBase(s)
+	if err != nil {
+		return err
+	}
+	f.cfg.DocsBase = base
+	return nil
+}
+
+// RegisterFlags registers the flags that change cfg: one per Settings
+// key, through the same parsers, and -report-ignored.
+func RegisterFlags(fs *flag.FlagSet, cfg *Config) {
+	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to enable (default: every rule that is not opt-in)")
+	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
+	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
+		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
+	fs.BoolVar(&cfg.GinContextFallback, "gin-context-fallback", cfg.GinContextFallback,
+		"the program sets gin's Engine.ContextWithFallback = true in a package other than the handlers' (then a *gin.Context is the request's context)")
+	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
+		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
+	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",
+		"extra table rows, comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method, each optionally =suggestion (SIO001), or a row of the built-in tables' format: 'pkg/path.(*T).M | use: t.MContext(ctx, ...) | method: MContext' (SIO001), 'pkg/path.NewPool | builds: a connection pool' (SIO004), 'pkg/path.(*T).Wait | hint: use WaitContext(ctx)' (SIO005)")
+	fs.Var(listFlag{cfg, addAllow, new([]string)}, "allow",
+		"functions that may block (never reported nor propagated), comma-separated and repeatable: pkg/path.Func or pkg/path.(*Type).Method")
+	fs.Var(listFlag{cfg, addRoot, new([]string)}, "roots",
+		"extra request roots, comma-separated and repeatable: pkg/path.Func, pkg/path.(*Type).Method, or func(*pkg/path.Type) for every function whose first parameter has that type")
+	fs.Var(docsFlag{cfg}, "docs",
+		"`URL` of the docs/ directory that findings link their fix pages under (JSON url, SARIF helpUri, the text output's closing lines); set it where your copy of the docs is published")
+}
