@@ -100,15 +100,31 @@ func Parser(stdSrc, depSrc string) func(*token.FileSet, string, []byte) (*ast.Fi
 		if err != nil {
 			return f, err
 		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && trimmable(fd) {
-				fd.Body = nil
+		if !dotImports(f) {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && trimmable(fd) {
+					fd.Body = nil
+				}
 			}
+			blankUnused(f)
 		}
-		blankUnused(f)
 		trimData(f)
 		return f, nil
 	}
+}
+
+// dotImports reports whether f imports a package with a dot (go/types
+// imports internal/types/errors so). Whether only the bodies used such an
+// import cannot be told from the syntax, since its names are unqualified,
+// and an import left unused is a type error that made the whole load run
+// again untrimmed; so such a file keeps its bodies.
+func dotImports(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		if imp.Name != nil && imp.Name.Name == "." {
+			return true
+		}
+	}
+	return false
 }
 
 // trimmable reports whether go/types accepts fd without its body: not an

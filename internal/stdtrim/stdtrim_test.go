@@ -20,7 +20,7 @@ func TestTrimmedStdTypeChecks(t *testing.T) {
 	if std == "" {
 		t.Fatal("go env GOROOT gave nothing")
 	}
-	pats := []string{"net/http", "database/sql", "html/template", "os/exec", "log/slog", "math/rand/v2", "encoding/json", "crypto/tls", "net/smtp", "regexp"}
+	pats := []string{"net/http", "database/sql", "html/template", "os/exec", "log/slog", "math/rand/v2", "encoding/json", "crypto/tls", "net/smtp", "regexp", "go/types"}
 	mode := packages.LoadAllSyntax
 	pkgs, err := packages.Load(&packages.Config{Mode: mode, ParseFile: Parser(std, "")}, pats...)
 	if err != nil {
