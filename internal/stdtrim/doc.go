@@ -8,4 +8,11 @@
 // standalone's live heap (it keeps every package of the graph until the
 // analysis ends), so its files are parsed here without function bodies or
 // comments, which go/types accepts as external declarations.
+//
+// The number tables of the distribution and of the module cache (code
+// pages, Unicode, compression dictionaries) are emptied too, their types
+// kept (data.go): the analyzer reads dependencies' bodies for facts, but
+// no number in a table. No file is parsed with object resolution, which
+// only go/ast's old scopes needed. The package must not know the analyzer:
+// what it may trim is argued from what a trimmed node can carry.
 package stdtrim

@@ -18,12 +18,12 @@ import (
 // type-check (a construct a future Go needs a body for), it loads again in
 // full: slower, never wrong.
 func Load(cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
-	std := goroot(cfg.Dir, cfg.Env)
+	std, deps := goDirs(cfg.Dir, cfg.Env)
 	if std == "" {
 		return packages.Load(cfg, patterns...)
 	}
 	trimmed := *cfg
-	trimmed.ParseFile = Parser(std)
+	trimmed.ParseFile = Parser(std, deps)
 	initial, err := packages.Load(&trimmed, patterns...)
 	if err != nil || !stdBroken(initial, std) {
 		return initial, err
@@ -49,45 +49,82 @@ func stdBroken(initial []*packages.Package, std string) bool {
 	return broken
 }
 
-// goroot returns the distribution's source directory, with a trailing
-// separator. It asks the go command that go/packages runs, with the same
+// goDirs returns the distribution's source directory and the module
+// cache, each with a trailing separator, or "" for one the go command does
+// not name. It asks the go command that go/packages runs, with the same
 // directory and environment, so that a binary built with another toolchain
 // still recognises the distribution's files.
-func goroot(dir string, env []string) string {
-	cmd := exec.Command("go", "env", "GOROOT")
+func goDirs(dir string, env []string) (std, deps string) {
+	cmd := exec.Command("go", "env", "GOROOT", "GOMODCACHE")
 	cmd.Dir = dir
 	cmd.Env = env
 	out, err := cmd.Output()
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	root := strings.TrimSpace(string(out))
-	if root == "" {
-		return ""
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) == "" {
+		return "", ""
 	}
-	return filepath.Join(root, "src") + string(filepath.Separator)
+	std = filepath.Join(strings.TrimSpace(lines[0]), "src") + string(filepath.Separator)
+	if len(lines) > 1 && strings.TrimSpace(lines[1]) != "" {
+		deps = filepath.Clean(strings.TrimSpace(lines[1])) + string(filepath.Separator)
+	}
+	return std, deps
+}
+
+// goroot returns the distribution's source directory (see goDirs).
+func goroot(dir string, env []string) string {
+	std, _ := goDirs(dir, env)
+	return std
 }
 
 // Parser returns a go/packages ParseFile that trims the bodies of files
-// under stdSrc (a directory ending in a separator) and parses every other
-// file as go/packages would.
-func Parser(stdSrc string) func(*token.FileSet, string, []byte) (*ast.File, error) {
+// under stdSrc (a directory ending in a separator), empties the number
+// tables (trimData) of those and of the files under depSrc (the module
+// cache, "" for none), and parses every other file as go/packages would
+// but without object resolution (ast.Ident.Obj, ast.File.Scope).
+func Parser(stdSrc, depSrc string) func(*token.FileSet, string, []byte) (*ast.File, error) {
 	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 		if stdSrc == "" || !strings.HasPrefix(filename, stdSrc) {
-			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
+			// Object resolution builds ast.Objects and scopes that no
+			// reader of a load needs (go/types resolves names itself),
+			// so it is left out, as for the standard library below.
+			f, err := parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+			if err == nil && depSrc != "" && strings.HasPrefix(filename, depSrc) {
+				trimData(f)
+			}
+			return f, err
 		}
 		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 		if err != nil {
 			return f, err
 		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && trimmable(fd) {
-				fd.Body = nil
+		if !dotImports(f) {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && trimmable(fd) {
+					fd.Body = nil
+				}
 			}
+			blankUnused(f)
 		}
-		blankUnused(f)
+		trimData(f)
 		return f, nil
 	}
+}
+
+// dotImports reports whether f imports a package with a dot (go/types
+// imports internal/types/errors so). Whether only the bodies used such an
+// import cannot be told from the syntax, since its names are unqualified,
+// and an import left unused is a type error that made the whole load run
+// again untrimmed; so such a file keeps its bodies.
+func dotImports(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		if imp.Name != nil && imp.Name.Name == "." {
+			return true
+		}
+	}
+	return false
 }
 
 // trimmable reports whether go/types accepts fd without its body: not an

@@ -20,9 +20,9 @@ func TestTrimmedStdTypeChecks(t *testing.T) {
 	if std == "" {
 		t.Fatal("go env GOROOT gave nothing")
 	}
-	pats := []string{"net/http", "database/sql", "html/template", "os/exec", "log/slog", "math/rand/v2", "encoding/json", "crypto/tls", "net/smtp", "regexp"}
+	pats := []string{"net/http", "database/sql", "html/template", "os/exec", "log/slog", "math/rand/v2", "encoding/json", "crypto/tls", "net/smtp", "regexp", "go/types"}
 	mode := packages.LoadAllSyntax
-	pkgs, err := packages.Load(&packages.Config{Mode: mode, ParseFile: Parser(std)}, pats...)
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, ParseFile: Parser(std, "")}, pats...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func Count() int { return len(fmt.Sprint(1)) }
 `
 	std := filepath.FromSlash("/fakeroot/src/")
 	fset := token.NewFileSet()
-	f, err := Parser(std)(fset, filepath.Join(std, "p", "p.go"), []byte(src))
+	f, err := Parser(std, "")(fset, filepath.Join(std, "p", "p.go"), []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func Count() int { return len(fmt.Sprint(1)) }
 	}
 
 	// A file outside the distribution is parsed whole, comments included.
-	g, err := Parser(std)(fset, filepath.FromSlash("/work/app/p.go"), []byte(src+"// note\n"))
+	g, err := Parser(std, "")(fset, filepath.FromSlash("/work/app/p.go"), []byte(src+"// note\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ type options struct {
 }
 
 func (o *options) delegated() bool {
-	return o.fix || o.diff || o.debug != "" || o.cpuprofile != "" || o.memprofile != "" || o.trace != ""
+	return o.fix || o.diff || o.debug != "" || o.trace != ""
 }
 
 func stderrOf(cfg Config) io.Writer {
@@ -156,8 +156,8 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
 	fs.StringVar(&o.debug, "debug", "", `debug flags, any subset of "fpstv" (as singlechecker)`)
-	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
-	fs.StringVar(&o.memprofile, "memprofile", "", "write memory profile to this file")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run (load and analysis) to this `file`")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (what was allocated, and what is live once the analysis is done) to this `file`")
 	fs.StringVar(&o.trace, "trace", "", "write trace log to this file")
 	// The analyzer's own flags keep their plain names, as singlechecker
 	// registers them, so command lines work with either driver; like
@@ -269,7 +269,17 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 		}
 		o.accepted = acc
 	}
-	return analyze(cfg, o, fs.Args()), false
+	stop, err := startProfiles(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cfg.Analyzer.Name, err)
+		return ExitUsage, false
+	}
+	code = analyze(cfg, o, fs.Args())
+	if err := stop(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cfg.Analyzer.Name, err)
+		code = ExitError
+	}
+	return code, false
 }
 
 // analyze loads the packages, runs the analyzer and prints the results.
@@ -315,6 +325,12 @@ func analyze(cfg Config, o options, patterns []string) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitError
+	}
+	if o.memprofile != "" {
+		if err := writeHeapProfile(o.memprofile); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitError
+		}
 	}
 	problems = append(problems, actionProblems(graph)...)
 	for _, p := range problems {
