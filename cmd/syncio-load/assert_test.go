@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,16 +140,11 @@ func TestOpenLoopShortfall(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
 	// Two goroutines spinning: the CPU contention of a shared CI box.
-	stop := make(chan struct{})
-	defer close(stop)
+	var stopped atomic.Bool
+	defer stopped.Store(true)
 	for range 2 {
 		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			for n := 0; !stopped.Load(); n++ {
 			}
 		}()
 	}
