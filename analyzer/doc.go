@@ -56,7 +56,7 @@
 //	internal/dataflow   values followed through one body: contexts, query chains, later uses
 //	internal/rules      each rule decided in one file, with its wording and fix (SIO002: dropped.go)
 //	internal/join       the second phase: conversions and stores recorded, pending calls joined
-//	internal/report     diagnostics from paths: chains, related positions, fixes, ignores
+//	internal/report     diagnostics from paths: chains, related positions, fixes, ignores, sites
 //	seen                each pass's result: roots and registrations, for the roots line
 //
 // [docs/frameworks.md]: https://github.com/syncio/syncio/blob/main/docs/frameworks.md
