@@ -15,6 +15,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
@@ -111,7 +112,8 @@ type scanned struct {
 	cb       *callbacks        // what is passed to adapters (callbacks.go)
 	sync     *resolve.Sync     // parameters called on the spot, by fact (resolve)
 	adapters *resolve.Adapters // handler adapters, by fact (resolve)
-	reg      *registered       // registration calls and their roots (registrations.go)
+	// reg is the registration calls and their roots (internal/registry).
+	reg      *registry.Registry
 	handlers *resolve.Handlers // follows handler values to functions
 	memos    *resolve.Memos    // this package's memoisers, by fact (resolve)
 	// Stored func values (stored.go): the package's slots, its stores

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -70,9 +71,12 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 	info := r.pass.TypesInfo
 	cb := &callbacks{adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{}}
 	r.cb = cb
-	r.reg = &registered{funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}, registrars: map[*types.Func]*registrarFact{}}
 	r.handlers = resolve.New(info, r.pass.Pkg, files)
-	r.handlers.IsHandler = isHandlerType
+	r.handlers.IsHandler = registry.IsHandlerType
+	r.reg = registry.New(r.pass, r.handlers, r.site, func(ref registry.Ref) {
+		cb.addExt(adaptedRef{fn: ref.Fn, pos: ref.Pos, end: ref.End, in: ref.In, ignores: ref.Ignores,
+			how: seen.HowRegistration, framework: ref.Framework})
+	})
 	r.sync = resolve.NewSync(r.pass, r.slots)
 	r.adapters = resolve.NewAdapters(r.pass, r.handlers, r.sync)
 	isRoot := func(d resolve.Decl) bool { return resolve.DeclRoot(d.Fn, r.dirs.Handler(d.Fd.Doc)) != resolve.NotRoot }
@@ -109,8 +113,7 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 				if !ok {
 					return true
 				}
-				r.registration(call, in, ignores)
-				r.noteCall(call, in, ignores)
+				r.reg.Visit(call, in, ignores)
 				var args []ast.Expr
 				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
 					if len(call.Args) == 1 && r.adapters.IsType(tv.Type) {
@@ -159,7 +162,7 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 			})
 		}
 	}
-	r.registrarCalls()
+	r.reg.Registrars()
 }
 
 // funcDecls yields the functions and methods declared in files that have

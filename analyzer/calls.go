@@ -9,6 +9,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/report"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
@@ -99,42 +100,13 @@ func (r *pkgView) site(pos token.Pos) string {
 }
 
 // sitePos maps a "file:line:col" site back to a position in this pass's
-// file set, adding the file from disk when the file set lacks it or knows
-// it only as an export-data stand-in (go vet, see sitefile.go); token.NoPos
-// when the site is malformed or its file cannot be read.
+// file set (report.SitePos: from disk when go vet's file set has only a
+// stand-in for the file); token.NoPos when it cannot.
 func (r *pkgView) sitePos(site string) token.Pos {
 	if r.files == nil {
-		r.files = map[string]*token.File{}
-		r.pass.Fset.Iterate(func(f *token.File) bool {
-			r.files[f.Name()] = f
-			return true
-		})
+		r.files = report.FileTable(r.pass.Fset)
 	}
-	rest, colStr, ok1 := paths.CutLast(site)
-	name, lineStr, ok2 := paths.CutLast(rest)
-	if !ok1 || !ok2 {
-		return token.NoPos
-	}
-	line, err1 := strconv.Atoi(lineStr)
-	col, err2 := strconv.Atoi(colStr)
-	if err1 != nil || err2 != nil {
-		return token.NoPos
-	}
-	f := r.files[name]
-	if pos, ok := exactPos(r.pass.Fset, f, line, col); ok {
-		return pos
-	}
-	if real := addSourceFile(r.pass.Fset, name); real != nil {
-		r.files[name] = real
-		if pos, ok := exactPos(r.pass.Fset, real, line, col); ok {
-			return pos
-		}
-	}
-	// The file cannot be read: keep the line of a stand-in file.
-	if f != nil && line >= 1 && line <= f.LineCount() && r.pass.Fset.Position(f.LineStart(line)).Line == line {
-		return f.LineStart(line)
-	}
-	return token.NoPos
+	return report.SitePos(r.pass.Fset, r.files, site)
 }
 
 // refItem is an item for a call of fn at [pos, end): a function value

@@ -7,6 +7,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
@@ -14,7 +15,7 @@ import (
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
-		new(join.JoinedFact), new(attachFact), new(registrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
+		new(join.JoinedFact), new(attachFact), new(registry.RegistrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
 		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact)}
 }
 

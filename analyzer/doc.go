@@ -25,7 +25,7 @@
 // # One finding
 //
 // A handler is a root by its signature, a registration call or an adapter
-// (resolve, knowledge's routes; roots.go, registrations.go). classify.go
+// (resolve, knowledge's routes; roots.go, internal/registry). classify.go
 // turns its body into items: an operation a rule judges (internal/rules,
 // against knowledge's tables as the Config holds them, dataflow for where
 // a context comes from), a call, or an interface call, with the lock or
@@ -40,8 +40,8 @@
 // # Packages
 //
 // A unit imports only the units above it in this list (regions and
-// config are siblings, and so are join and report: neither knows the
-// other), and none imports package analyzer (TestLayering's layers); the
+// config are siblings, so are dataflow, registry and branches, and so are
+// join and report: neither knows the other; seen imports none of them), and none imports package analyzer (TestLayering's layers); the
 // rule-free ones name no rule (TestUnitsKnowNoRule). Each one's doc
 // comment says what it holds and what it must not know.
 //
@@ -54,9 +54,11 @@
 //	internal/resolve    who calls what: roots by signature, handlers, adapters, slots, dispatch model
 //	internal/paths      the path model: Summary and Items, Finding, BlocksFact and its bounds
 //	internal/dataflow   values followed through one body: contexts, query chains, later uses
+//	internal/registry   registration calls and registrars made roots; the seen.Package's roots
+//	internal/branches   dispatch branches told from handlers: Mark, and the references (Refs)
 //	internal/rules      each rule decided in one file, with its wording and fix (SIO002: dropped.go)
 //	internal/join       the second phase: conversions and stores recorded, pending calls joined
-//	internal/report     diagnostics from paths: chains, related positions, fixes, ignores
+//	internal/report     diagnostics from paths: chains, related positions, fixes, ignores, sites
 //	seen                each pass's result: roots and registrations, for the roots line
 //
 // [docs/frameworks.md]: https://github.com/syncio/syncio/blob/main/docs/frameworks.md

@@ -62,11 +62,11 @@ func (r *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature)
 	var regFW, slotFW string
 	if lit != nil {
 		named, adapted = r.cfg.matchesRoot(sig), r.cb.adaptedLits[lit]
-		regFW, registered = r.reg.lits[lit]
+		regFW, registered = r.reg.Lit(lit)
 		slotFW, stored = r.slotRoots.Lit(lit)
 	} else {
 		named, adapted = r.cfg.namesRoot(fn, sig), r.cb.adapted[fn]
-		regFW, registered = r.reg.funcs[fn]
+		regFW, registered = r.reg.Func(fn)
 		slotFW, stored = r.slotRoots.Func(fn)
 	}
 	switch {

@@ -4,6 +4,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
@@ -27,5 +28,5 @@ func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 			r.pass.ExportObjectFact(s.Func, bf)
 		}
 	}
-	join.ExportRootSlots(r.pass, r.thirdParty, roots, frameworkOf)
+	join.ExportRootSlots(r.pass, r.thirdParty, roots, registry.FrameworkOf)
 }

@@ -4,8 +4,10 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/branches"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/seen"
 )
@@ -28,7 +30,7 @@ type bodies struct {
 // and those that serve requests are the roots.
 func (r *runner) findRoots(files []*ast.File) *bodies {
 	b := &bodies{rootLits: map[*ast.FuncLit]bool{}}
-	returned := returnedLits(r.pass.TypesInfo, files)
+	returned := branches.ReturnedLits(r.pass.TypesInfo, files)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -41,7 +43,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 			}
 			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			s := &paths.Summary{Func: fn, Root: resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)), Ignores: r.dirs.FuncIgnores(fd.Doc), Name: declName(fd, fn), Pos: fd.Name.Pos(), End: fd.End()}
-			s.How, s.Framework = seen.HowSignature, frameworkOf(s.Root)
+			s.How, s.Framework = seen.HowSignature, registry.FrameworkOf(s.Root)
 			if s.Root == resolve.RootCustom {
 				s.How = seen.HowDirective
 			}
@@ -65,7 +67,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 			b.decls = append(b.decls, s)
 			if s.Root != resolve.NotRoot {
 				if fn != nil {
-					markBranch(s, fn, refKey(fn))
+					branches.Mark(s, fn, branches.Key(fn))
 				}
 				b.roots = append(b.roots, s)
 			}
@@ -79,7 +81,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
 			s := &paths.Summary{Root: resolve.RootCustom, Name: ref.in, Ignores: ref.ignores, Items: []paths.Item{it},
 				Pos: ref.pos, How: ref.how, Framework: ref.framework, Label: paths.DisplayName(ref.fn)}
-			markBranch(s, ref.fn, refKey(ref.fn))
+			branches.Mark(s, ref.fn, branches.Key(ref.fn))
 			b.roots = append(b.roots, s)
 		}
 	}
@@ -103,7 +105,7 @@ func (r *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned 
 		}
 		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
 		k := resolve.SignatureRoot(sig)
-		how, framework := seen.HowSignature, frameworkOf(k)
+		how, framework := seen.HowSignature, registry.FrameworkOf(k)
 		if k == resolve.NotRoot {
 			var ok bool
 			if how, framework, ok = r.rootBy(nil, lit, sig); ok {
@@ -115,7 +117,7 @@ func (r *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned 
 			s := &paths.Summary{Root: k, Sig: sig, Name: "func literal", Ignores: ignores, Pos: lit.Pos(), End: lit.End(), How: how, Framework: framework,
 				Wraps: r.handlers.Wraps(lit)}
 			if fn := returned[lit]; fn != nil {
-				markBranch(s, nil, retKey(fn))
+				branches.Mark(s, nil, branches.RetKey(fn))
 			}
 			s.Items = r.collect(sig, lit.Body)
 			b.roots = append(b.roots, s)

@@ -20,7 +20,7 @@ type Summary struct {
 	How, Framework string
 	Label          string // the root's name in the report, when name is the registering function's
 	Wraps          bool   // a literal that calls a handler it was given (resolve.Handlers.Wraps)
-	// Key and Branch: seen.Root.Key and Branch (the analyzer's rootrefs.go).
+	// Key and Branch: seen.Root.Key and Branch (internal/branches).
 	Key     string
 	Branch  bool
 	Sig     *types.Signature

@@ -2,7 +2,9 @@
 // per rule, its chain as related information, the rule's other
 // operations named and counted, the suggested fixes that a root's own
 // call can take, and the diagnostics about //syncio:ignore comments
-// themselves (malformed, stale).
+// themselves (malformed, stale). Sites in facts ("file:line:col") are
+// mapped back to positions here too (sitefile.go), from the file on disk
+// when go vet's file set has only a stand-in for it.
 //
 // It is handed what it needs (Options: the configuration's switches and
 // URLs, the table's replacements, the rules' hints it does not word

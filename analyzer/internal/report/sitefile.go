@@ -1,10 +1,13 @@
-package analyzer
+package report
 
 import (
 	"bytes"
 	"go/token"
 	"os"
+	"strconv"
 	"sync"
+
+	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
 // Sites in facts are "file:line:col" strings, written by the package that
@@ -77,4 +80,47 @@ func exactPos(fset *token.FileSet, f *token.File, line, col int) (token.Pos, boo
 		return pos, true
 	}
 	return token.NoPos, false
+}
+
+// FileTable is the files of fset by name, the cache SitePos keeps the
+// files it reads from disk in.
+func FileTable(fset *token.FileSet) map[string]*token.File {
+	files := map[string]*token.File{}
+	fset.Iterate(func(f *token.File) bool {
+		files[f.Name()] = f
+		return true
+	})
+	return files
+}
+
+// SitePos maps a "file:line:col" site back to a position in fset, adding
+// the file from disk to fset and files (FileTable's) when fset lacks it or
+// knows it only as an export-data stand-in; token.NoPos when the site is
+// malformed or its file cannot be read.
+func SitePos(fset *token.FileSet, files map[string]*token.File, site string) token.Pos {
+	rest, colStr, ok1 := paths.CutLast(site)
+	name, lineStr, ok2 := paths.CutLast(rest)
+	if !ok1 || !ok2 {
+		return token.NoPos
+	}
+	line, err1 := strconv.Atoi(lineStr)
+	col, err2 := strconv.Atoi(colStr)
+	if err1 != nil || err2 != nil {
+		return token.NoPos
+	}
+	f := files[name]
+	if pos, ok := exactPos(fset, f, line, col); ok {
+		return pos
+	}
+	if real := addSourceFile(fset, name); real != nil {
+		files[name] = real
+		if pos, ok := exactPos(fset, real, line, col); ok {
+			return pos
+		}
+	}
+	// The file cannot be read: keep the line of a stand-in file.
+	if f != nil && line >= 1 && line <= f.LineCount() && fset.Position(f.LineStart(line)).Line == line {
+		return f.LineStart(line)
+	}
+	return token.NoPos
 }

@@ -1,4 +1,4 @@
-package analyzer
+package report
 
 import (
 	"go/parser"

@@ -1,7 +1,8 @@
-package analyzer
+package branches
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -13,27 +14,17 @@ import (
 	"github.com/syncio/syncio/analyzer/seen"
 )
 
-// Dispatch branches. A service with one registered handler that picks a
-// handleX method by path (ntfy's handle → handleInternal → handleAccountGet,
-// often through its own adapters: ensureUser(s.handleAccountGet)(w, r, v))
-// has one handler a reader counts, and every handleX is a root too, since
-// syncio reports inside each. The roots line counts them apart (seen.KindCalled):
-// a root that may be a branch (seen.Root.Branch) and that the whole run
-// only calls on the spot. This file marks the candidates and counts, per
-// package, the calls and the other uses of every function that is or may
-// be one; seen.Merge adds the packages up.
+// Key is the key of fn in seen.Root.Key and seen.Ref.Key.
+func Key(fn *types.Func) string { return fn.Origin().FullName() }
 
-// refKey is the key of fn in seen.Root.Key and seen.Ref.Key.
-func refKey(fn *types.Func) string { return fn.Origin().FullName() }
+// RetKey is the key of the root literal that fn returns.
+func RetKey(fn *types.Func) string { return "ret:" + Key(fn) }
 
-// retKey is the key of the root literal that fn returns.
-func retKey(fn *types.Func) string { return "ret:" + refKey(fn) }
-
-// markBranch sets s.key and s.branch: a root found by its shape or by an
+// Mark sets s.Key and s.Branch: a root found by its shape or by an
 // adapter, that is no middleware, no gRPC or connect method and no
 // ServeHTTP (those run through interfaces, which the program does not
 // call by name), may be a dispatch branch.
-func markBranch(s *paths.Summary, fn *types.Func, key string) {
+func Mark(s *paths.Summary, fn *types.Func, key string) {
 	s.Key = key
 	if s.Wraps || (s.How != seen.HowSignature && s.How != seen.HowAdapter) {
 		return
@@ -48,35 +39,59 @@ func markBranch(s *paths.Summary, fn *types.Func, key string) {
 	s.Branch = true
 }
 
-// returnedLits maps each func literal that a declared function returns
+// ReturnedLits maps each func literal that a declared function returns
 // as such (return func(…) {…}) to that function: cc.ConnectorLogin(c)(ctx)
 // runs the literal on the spot.
-func returnedLits(info *types.Info, files []*ast.File) map[*ast.FuncLit]*types.Func {
+func ReturnedLits(info *types.Info, files []*ast.File) map[*ast.FuncLit]*types.Func {
 	out := map[*ast.FuncLit]*types.Func{}
-	for fd, fn := range funcDecls(info, files) {
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false // its returns are its own
-			case *ast.ReturnStmt:
-				for _, e := range n.Results {
-					if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
-						out[lit] = fn
-					}
-				}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
 			}
-			return true
-		})
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			returned(fd.Body, fn, out)
+		}
 	}
 	return out
 }
 
-// rootRefs counts the package's references to the functions that are
-// roots here, and to other packages' functions of a handler's shape (or
-// that return one, or are handed to an adapter), which may be roots
-// there.
-func (r *scanned) rootRefs(files []*ast.File, roots []*paths.Summary) []seen.Ref {
-	info := r.pass.TypesInfo
+// returned adds to out the literals body returns as such.
+func returned(body *ast.BlockStmt, fn *types.Func, out map[*ast.FuncLit]*types.Func) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its returns are its own
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+					out[lit] = fn
+				}
+			}
+		}
+		return true
+	})
+}
+
+// refs is what Refs reads of the package.
+type refs struct {
+	info     *types.Info
+	pkg      *types.Package
+	adapters *resolve.Adapters
+	site     func(token.Pos) string
+}
+
+// Refs counts the references of pkg's files to the functions that are
+// roots here (roots marked by Mark), and to other packages' functions of
+// a handler's shape (or that return one, or are handed to one of
+// adapters), which may be roots there. site writes a position as facts
+// do.
+func Refs(info *types.Info, pkg *types.Package, adapters *resolve.Adapters, site func(token.Pos) string, files []*ast.File, roots []*paths.Summary) []seen.Ref {
+	r := &refs{info: info, pkg: pkg, adapters: adapters, site: site}
 	own := map[string]bool{}
 	for _, s := range roots {
 		if s.Branch {
@@ -125,16 +140,16 @@ func (r *scanned) rootRefs(files []*ast.File, roots []*paths.Summary) []seen.Ref
 					i--
 				}
 			}
-			key := refKey(fn)
+			key := Key(fn)
 			sig, _ := fn.Type().(*types.Signature)
-			foreign := fn.Pkg() != r.pass.Pkg && !knowledge.StdPath(fn.Pkg().Path())
+			foreign := fn.Pkg() != r.pkg && !knowledge.StdPath(fn.Pkg().Path())
 			if own[key] || foreign && r.mayBeRoot(sig, stack[:i+1]) {
 				call, at := r.calledOnSpot(stack[:i+1], false)
 				add(key, call, at)
 			}
-			if own[retKey(fn)] || foreign && returnsRoot(sig) {
+			if own[RetKey(fn)] || foreign && returnsRoot(sig) {
 				call, at := r.calledOnSpot(stack[:i+1], true)
-				add(retKey(fn), call, at)
+				add(RetKey(fn), call, at)
 			}
 			return true
 		})
@@ -149,7 +164,7 @@ func (r *scanned) rootRefs(files []*ast.File, roots []*paths.Summary) []seen.Ref
 // mayBeRoot reports whether another package's function, named by the
 // last node of path, may be a root there: it has a handler's shape, or it
 // is handed to an adapter here.
-func (r *scanned) mayBeRoot(sig *types.Signature, path []ast.Node) bool {
+func (r *refs) mayBeRoot(sig *types.Signature, path []ast.Node) bool {
 	if resolve.SignatureRoot(sig) != resolve.NotRoot {
 		return true
 	}
@@ -182,7 +197,7 @@ func outer(path []ast.Node) int {
 // adapterArg returns the path to the call that path's last node is an
 // argument of, when that call is a conversion or its callee an adapter of
 // the program that turns that parameter into a handler.
-func (r *scanned) adapterArg(path []ast.Node) ([]ast.Node, bool) {
+func (r *refs) adapterArg(path []ast.Node) ([]ast.Node, bool) {
 	i := outer(path)
 	if i == 0 {
 		return nil, false
@@ -195,7 +210,7 @@ func (r *scanned) adapterArg(path []ast.Node) ([]ast.Node, bool) {
 	if arg < 0 {
 		return nil, false
 	}
-	info := r.pass.TypesInfo
+	info := r.info
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
 		return path[:i], true // a conversion, handleFunc(f)
 	}
@@ -230,7 +245,7 @@ func callee(path []ast.Node) ([]ast.Node, bool) {
 // any number of the program's adapters. With result, the function is one
 // that returns a root literal, and the literal is what counts: f(…)(…).
 // Any other use is a value, which may reach a router anywhere.
-func (r *scanned) calledOnSpot(path []ast.Node, result bool) (bool, ast.Node) {
+func (r *refs) calledOnSpot(path []ast.Node, result bool) (bool, ast.Node) {
 	if result {
 		p, ok := callee(path)
 		if !ok {

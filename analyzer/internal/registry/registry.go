@@ -1,0 +1,357 @@
+package registry
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/paths"
+	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/seen"
+)
+
+// Registry is what the registrations of one package made roots.
+type Registry struct {
+	pass     *analysis.Pass
+	handlers *resolve.Handlers
+	// site is the analyzer's "file:line:col" of a position.
+	site func(token.Pos) string
+	// external is handed each other package's function a registration
+	// takes: the analyzer reports it at the argument, by its fact.
+	external func(Ref)
+
+	funcs map[*types.Func]string  // this package's functions, by framework
+	lits  map[*ast.FuncLit]string // this package's literals, by framework
+	list  []seen.Registration
+	first token.Pos // the first registration call
+	// registrars are the package's functions that hand a parameter to a
+	// registration (RegistrarFact), and calls are the package's calls
+	// that may reach one, visited once the registrars are known.
+	registrars map[*types.Func]*RegistrarFact
+	calls      []siteCall
+}
+
+// Ref is another package's function that a registration call here takes,
+// at the argument [Pos, End) of a call in the function In.
+type Ref struct {
+	Fn        *types.Func
+	Pos, End  token.Pos
+	In        string
+	Ignores   []*directive.Ignore
+	Framework string
+}
+
+// New returns the registry of pass's package; handlers follows handler
+// values, site writes positions as facts do, and external is handed the
+// other packages' functions registered here.
+func New(pass *analysis.Pass, handlers *resolve.Handlers, site func(token.Pos) string, external func(Ref)) *Registry {
+	return &Registry{pass: pass, handlers: handlers, site: site, external: external,
+		funcs: map[*types.Func]string{}, lits: map[*ast.FuncLit]string{}, registrars: map[*types.Func]*RegistrarFact{}}
+}
+
+// Func returns the framework of the registration that made fn, a function
+// of this package, a root; ok is false when none did.
+func (g *Registry) Func(fn *types.Func) (framework string, ok bool) {
+	framework, ok = g.funcs[fn]
+	return framework, ok
+}
+
+// Lit is Func for a func literal.
+func (g *Registry) Lit(lit *ast.FuncLit) (framework string, ok bool) {
+	framework, ok = g.lits[lit]
+	return framework, ok
+}
+
+// First is the package's first registration call, or token.NoPos.
+func (g *Registry) First() token.Pos { return g.first }
+
+// Visit records call when it registers handlers with a router, making the
+// functions it resolves to request roots, and keeps it for Registrars when
+// its callee may be a registrar. in names the function around the call,
+// and ignores are that function's doc-comment ignores.
+func (g *Registry) Visit(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
+	g.registration(call, in, ignores)
+	g.noteCall(call, in, ignores)
+}
+
+// RegistrarFact lists the parameters whose values a function registers
+// with a router: navidrome's hr(r, path, f) registers a closure that calls
+// f, and h(r, path, f) hands hr a literal that calls f. What a caller
+// passes there serves requests, as if given to the router itself.
+type RegistrarFact struct {
+	Params    []int
+	Framework string
+}
+
+func (*RegistrarFact) AFact() {}
+func (f *RegistrarFact) String() string {
+	return "registrar" + resolve.IntsString(f.Params) + " " + f.Framework
+}
+
+// siteCall is a call to a function of this package, or of another with a
+// RegistrarFact, with what its diagnostics need.
+type siteCall struct {
+	call    *ast.CallExpr
+	fn      *types.Func
+	in      string
+	ignores []*directive.Ignore
+}
+
+// registrar returns fn's RegistrarFact, or nil.
+func (g *Registry) registrar(fn *types.Func) *RegistrarFact {
+	if fn.Pkg() == g.pass.Pkg {
+		return g.registrars[fn]
+	}
+	var f RegistrarFact
+	if g.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// addRegistrar records that p's function registers p; it reports whether
+// that is new.
+func (g *Registry) addRegistrar(p resolve.ParamRef, framework string) bool {
+	f := g.registrars[p.Func]
+	if f == nil {
+		f = &RegistrarFact{Framework: framework}
+		g.registrars[p.Func] = f
+	}
+	for _, i := range f.Params {
+		if i == p.Index {
+			return false
+		}
+	}
+	f.Params = append(f.Params, p.Index)
+	sort.Ints(f.Params)
+	return true
+}
+
+// noteCall keeps call for Registrars when its callee may be a
+// registrar.
+func (g *Registry) noteCall(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
+	fn := typeutil.StaticCallee(g.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	fn = fn.Origin()
+	if fn.Pkg() != g.pass.Pkg && g.registrar(fn) == nil {
+		return
+	}
+	g.calls = append(g.calls, siteCall{call, fn, in, ignores})
+}
+
+// Registrars treats the arguments given to registrars' parameters as
+// registered handlers, until no new registrar is found (a registrar that
+// passes its parameter on makes its own callers registrars), then exports
+// the package's registrars.
+func (g *Registry) Registrars() {
+	done := map[*ast.CallExpr]map[int]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, sc := range g.calls {
+			f := g.registrar(sc.fn)
+			if f == nil {
+				continue
+			}
+			for _, i := range f.Params {
+				if done[sc.call][i] || i >= len(sc.call.Args) || sc.call.Ellipsis.IsValid() {
+					continue
+				}
+				if done[sc.call] == nil {
+					done[sc.call] = map[int]bool{}
+				}
+				done[sc.call][i] = true
+				changed = true
+				reg := seen.Registration{Pos: g.site(sc.call.Pos()), Call: paths.TerminalName(sc.fn), Framework: f.Framework}
+				g.registerArgs(&reg, []ast.Expr{sc.call.Args[i]}, sc.in, sc.ignores)
+				g.list = append(g.list, reg)
+				if !g.first.IsValid() {
+					g.first = sc.call.Pos()
+				}
+			}
+		}
+	}
+	fns := make([]*types.Func, 0, len(g.registrars))
+	for fn := range g.registrars {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		g.pass.ExportObjectFact(fn, g.registrars[fn])
+	}
+	g.calls = nil
+}
+
+// IsHandlerType reports whether a value of type t is a request handler by
+// itself: a handler signature or a type with a ServeHTTP method.
+func IsHandlerType(t types.Type) bool {
+	if sig, ok := t.Underlying().(*types.Signature); ok {
+		return resolve.SignatureRoot(sig) != resolve.NotRoot
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+// registration records call when it registers handlers with a router, and
+// makes the functions it resolves to request roots.
+func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*directive.Ignore) {
+	info := g.pass.TypesInfo
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return // error.Error and other universe methods have no package
+	}
+	fn = fn.Origin()
+	reg := seen.Registration{Pos: g.site(call.Pos()), Call: paths.TerminalName(fn)}
+	if k := knowledge.RegistrationOf(fn); k != nil {
+		if k.Handler >= len(call.Args) {
+			return
+		}
+		reg.Framework = k.Framework
+		end := k.Handler + 1
+		if k.Chain {
+			end = len(call.Args)
+		}
+		args := call.Args[k.Handler:end]
+		if call.Ellipsis.IsValid() && end == len(call.Args) {
+			last := args[len(args)-1]
+			args = args[:len(args)-1]
+			reg.Unresolved = append(reg.Unresolved, exprText(last)+": a slice of handlers")
+		}
+		g.registerArgs(&reg, args, in, ignores)
+	} else if svc, ok := knowledge.ServiceOf(fn); ok && svc.Arg < len(call.Args) {
+		reg.Framework = svc.Framework
+		a := call.Args[svc.Arg]
+		ts, why := g.handlers.Service(a, svc.Iface)
+		if len(ts) == 0 {
+			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
+		}
+		g.addTargets(&reg, a, ts, in, ignores)
+	} else {
+		return
+	}
+	if !g.first.IsValid() {
+		g.first = call.Pos()
+	}
+	g.list = append(g.list, reg)
+}
+
+// registerArgs follows each handler argument of a registration to the
+// functions that will run and makes them roots. A parameter of the
+// function around the call makes that function a registrar: its callers'
+// arguments are followed instead (Registrars).
+func (g *Registry) registerArgs(reg *seen.Registration, args []ast.Expr, in string, ignores []*directive.Ignore) {
+	for _, a := range args {
+		if p, ok := g.handlers.Param(a); ok {
+			g.addRegistrar(p, reg.Framework)
+			reg.Handlers = append(reg.Handlers, "what the callers of "+paths.DisplayName(p.Func)+" pass as "+exprText(a))
+			continue
+		}
+		ts, why := g.handlers.Resolve(a)
+		if len(ts) == 0 {
+			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
+		}
+		g.addTargets(reg, a, ts, in, ignores)
+	}
+}
+
+// addTargets makes the functions a registration's argument resolved to
+// request roots: this package's here, another package's at the argument.
+func (g *Registry) addTargets(reg *seen.Registration, arg ast.Expr, ts []resolve.Target, in string, ignores []*directive.Ignore) {
+	for _, t := range ts {
+		switch {
+		case t.Lit != nil:
+			reg.Handlers = append(reg.Handlers, "func literal at "+paths.ShortSite(g.site(t.Lit.Pos())))
+			if _, ok := g.lits[t.Lit]; !ok {
+				g.lits[t.Lit] = reg.Framework
+			}
+			// The literal runs what it calls through the parameters
+			// of the function around it (an adapter's f).
+			for _, p := range g.handlers.CalledParams(t.Lit, arg.Pos()) {
+				g.addRegistrar(p, reg.Framework)
+			}
+		case t.Call:
+			reg.Handlers = append(reg.Handlers, "what "+paths.DisplayName(t.Func)+" returns")
+		case t.Func.Pkg() == g.pass.Pkg:
+			reg.Handlers = append(reg.Handlers, paths.DisplayName(t.Func))
+			if _, ok := g.funcs[t.Func]; !ok {
+				g.funcs[t.Func] = reg.Framework
+			}
+		default:
+			reg.Handlers = append(reg.Handlers, paths.DisplayName(t.Func))
+			if t.Func.Pkg() != nil && !knowledge.StdPath(t.Func.Pkg().Path()) {
+				g.external(Ref{Fn: t.Func, Pos: arg.Pos(), End: arg.End(), In: in, Ignores: ignores, Framework: reg.Framework})
+			}
+		}
+	}
+}
+
+// exprText is the source of e, shortened to one line.
+func exprText(e ast.Expr) string {
+	s := types.ExprString(e)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// FrameworkOf names the framework of a root kind in the roots line.
+func FrameworkOf(k resolve.RootKind) string {
+	switch k {
+	case resolve.RootHTTP:
+		return "net/http"
+	case resolve.RootGin:
+		return "gin"
+	case resolve.RootEcho:
+		return "echo"
+	case resolve.RootFiberV2, resolve.RootFiberV3:
+		return "fiber"
+	case resolve.RootGRPC, resolve.RootGRPCStream:
+		return "grpc"
+	case resolve.RootHTTPRouter:
+		return "httprouter"
+	case resolve.RootConnect:
+		return "connect"
+	case resolve.RootHertz:
+		return "hertz"
+	}
+	return "custom"
+}
+
+// Result is the package's result: its roots and registrations.
+func (g *Registry) Result(roots []*paths.Summary) *seen.Package {
+	res := &seen.Package{Path: g.pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: g.list}
+	for _, s := range roots {
+		name := s.Label
+		switch {
+		case name != "":
+		case s.Func != nil:
+			name = paths.DisplayName(s.Func)
+		default:
+			name = s.Name
+		}
+		res.Roots = append(res.Roots, seen.Root{Name: name, Pos: g.site(s.Pos), Framework: s.Framework, How: s.How, Wraps: s.Wraps,
+			Unfollowed: s.Unfollowed, End: g.endSite(s.End), Key: s.Key, Branch: s.Branch})
+	}
+	if res.Registrations == nil {
+		res.Registrations = []seen.Registration{}
+	}
+	return res
+}
+
+// endSite is site of end, or "" when there is none (a root that is
+// another package's function).
+func (g *Registry) endSite(end token.Pos) string {
+	if !end.IsValid() {
+		return ""
+	}
+	return g.site(end)
+}
