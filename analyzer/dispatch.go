@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -34,13 +35,13 @@ func (r *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
-	recv := resolve.PromotedIface(selection)
+	recv := dispatch.PromotedIface(selection)
 	if recv == nil {
 		return nil
 	}
 	it, _ := recv.Underlying().(*types.Interface)
-	key, ok := resolve.IfaceKey(recv)
-	if !ok || (r.thirdParty && !resolve.Implementable(recv, it)) {
+	key, ok := dispatch.IfaceKey(recv)
+	if !ok || (r.thirdParty && !dispatch.Implementable(recv, it)) {
 		return nil
 	}
 	name := types.ExprString(sel)
@@ -88,7 +89,7 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 		if d.Lock == "" {
 			d.Lock = it.Lock
 		}
-		d.Ignore = resolve.Union(d.Ignore, ignore)
+		d.Ignore = dispatch.Union(d.Ignore, ignore)
 		return []paths.DynCall{d}
 	}
 	out := make([]paths.DynCall, 0, len(in))
@@ -183,7 +184,7 @@ func (r *runner) recorder() *join.Recorder {
 
 // walk is the dispatch walk over b (join.NewWalk), for the join and for
 // SIO002's deferred candidates.
-func (r *scanned) walk(b *paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths.Finding] {
+func (r *scanned) walk(b *paths.Bindings) *dispatch.Walk[paths.BlocksFact, *paths.Finding] {
 	return join.NewWalk(b, r.memoryIdle, r.fromFact, r.sitePos)
 }
 

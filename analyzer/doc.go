@@ -51,7 +51,8 @@
 //	internal/knowledge  what is known of libraries: call tables, routers' registrations, frameworks
 //	internal/regions    locks and transactions held over a stretch of a body
 //	internal/config     the rule catalogue, Config, Settings and the flags (one set of parsers)
-//	internal/resolve    who calls what: roots by signature, handlers, adapters, slots, dispatch model
+//	internal/resolve    who calls what: roots by signature, handlers, adapters, slots
+//	internal/dispatch   calls through interfaces and stored funcs: the model, its index and the walk
 //	internal/paths      the path model: Summary and Items, Finding, BlocksFact and its bounds
 //	internal/dataflow   values followed through one body: contexts, query chains, later uses
 //	internal/registry   registration calls and registrars made roots; the seen.Package's roots

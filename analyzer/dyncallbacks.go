@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
@@ -18,12 +19,12 @@ import (
 // for a summary of their own (argLits). A dependency's interface calls
 // carry none: they are bound only to the program's types, and their
 // callbacks are the library's plumbing.
-func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.ArgRef {
+func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []dispatch.ArgRef {
 	if r.thirdParty || sig == nil || sig.Params().Len() == 0 {
 		return nil
 	}
 	info := r.pass.TypesInfo
-	var out []resolve.ArgRef
+	var out []dispatch.ArgRef
 	for i, a := range call.Args {
 		j := i
 		if j >= sig.Params().Len() {
@@ -40,10 +41,10 @@ func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []resolve.A
 			continue
 		}
 		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-			out = append(out, resolve.ArgRef{Param: j, Lit: lit})
+			out = append(out, dispatch.ArgRef{Param: j, Lit: lit})
 			r.argLits = append(r.argLits, lit)
 		} else if fn := funcRef(info, a); fn != nil {
-			out = append(out, resolve.ArgRef{Param: j, Fn: fn})
+			out = append(out, dispatch.ArgRef{Param: j, Fn: fn})
 		}
 	}
 	return out

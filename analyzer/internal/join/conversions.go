@@ -4,8 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/paths"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Conversions finds the conversions of concrete types to followed
@@ -33,14 +33,14 @@ func (rec *Recorder) Conversions(files []*ast.File) []paths.Conv {
 		if _, ok := dst.Underlying().(*types.Interface); !ok {
 			return
 		}
-		ikey, ok := resolve.IfaceKey(dst)
+		ikey, ok := dispatch.IfaceKey(dst)
 		if !ok {
 			return
 		}
 		if _, ok := t.Underlying().(*types.Interface); ok {
 			// Interface to interface: an edge that the concrete types
 			// converted to the source interface travel along.
-			if from, ok := resolve.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
+			if from, ok := dispatch.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
 				seen[from+"→"+ikey] = true
 				out = append(out, paths.Conv{From: from, Iface: ikey})
 			}
@@ -126,7 +126,7 @@ func (rec *Recorder) Conversions(files []*ast.File) []paths.Conv {
 					}
 				}
 			case *ast.CompositeLit:
-				resolve.CompositeConversions(info, n, func(e ast.Expr, t types.Type) { add(e, t, where) })
+				dispatch.CompositeConversions(info, n, func(e ast.Expr, t types.Type) { add(e, t, where) })
 			case *ast.CallExpr:
 				tv, ok := info.Types[n.Fun]
 				if ok && tv.IsType() && len(n.Args) == 1 {

@@ -27,9 +27,9 @@
 // hold a types.Type from another package.
 //
 // The join knows what a pending call and a conversion are (paths'
-// instances of resolve's model) and the facts that carry them; what a
+// instances of dispatch's model) and the facts that carry them; what a
 // binding leads to, which rules apply and how a finding is reported are
-// the analyzer's, handed in as function values (Hooks), as resolve.Walk
+// the analyzer's, handed in as function values (Hooks), as dispatch.Walk
 // is told what a payload leads to. A deferred SIO002 candidate (Dropped)
 // travels with the pending calls and is decided by the rule (internal/rules'
 // dropped.go), through Hooks.Decide.

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/paths"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
@@ -86,12 +86,12 @@ type Own struct {
 }
 
 // Hooks are what only the analyzer knows, handed to the join as
-// function values (as resolve.Walk is told what a payload leads to).
+// function values (as dispatch.Walk is told what a payload leads to).
 type Hooks struct {
 	// Export exports a package fact of this package's.
 	Export func(analysis.Fact)
 	// Walk is the dispatch walk over the bindings.
-	Walk func(*paths.Bindings) *resolve.Walk[paths.BlocksFact, *paths.Finding]
+	Walk func(*paths.Bindings) *dispatch.Walk[paths.BlocksFact, *paths.Finding]
 	// Apply applies the configuration and the suppressions recorded on
 	// the way to a dispatched finding; nil when nothing is left.
 	Apply func(paths.PendingCall, *paths.Finding) *paths.Finding
@@ -169,7 +169,7 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 //
 // It returns the calls through a func field that the walk followed to
 // none of the functions stored there, by site, for the roots report.
-func Run(own Own, below []analysis.Fact, h Hooks) map[string]resolve.Unfollowed {
+func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed {
 	in := gather(own, below, h.Export)
 	if (len(in.pending) == 0 || len(in.convs) == 0) && len(in.dropped) == 0 {
 		if len(in.keys) > 0 {
@@ -177,7 +177,7 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]resolve.Unfollowed 
 		}
 		return nil
 	}
-	b := resolve.Index(in.convs)
+	b := dispatch.Index(in.convs)
 	w := h.Walk(b)
 	// The pending calls at one root's call (its callee makes several
 	// interface calls) are reported together, as a static path is: one

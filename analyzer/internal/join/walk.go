@@ -4,19 +4,19 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/paths"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
-// NewWalk returns resolve's dispatch walk over b, with paths.BlocksFact
+// NewWalk returns dispatch's walk over b, with paths.BlocksFact
 // as the payload, told what only the analyzer knows: whether a fact's
 // context handed to an in-memory library counts as opaque (memoryIdle,
 // SIO002's callbacks), a fact's paths as findings (fromFact), and where
 // a site is in this pass (sitePos).
 func NewWalk(b *paths.Bindings, memoryIdle func() bool, fromFact func(*paths.BlocksFact) *paths.Finding,
-	sitePos func(site string) token.Pos) *resolve.Walk[paths.BlocksFact, *paths.Finding] {
-	return &resolve.Walk[paths.BlocksFact, *paths.Finding]{
+	sitePos func(site string) token.Pos) *dispatch.Walk[paths.BlocksFact, *paths.Finding] {
+	return &dispatch.Walk[paths.BlocksFact, *paths.Finding]{
 		B:          b,
 		MaxDepth:   MaxDepth,
 		MaxTargets: maxSlotTargets,

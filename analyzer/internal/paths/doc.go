@@ -3,7 +3,7 @@
 // fact a function exports to the packages above (BlocksFact), with the
 // bounds that keep a fact small (MaxTerminals, MaxOps) and the marks of a
 // lock held through a method's receiver (locks.go), and the instances of
-// resolve's dispatch model with BlocksFact as their payload (dyn.go).
+// internal/dispatch's model with BlocksFact as their payload (dyn.go).
 //
 // It decides no rule. Where a rule's judgement shapes a path (which rules
 // a held lock makes SIO003), the rules hand it in.

@@ -1,16 +1,16 @@
 package paths
 
-import "github.com/syncio/syncio/analyzer/internal/resolve"
+import "github.com/syncio/syncio/analyzer/internal/dispatch"
 
-// The instances of resolve's dispatch model: what a bound method or a
+// The instances of dispatch's model: what a bound method or a
 // func argument does is a BlocksFact.
 type (
-	DynCall     = resolve.DynCall[BlocksFact]
-	DynArg      = resolve.DynArg[BlocksFact]
-	PendingCall = resolve.PendingCall[BlocksFact]
-	Conv        = resolve.Conv[BlocksFact]
-	ConvMethod  = resolve.ConvMethod[BlocksFact]
-	Bindings    = resolve.Bindings[BlocksFact]
+	DynCall     = dispatch.DynCall[BlocksFact]
+	DynArg      = dispatch.DynArg[BlocksFact]
+	PendingCall = dispatch.PendingCall[BlocksFact]
+	Conv        = dispatch.Conv[BlocksFact]
+	ConvMethod  = dispatch.ConvMethod[BlocksFact]
+	Bindings    = dispatch.Bindings[BlocksFact]
 )
 
 // OwnDyn reports whether ds holds an interface call made outside the

@@ -37,25 +37,9 @@
 // ServeHTTP, or a root, calls their value: what is passed there, or
 // converted to such a type, serves requests (AdapterFact).
 //
-// Dispatch (dispatch.go) is the model of calls through interfaces: an
-// interface call on a path (DynCall) and at a root's call (PendingCall),
-// a conversion of a concrete type to an interface (Conv) and where a
-// composite literal makes one (CompositeConversions), which interfaces
-// are followed at all (IfaceKey), and the index the join reads
-// (Bindings, built by Index). What a bound method or a func argument does
-// is the analyzer's summary, a type parameter that resolve carries and
-// never reads.
-//
-// The walk (walk.go) follows one interface call through the bindings to
-// the paths behind it: the concrete methods bound to the interface (or to
-// one converted to it), the funcs stored in a slot, nested interface calls
-// hop by hop, and the call's func arguments into the bindings that call
-// them on the spot, within its bounds (hops, bindings visited, funcs per
-// slot). The analyzer tells it, as function values, what only the
-// analyzer knows: what a summary leads to (its own paths, its interface
-// calls, whether it hands its context to something unseen) and which
-// paths a caller's lock holds. The join that applies the rules to the
-// paths, and reports, is the analyzer's.
+// Calls through interfaces, and through the func values stored in
+// slots, are followed across packages by internal/dispatch, which names a
+// slot by SlotName.
 //
 // It knows no rule: the analyzer decides which functions are roots by
 // what is registered, passed to an adapter or named by the

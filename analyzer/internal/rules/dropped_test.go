@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/syncio/syncio/analyzer/internal/dispatch"
 	"github.com/syncio/syncio/analyzer/internal/paths"
-	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // decideFixture is a Contexts for a package named name at path, whose
@@ -92,7 +92,7 @@ func TestDecideDropped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, dc := decideFixture(tc.pkgName, tc.path, tc.dyn...)
-			b := resolve.Index[paths.BlocksFact](nil)
+			b := dispatch.Index[paths.BlocksFact](nil)
 			for _, iface := range tc.bound {
 				b.Bound[iface] = true
 			}

@@ -1,9 +1,11 @@
-package resolve
+package dispatch
 
 import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/syncio/syncio/analyzer/internal/resolve"
 )
 
 // Walk follows interface calls (DynCall) through the bindings a joining
@@ -114,7 +116,7 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 			if targets++; targets > w.MaxTargets {
 				break
 			}
-			entry = d.Chain[last] + " (via the func stored in " + SlotName(d.Iface) + " by " + c.Where + ")"
+			entry = d.Chain[last] + " (via the func stored in " + resolve.SlotName(d.Iface) + " by " + c.Where + ")"
 			method = c.Type
 		}
 		// The path up to and including the interface call, then the
@@ -214,7 +216,7 @@ func (b *Bindings[F]) unfollow(d DynCall[F], why string) {
 	if _, ok := b.Unfollowed[site]; ok {
 		return
 	}
-	u := Unfollowed{Slot: SlotName(d.Iface) + " " + why}
+	u := Unfollowed{Slot: resolve.SlotName(d.Iface) + " " + why}
 	if why == WhyTypes {
 		for t := range b.Sigs[d.Iface] {
 			u.Types = append(u.Types, t)

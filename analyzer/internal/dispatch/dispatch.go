@@ -1,4 +1,4 @@
-package resolve
+package dispatch
 
 import (
 	"go/ast"
