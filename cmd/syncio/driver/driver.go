@@ -148,7 +148,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.StringVar(&o.baseline, "baseline", "", "fail only on findings not in the baseline `file`; when the file does not exist, write it with the current findings and exit 0")
 	fs.BoolVar(&o.baseWrite, "baseline-write", false, "with -baseline, (re)write the baseline file with the current findings and exit 0")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
-	fs.BoolVar(&o.includeTests, "test", true, "indicates whether test files should be analyzed, too")
+	fs.BoolVar(&o.includeTests, "test", true, "load the packages' test variants too (default: the analyzer's -tests; without it they only repeat the package's findings, and a _test.go file that does not compile would fail the run)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
 	fs.StringVar(&o.rootsReport, "roots-report", "", "write every request root found (by framework and how it was found) and every route registration, with the handlers it resolved to or why it could not, as JSON to `file`")
 	fs.BoolVar(&o.strictRoots, "strict-roots", false, fmt.Sprintf("exit %d when a package registers routes but no request root was found in it (its handlers were not analysed), instead of only warning", ExitBlind))
@@ -206,6 +206,18 @@ Flags:
 	fs.PrintDefaults()
 }
 
+// testsFollow makes -test default to the analyzer's -tests. Test variants
+// are a second type-check of every package with tests (about a tenth of
+// the CPU of a run), and with -tests off they can only repeat the
+// findings of the package's own files.
+func testsFollow(fs *flag.FlagSet, a *analysis.Analyzer, o *options) {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "test" })
+	if tests := a.Flags.Lookup("tests"); !set && tests != nil {
+		o.includeTests = tests.Value.String() == "true"
+	}
+}
+
 // run does the work of Run; delegate reports that singlechecker must take
 // over because a flag it owns was given.
 func run(cfg Config, args []string) (code int, delegate bool) {
@@ -218,6 +230,7 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 		}
 		return ExitUsage, false
 	}
+	testsFollow(fs, cfg.Analyzer, &o)
 	if o.delegated() {
 		// singlechecker knows neither flag: it would drop them silently.
 		var given []string

@@ -333,3 +333,38 @@ func TestMissingEmbedFile(t *testing.T) {
 		t.Errorf("the other package's finding is missing:\n%s", r.stderr)
 	}
 }
+
+// TestTestFilesFollowTests: with the analyzer's -tests off (its default)
+// test variants are not loaded, so a _test.go file that does not compile
+// fails nothing and a finding is printed once; -tests or -test load them
+// and the type error fails the run, naming the file.
+func TestTestFilesFollowTests(t *testing.T) {
+	var tests bool
+	a := *testAnalyzer
+	a.Flags = *flag.NewFlagSet("syncio", flag.ContinueOnError)
+	a.Flags.BoolVar(&tests, "tests", false, "also analyse _test.go files")
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{nil, driver.ExitFindings},
+		{[]string{"-tests"}, driver.ExitError},
+		{[]string{"-test"}, driver.ExitError},
+		{[]string{"-tests", "-test=false"}, driver.ExitFindings},
+	} {
+		tests = false
+		var errb bytes.Buffer
+		args := append(append([]string{}, c.args...), "./...")
+		code := driver.Run(driver.Config{Analyzer: &a, Dir: "testdata/testsmod", Stdout: io.Discard, Stderr: &errb}, args)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", c.args, code, c.code, errb.String())
+			continue
+		}
+		if n := strings.Count(errb.String(), "(SIO001)"); c.code == driver.ExitFindings && n != 1 {
+			t.Errorf("%v: %d findings, want 1; stderr:\n%s", c.args, n, errb.String())
+		}
+		if c.code == driver.ExitError && !strings.Contains(errb.String(), "svc_test.go") {
+			t.Errorf("%v: the error does not name the test file; stderr:\n%s", c.args, errb.String())
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/testsmod
+
+go 1.26
