@@ -126,6 +126,9 @@ type scanned struct {
 	// slotRoots are the functions the package stores into slots that
 	// request roots below call (join.FindSlotRoots).
 	slotRoots *join.SlotRoots
+	// exits are the package's functions that end the process, with the
+	// call each ends in (exits.go).
+	exits map[*types.Func]string
 }
 
 // runner is the package with its functions' summaries (see pkgView).

@@ -116,6 +116,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		}
 		return true
 	})
+	items = dropExiting(items, r.exitSpans(body))
 	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {

@@ -35,9 +35,9 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 
 // scan is the first stage: the facts of the packages below, the files
 // analysed, their directives and the pre-passes (adapters, slots and
-// stores, slot roots, context callbacks and use, attaches), whose facts
-// must be exported before any body is turned into items. It returns the
-// files analysed.
+// stores, slot roots, context callbacks and use, attaches, the functions
+// that end the process), whose facts must be exported before any body is
+// turned into items. It returns the files analysed.
 func (r *scanned) scan() []*ast.File {
 	r.below = join.ReadBelow(r.pass)
 	var files []*ast.File
@@ -59,6 +59,7 @@ func (r *scanned) scan() []*ast.File {
 	r.findSlotRoots(files)
 	r.scanContexts(files)
 	r.exportAttaches(files)
+	r.findExits(files)
 	return files
 }
 
