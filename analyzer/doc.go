@@ -37,6 +37,13 @@
 // stored func travels up as a pending call until a package sees what is
 // bound to it; internal/join reports it there, at the same root's call.
 //
+// A block that can only end the process (its last statement is os.Exit,
+// log.Fatal, a logger's Fatal or a function that ends in one, exits.go)
+// gives no items: a handler's error branch that flushes a reporter with
+// context.Background() before exiting serves no request, so it is no
+// request-path finding; a paths.ExitsFact carries such a function to the
+// packages above.
+//
 // # Packages
 //
 // A unit imports only the units above it in this list (regions and
