@@ -8,6 +8,8 @@ import (
 	"log"
 	"net/http"
 
+	"github.com/sirupsen/logrus"
+
 	"exits/report"
 	"exits/store"
 )
@@ -30,6 +32,10 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	case "wrapped":
 		_, _ = http.Get("http://wrapped")
 		report.Fatalf("bad id %q", id)
+	case "logrus":
+		// An exit row: logrus's Fatal exits through a func value.
+		_, _ = http.Get("http://logrus")
+		logrus.WithField("id", id).Fatalf("bad id %q", id)
 	}
 	if id == "panic" {
 		// net/http recovers the panic: the request did wait.
