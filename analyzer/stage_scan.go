@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
@@ -59,7 +60,7 @@ func (r *scanned) scan() []*ast.File {
 	r.findSlotRoots(files)
 	r.scanContexts(files)
 	r.exportAttaches(files)
-	r.findExits(files)
+	r.exits = exits.Find(r.pass, r.cfg.Exits, files)
 	return files
 }
 

@@ -1,41 +1,35 @@
-package analyzer
+package exits
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 )
 
-// Branches that end the process. A service's start-up helpers and error
-// branches end in logger.Fatal or os.Exit, often after flushing a reporter
-// with context.Background(); reached from a handler, the request is not
-// served whatever they block on, so none of it is a request-path finding.
-//
-// The definition is deliberately simple, so that it never hides a path
-// that returns to the request: a block ends the process when its last
-// statement is a call that does (an exit row of knowledge's tables, a
-// function of this package found so, another package's function with a
-// paths.ExitsFact) and nothing in the block returns or jumps out of it
-// before that call. A function ends the process when its body is such a
-// block. A function that exits on some branches only, or whose exit sits
-// in an if at its end, does not.
-//
-// panic is not an exit: net/http, gin and the other routers recover a
-// handler's panic and serve the next request, so what ran before it did
-// block the request (and the blocking happened before the panic anyway).
-// runtime.Goexit ends a goroutine only; neither is a row.
+// Finder tells the calls, blocks and stretches that end the process, in
+// one package.
+type Finder struct {
+	pass *analysis.Pass
+	// table are the exit rows of knowledge's tables, by key.
+	table map[string]bool
+	// own are the package's functions that end the process, with the
+	// call each ends in.
+	own map[*types.Func]string
+}
 
-// findExits is the pre-pass that finds the package's functions that end
+// Find is the pre-pass that finds the package's functions that end
 // the process, and exports their paths.ExitsFact for the packages above.
 // A function ending in a call of another such function of the package is
 // one too, so it runs to a fixpoint.
-func (r *scanned) findExits(files []*ast.File) {
-	r.exits = map[*types.Func]string{}
+func Find(pass *analysis.Pass, table map[string]bool, files []*ast.File) *Finder {
+	r := &Finder{pass: pass, table: table, own: map[*types.Func]string{}}
 	type decl struct {
 		fn   *types.Func
 		body *ast.BlockStmt
@@ -53,25 +47,26 @@ func (r *scanned) findExits(files []*ast.File) {
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {
-			if _, done := r.exits[d.fn]; done {
+			if _, done := r.own[d.fn]; done {
 				continue
 			}
 			if by, ok := r.blockExits(d.body.List); ok {
-				r.exits[d.fn] = by
+				r.own[d.fn] = by
 				changed = true
 			}
 		}
 	}
 	for _, d := range decls {
-		if by, ok := r.exits[d.fn]; ok && !entryPoint(d.fn) {
+		if by, ok := r.own[d.fn]; ok && !entryPoint(d.fn) {
 			r.pass.ExportObjectFact(d.fn, &paths.ExitsFact{By: by})
 		}
 	}
+	return r
 }
 
 // endsProcess returns the key of call's callee when the call ends the
 // process.
-func (r *scanned) endsProcess(call *ast.CallExpr) (string, bool) {
+func (r *Finder) endsProcess(call *ast.CallExpr) (string, bool) {
 	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil {
 		return "", false
@@ -79,10 +74,10 @@ func (r *scanned) endsProcess(call *ast.CallExpr) (string, bool) {
 	fn = fn.Origin()
 	key := knowledge.Qualified(fn, fn.Pkg().Path())
 	switch {
-	case r.cfg.Exits[key]:
+	case r.table[key]:
 		return key, true
 	case fn.Pkg() == r.pass.Pkg:
-		_, ok := r.exits[fn]
+		_, ok := r.own[fn]
 		return key, ok
 	}
 	var f paths.ExitsFact
@@ -91,7 +86,7 @@ func (r *scanned) endsProcess(call *ast.CallExpr) (string, bool) {
 
 // blockExits reports whether a block of statements ends the process, and
 // by which call.
-func (r *scanned) blockExits(stmts []ast.Stmt) (string, bool) {
+func (r *Finder) blockExits(stmts []ast.Stmt) (string, bool) {
 	if len(stmts) == 0 {
 		return "", false
 	}
@@ -154,9 +149,9 @@ func jumpsOut(stmts []ast.Stmt) bool {
 	return out
 }
 
-// exitSpans returns the stretches of body, func literals included, that
+// Spans returns the stretches of body, func literals included, that
 // can only end the process: blocks and case clauses that end so.
-func (r *scanned) exitSpans(body *ast.BlockStmt) [][2]token.Pos {
+func (r *Finder) Spans(body *ast.BlockStmt) [][2]token.Pos {
 	var spans [][2]token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		// A clause's span starts at its body: its case expressions are
@@ -185,10 +180,10 @@ func (r *scanned) exitSpans(body *ast.BlockStmt) [][2]token.Pos {
 	return spans
 }
 
-// dropExiting removes the items inside a stretch that ends the process:
+// Drop removes the items inside a stretch that ends the process:
 // what they block on, the exiting call's own path included, is not a
 // request's.
-func dropExiting(items []paths.Item, spans [][2]token.Pos) []paths.Item {
+func Drop(items []paths.Item, spans [][2]token.Pos) []paths.Item {
 	if len(spans) == 0 {
 		return items
 	}
@@ -206,4 +201,13 @@ func dropExiting(items []paths.Item, spans [][2]token.Pos) []paths.Item {
 		}
 	}
 	return kept
+}
+
+// entryPoint reports whether fn is main.main or an init function: nothing
+// calls them, so they export no fact.
+func entryPoint(fn *types.Func) bool {
+	if named.Recv(fn) != nil {
+		return false
+	}
+	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
 }
