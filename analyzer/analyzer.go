@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/config"
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
@@ -126,6 +127,9 @@ type scanned struct {
 	// slotRoots are the functions the package stores into slots that
 	// request roots below call (join.FindSlotRoots).
 	slotRoots *join.SlotRoots
+	// exits tells the stretches of a body that end the process
+	// (internal/exits).
+	exits *exits.Finder
 }
 
 // runner is the package with its functions' summaries (see pkgView).

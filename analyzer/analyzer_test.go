@@ -17,7 +17,8 @@ import (
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
 	results := cases.Run(t, Analyzer,
-		"nethttp", "frameworks", "ginfallback", "chain/a", "chain/b", "chain/c")
+		"nethttp", "frameworks", "ginfallback", "chain/a", "chain/b", "chain/c",
+		"exits/api", "exits/store", "exits/report")
 
 	// Every diagnostic carries its rule as Category and the rule's fix page as URL.
 	var chain *analysis.Diagnostic

@@ -16,7 +16,7 @@ import (
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
 		new(join.JoinedFact), new(attachFact), new(registry.RegistrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
-		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact)}
+		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact), new(paths.ExitsFact)}
 }
 
 // A join.CarriedFact holds facts as interface values, which gob encodes

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
+	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -116,6 +117,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		}
 		return true
 	})
+	items = exits.Drop(items, r.exits.Spans(body))
 	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {

@@ -37,6 +37,13 @@
 // stored func travels up as a pending call until a package sees what is
 // bound to it; internal/join reports it there, at the same root's call.
 //
+// A block that can only end the process (its last statement is os.Exit,
+// log.Fatal, a logger's Fatal or a function that ends in one, internal/exits)
+// gives no items: a handler's error branch that flushes a reporter with
+// context.Background() before exiting serves no request, so it is no
+// request-path finding; a paths.ExitsFact carries such a function to the
+// packages above.
+//
 // # Packages
 //
 // A unit imports only the units above it in this list (regions and
@@ -57,6 +64,7 @@
 //	internal/dataflow   values followed through one body: contexts, query chains, later uses
 //	internal/registry   registration calls and registrars made roots; the seen.Package's roots
 //	internal/branches   dispatch branches told from handlers: Mark, and the references (Refs)
+//	internal/exits      stretches of a body that can only end the process (log.Fatal, os.Exit)
 //	internal/rules      each rule decided in one file, with its wording and fix (SIO002: dropped.go)
 //	internal/join       the second phase: conversions and stores recorded, pending calls joined
 //	internal/report     diagnostics from paths: chains, related positions, fixes, ignores, sites

@@ -11,6 +11,7 @@ import (
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
+	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
@@ -35,9 +36,9 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 
 // scan is the first stage: the facts of the packages below, the files
 // analysed, their directives and the pre-passes (adapters, slots and
-// stores, slot roots, context callbacks and use, attaches), whose facts
-// must be exported before any body is turned into items. It returns the
-// files analysed.
+// stores, slot roots, context callbacks and use, attaches, the functions
+// that end the process), whose facts must be exported before any body is
+// turned into items. It returns the files analysed.
 func (r *scanned) scan() []*ast.File {
 	r.below = join.ReadBelow(r.pass)
 	var files []*ast.File
@@ -59,6 +60,7 @@ func (r *scanned) scan() []*ast.File {
 	r.findSlotRoots(files)
 	r.scanContexts(files)
 	r.exportAttaches(files)
+	r.exits = exits.Find(r.pass, r.cfg.Exits, files)
 	return files
 }
 

@@ -67,6 +67,9 @@ type driverRun struct {
 // package the wiring imports only through another (remote, through
 // config): go vet hands a package the package facts of its direct imports
 // only, so the binding reaches the wiring carried by config's fact.
+// A handler's branch that ends in crash.Exit (another package, which ends
+// the process) has no marker: every driver must see crash's ExitsFact and
+// report nothing in it.
 // The per-place counts are the table between the
 // "drivers-dispatch" markers in docs/ci.md, which this test checks (and
 // rewrites with SYNCIO_UPDATE_DOCS=1).

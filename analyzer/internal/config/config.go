@@ -60,6 +60,9 @@ type Config struct {
 	// are SIO002 only where the program hands their package a function
 	// taking a context (SIO002's decision).
 	Memory map[string]bool
+	// Exits holds the calls that end the process (exit rows): a block
+	// ending in one is no request path.
+	Exits map[string]bool
 	// Tests makes _test.go files part of the analysis (their handlers
 	// become roots). Off by default: tests are rarely request paths.
 	Tests bool
@@ -124,13 +127,14 @@ func Default() Config {
 	cfg.Files = maps.Clone(t.files)
 	cfg.IO = maps.Clone(t.io)
 	cfg.Memory = maps.Clone(t.memory)
+	cfg.Exits = maps.Clone(t.exits)
 	return cfg
 }
 
 // Clone deep-copies c so that flags can change the copy.
 func (c Config) Clone() *Config {
 	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{},
-		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{}, Memory: map[string]bool{},
+		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{}, Memory: map[string]bool{}, Exits: map[string]bool{},
 		Tests: c.Tests, ReportIgnored: c.ReportIgnored,
 		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
 	maps.Copy(n.Rules, c.Rules)
@@ -141,6 +145,7 @@ func (c Config) Clone() *Config {
 	maps.Copy(n.Files, c.Files)
 	maps.Copy(n.IO, c.IO)
 	maps.Copy(n.Memory, c.Memory)
+	maps.Copy(n.Exits, c.Exits)
 	n.Roots = append(n.Roots, c.Roots...)
 	return n
 }

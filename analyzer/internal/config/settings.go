@@ -27,9 +27,10 @@ type Settings struct {
 	// kind) may have "| use: replacement", "| method: Name" (turns on the
 	// fix), "| extra-args: text", "| verb: text"; "| builds: what" makes
 	// an SIO004 constructor row (its key may end in "*"), "| hint: advice"
-	// an SIO005 wait row; "| kind: file", "| kind: io" and "| kind: noio"
-	// rows take no field; any row may end in "| evidence: text". The older
-	// "key=suggestion" form is an SIO001 row with only a use.
+	// an SIO005 wait row; "| kind: file", "| kind: io", "| kind: noio" and
+	// "| kind: exit" rows take no field; any row may end in "| evidence:
+	// text". The older "key=suggestion" form is an SIO001 row with only a
+	// use.
 	Blocking []string `json:"blocking"`
 	// Allow lists functions (same syntax, no suggestion) that may block.
 	Allow []string `json:"allow"`

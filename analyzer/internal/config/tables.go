@@ -19,6 +19,7 @@ type builtinTables struct {
 	files    map[string]bool
 	io       map[string]bool
 	memory   map[string]bool
+	exits    map[string]bool
 }
 
 var defaultTables = sync.OnceValue(func() *builtinTables {
@@ -29,9 +30,9 @@ var defaultTables = sync.OnceValue(func() *builtinTables {
 		panic(fmt.Sprintf("syncio: the built-in call tables: %v", err))
 	}
 	t := &builtinTables{blocking: map[string]Replacement{}, clients: map[string]string{}, waits: map[string]string{},
-		files: map[string]bool{}, io: map[string]bool{}, memory: map[string]bool{}}
+		files: map[string]bool{}, io: map[string]bool{}, memory: map[string]bool{}, exits: map[string]bool{}}
 	for _, r := range rows {
-		cfg := Config{Blocking: t.blocking, Clients: t.clients, Waits: t.waits, Files: t.files, IO: t.io, Memory: t.memory}
+		cfg := Config{Blocking: t.blocking, Clients: t.clients, Waits: t.waits, Files: t.files, IO: t.io, Memory: t.memory, Exits: t.exits}
 		cfg.addRow(r)
 	}
 	return t
@@ -55,6 +56,11 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Memory = map[string]bool{}
 		}
 		c.Memory[r.Key] = true
+	case knowledge.KindExit:
+		if c.Exits == nil {
+			c.Exits = map[string]bool{}
+		}
+		c.Exits[r.Key] = true
 	default:
 		c.Blocking[r.Key] = replacementOf(r)
 	}

@@ -8,7 +8,9 @@
 // its replacement (SIO001), and calls.txt, rows of the other kinds (Kind):
 // constructors of clients with their own connections (SIO004, a key may
 // end in "*" for every function of a package whose name starts so,
-// MatchPattern), waits (SIO005), file I/O (SIO006) and context-aware I/O.
+// MatchPattern), waits (SIO005), file I/O (SIO006), context-aware I/O,
+// and calls that end the process (exit rows: a branch ending in one is no
+// request path).
 // Both are embedded and parsed once (BuiltinRows), every row with the
 // evidence for it. A user's blocking setting is a row of the same format.
 //

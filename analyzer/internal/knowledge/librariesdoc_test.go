@@ -34,6 +34,7 @@ var docSections = []docSection{
 	{KindIO, "<!-- io rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of io rows -->", renderRows},
 	{KindMemory, "<!-- memory rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of memory rows -->", renderRows},
 	{KindNoIO, "<!-- noio rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of noio rows -->", renderRows},
+	{KindExit, "<!-- exit rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of exit rows -->", renderRows},
 }
 
 // renderRows lists every row of the table, consecutive rows with the same

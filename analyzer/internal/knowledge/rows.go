@@ -52,9 +52,13 @@ const (
 	// judged at that call, and the rules that read the context it is
 	// given (SIO002) are unchanged.
 	KindNoIO Kind = "noio"
+	// KindExit: a call that ends the process (os.Exit, log.Fatal, the
+	// loggers' Fatal methods). What a block ending in it leads to is no
+	// request-path finding: the request is not served either way.
+	KindExit Kind = "exit"
 )
 
-var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO}
+var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
 
 // Row is one row of a table: a call and what is known of it.
 type Row struct {
@@ -117,6 +121,7 @@ var kindFields = map[Kind][]string{
 	KindIO:       nil,
 	KindMemory:   nil,
 	KindNoIO:     nil,
+	KindExit:     nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's

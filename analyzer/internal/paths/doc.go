@@ -2,8 +2,10 @@
 // its Items), a blocking path as seen from one call (Finding), and the
 // fact a function exports to the packages above (BlocksFact), with the
 // bounds that keep a fact small (MaxTerminals, MaxOps) and the marks of a
-// lock held through a method's receiver (locks.go), and the instances of
-// internal/dispatch's model with BlocksFact as their payload (dyn.go).
+// lock held through a method's receiver (locks.go), the instances of
+// internal/dispatch's model with BlocksFact as their payload (dyn.go), and
+// ExitsFact, the mark of a function that ends the process (exits.go), so
+// that a caller's branch ending in it is no request path in any package.
 //
 // It decides no rule. Where a rule's judgement shapes a path (which rules
 // a held lock makes SIO003), the rules hand it in.

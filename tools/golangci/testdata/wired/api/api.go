@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"example.com/wired/crash"
 	"example.com/wired/files"
 )
 
@@ -84,6 +85,17 @@ func (h *Handlers) Session(w http.ResponseWriter, r *http.Request) {
 	s, _ := h.session(context.Background(), "s")
 	t, _ := h.token(context.Background(), "t") // finding: SIO002
 	_, _ = w.Write([]byte(s + t))
+}
+
+// Version's branch ends the process (crash.Exit, another package): what it
+// blocks on is no finding, under any driver; the markers list none.
+func (h *Handlers) Version(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query().Get("v")
+	if v == "" {
+		_, _ = http.Get("http://crash.internal/report")
+		crash.Exit("no version")
+	}
+	_, _ = w.Write([]byte(v))
 }
 
 func (h *Handlers) session(ctx context.Context, key string) (string, error) {
