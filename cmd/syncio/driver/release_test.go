@@ -71,11 +71,15 @@ func TestReleasingKeepsWhatDependentsRead(t *testing.T) {
 }
 
 // TestCapAtLoad: the limit is what the process holds, never below the
-// live heap, and a GOMEMLIMIT of the user's wins.
+// live heap, and the collector's target rises under it; a GOMEMLIMIT or
+// GOGC of the user's wins.
 func TestCapAtLoad(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(before)
+	gc := debug.SetGCPercent(50)
+	defer debug.SetGCPercent(gc)
 	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
 	capAtLoad()
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
@@ -83,10 +87,17 @@ func TestCapAtLoad(t *testing.T) {
 	if got == math.MaxInt64 || uint64(got) < s[0].Value.Uint64() {
 		t.Errorf("limit %d, live heap %d: want a finite limit above the live heap", got, s[0].Value.Uint64())
 	}
+	if p := debug.SetGCPercent(50); p != 200 {
+		t.Errorf("GC target %d after the load, want 200", p)
+	}
 	debug.SetMemoryLimit(before)
 	t.Setenv("GOMEMLIMIT", "8GiB")
+	t.Setenv("GOGC", "50")
 	capAtLoad()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("with GOMEMLIMIT set the limit moved to %d", got)
+	}
+	if p := debug.SetGCPercent(50); p != 50 {
+		t.Errorf("with GOGC set the target moved to %d", p)
 	}
 }
