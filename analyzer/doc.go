@@ -53,6 +53,7 @@
 // comment says what it holds and what it must not know.
 //
 //	internal/casetest   tests only: the testdata tree loaded once, cases checked against // want
+//	internal/standin    tests only: a unit test's source type-checked against stand-in packages
 //	internal/directive  the //syncio: comments: ignores by line and doc comment, the handler marker
 //	internal/named      types and methods recognised by import path and name
 //	internal/knowledge  what is known of libraries: call tables, routers' registrations, frameworks

@@ -20,7 +20,7 @@ import (
 // the analyzer's rules and reports.
 // A new directory under internal/ must be placed here.
 var layers = [][]string{
-	{"internal/casetest"},
+	{"internal/casetest", "internal/standin"},
 	{"seen"},
 	{"internal/directive"},
 	{"internal/named"},

@@ -3,9 +3,7 @@ package dispatch
 import (
 	"bytes"
 	"encoding/gob"
-	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"iter"
@@ -13,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/syncio/syncio/analyzer/internal/standin"
 )
 
 // TestIfaceKey: dispatch follows the program's named interfaces with
@@ -328,50 +328,11 @@ import "context"
 type ServerStream interface{ Context() context.Context; SendMsg(any) error }`,
 }
 
-// importer type-checks the stand-ins and a test's extra packages on
-// demand.
-type importer struct {
-	fset *token.FileSet
-	srcs map[string]string
-	done map[string]*types.Package
-}
-
-func (im *importer) Import(path string) (*types.Package, error) {
-	if p := im.done[path]; p != nil {
-		return p, nil
-	}
-	src, ok := im.srcs[path]
-	if !ok {
-		return nil, fmt.Errorf("no stand-in for %s", path)
-	}
-	f, err := parser.ParseFile(im.fset, path+".go", src, 0)
-	if err != nil {
-		return nil, err
-	}
-	p, err := (&types.Config{Importer: im}).Check(path, im.fset, []*ast.File{f}, nil)
-	if err != nil {
-		return nil, err
-	}
-	im.done[path] = p
-	return p, nil
-}
-
 // check type-checks src as the package at path against the stand-ins
 // and extra packages (path → source).
 func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, *types.Info) {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srcs := maps.Clone(standIns)
 	maps.Copy(srcs, extra)
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	im := &importer{fset: fset, srcs: srcs, done: map[string]*types.Package{}}
-	if _, err := (&types.Config{Importer: im}).Check(path, fset, []*ast.File{f}, info); err != nil {
-		t.Fatal(err)
-	}
-	return f, info
+	return standin.Check(t, token.NewFileSet(), path, src, srcs)
 }

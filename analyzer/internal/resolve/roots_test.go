@@ -1,13 +1,13 @@
 package resolve
 
 import (
-	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"maps"
 	"testing"
+
+	"github.com/syncio/syncio/analyzer/internal/standin"
 )
 
 // frameworks are stand-ins for the packages whose handler shapes are
@@ -37,33 +37,6 @@ import "context"
 type ServerStream interface{ Context() context.Context; SendMsg(any) error }`,
 }
 
-// standIns type-checks the stand-ins on demand.
-type standIns struct {
-	fset *token.FileSet
-	srcs map[string]string
-	done map[string]*types.Package
-}
-
-func (im *standIns) Import(path string) (*types.Package, error) {
-	if p := im.done[path]; p != nil {
-		return p, nil
-	}
-	src, ok := im.srcs[path]
-	if !ok {
-		return nil, fmt.Errorf("no stand-in for %s", path)
-	}
-	f, err := parser.ParseFile(im.fset, path+".go", src, 0)
-	if err != nil {
-		return nil, err
-	}
-	p, err := (&types.Config{Importer: im}).Check(path, im.fset, []*ast.File{f}, nil)
-	if err != nil {
-		return nil, err
-	}
-	im.done[path] = p
-	return p, nil
-}
-
 // check type-checks src as the package at path against the stand-ins
 // and extra packages (path → source).
 func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, *types.Info) {
@@ -74,19 +47,9 @@ func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, 
 // checkIn is check with the file set given.
 func checkIn(t *testing.T, fset *token.FileSet, path, src string, extra map[string]string) (*ast.File, *types.Info) {
 	t.Helper()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srcs := maps.Clone(frameworks)
 	maps.Copy(srcs, extra)
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	im := &standIns{fset: fset, srcs: srcs, done: map[string]*types.Package{}}
-	if _, err := (&types.Config{Importer: im}).Check(path, fset, []*ast.File{f}, info); err != nil {
-		t.Fatal(err)
-	}
-	return f, info
+	return standin.Check(t, fset, path, src, srcs)
 }
 
 // funcs type-checks src against the stand-ins and returns its declared
