@@ -16,32 +16,41 @@ import (
 // Load is packages.Load with the standard library's bodies trimmed (cfg's
 // ParseFile is replaced). Should a package of the distribution then fail to
 // type-check (a construct a future Go needs a body for), it loads again in
-// full: slower, never wrong.
-func Load(cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
+// full: slower, never wrong. retried then names that package and its first
+// error, so that a caller can say why the run costs twice what it should
+// (a silent retry once hid a trim bug that doubled every run on modules
+// importing go/types).
+func Load(cfg *packages.Config, patterns ...string) (initial []*packages.Package, retried string, err error) {
 	std, deps := goDirs(cfg.Dir, cfg.Env)
 	if std == "" {
-		return packages.Load(cfg, patterns...)
+		initial, err = packages.Load(cfg, patterns...)
+		return initial, "", err
 	}
 	trimmed := *cfg
 	trimmed.ParseFile = Parser(std, deps)
-	initial, err := packages.Load(&trimmed, patterns...)
-	if err != nil || !stdBroken(initial, std) {
-		return initial, err
+	initial, err = packages.Load(&trimmed, patterns...)
+	if err != nil {
+		return initial, "", err
 	}
-	return packages.Load(cfg, patterns...)
+	if retried = stdBroken(initial, std); retried == "" {
+		return initial, "", nil
+	}
+	initial, err = packages.Load(cfg, patterns...)
+	return initial, retried, err
 }
 
-// stdBroken reports whether a package of the distribution in the graph has
-// a type error, which only the trimming can have caused.
-func stdBroken(initial []*packages.Package, std string) bool {
-	broken := false
+// stdBroken returns a package of the distribution in the graph that has a
+// type error, which only the trimming can have caused, with its first
+// error; "" when there is none.
+func stdBroken(initial []*packages.Package, std string) string {
+	broken := ""
 	packages.Visit(initial, nil, func(p *packages.Package) {
-		if broken || len(p.GoFiles) == 0 || !strings.HasPrefix(p.GoFiles[0], std) {
+		if broken != "" || len(p.GoFiles) == 0 || !strings.HasPrefix(p.GoFiles[0], std) {
 			return
 		}
 		for _, e := range p.Errors {
 			if e.Kind == packages.TypeError {
-				broken = true
+				broken = p.PkgPath + ": " + e.Msg
 				return
 			}
 		}

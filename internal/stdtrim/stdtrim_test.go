@@ -33,8 +33,8 @@ func TestTrimmedStdTypeChecks(t *testing.T) {
 			t.Errorf("%s: %v", p.PkgPath, e)
 		}
 	})
-	if stdBroken(pkgs, std) {
-		t.Error("stdBroken = true on a graph that type-checks")
+	if b := stdBroken(pkgs, std); b != "" {
+		t.Errorf("stdBroken = %q on a graph that type-checks", b)
 	}
 	if n < 50 {
 		t.Errorf("visited %d packages, want the whole graph of %v", n, pats)
@@ -139,10 +139,11 @@ func TestStdBrokenSeesATypeError(t *testing.T) {
 		Errors: []packages.Error{{Msg: `"path" imported and not used`, Kind: packages.TypeError}}}
 	app := &packages.Package{PkgPath: "example.com/app", GoFiles: []string{"/work/app/main.go"},
 		Errors: []packages.Error{{Msg: "undefined: x", Kind: packages.TypeError}}}
-	if !stdBroken([]*packages.Package{{PkgPath: "example.com/app", Imports: map[string]*packages.Package{"net/url": bad}}}, std) {
-		t.Error("a type error in a std dependency was not seen")
+	want := `net/url: "path" imported and not used`
+	if got := stdBroken([]*packages.Package{{PkgPath: "example.com/app", Imports: map[string]*packages.Package{"net/url": bad}}}, std); got != want {
+		t.Errorf("stdBroken = %q, want %q: the package and its error, for the caller to name", got, want)
 	}
-	if stdBroken([]*packages.Package{app}, std) {
+	if stdBroken([]*packages.Package{app}, std) != "" {
 		t.Error("the module's own type error counted as a broken trim")
 	}
 }

@@ -93,7 +93,7 @@ func (tr *Tree) load() {
 	}
 	// The analyzer returns at once on the standard library, so its bodies
 	// are left out: most of the load's time and memory.
-	tr.pkgs, tr.err = stdtrim.Load(cfg, paths...)
+	tr.pkgs, _, tr.err = stdtrim.Load(cfg, paths...)
 }
 
 // roots returns the loaded packages a pattern names: the package, its
