@@ -14,7 +14,6 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
-	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/report"
@@ -161,15 +160,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
 	r.staleIgnores(b.decls)
 	return r.result(files, b.roots, unfollowed), nil
-}
-
-// entryPoint reports whether fn is main.main or an init function: nothing
-// calls them, so they export no fact.
-func entryPoint(fn *types.Func) bool {
-	if named.Recv(fn) != nil {
-		return false
-	}
-	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
 }
 
 // declName is the name a root has in messages: F, T.M or (*T).M.

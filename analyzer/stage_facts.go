@@ -3,6 +3,7 @@ package analyzer
 import (
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
+	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/registry"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
@@ -14,7 +15,7 @@ import (
 // something, then the slots the roots call (join.ExportRootSlots).
 func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 	for _, s := range decls {
-		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "") && s.Func != nil && !entryPoint(s.Func) &&
+		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "") && s.Func != nil && !named.EntryPoint(s.Func) &&
 			!r.cfg.Allow[knowledge.Qualified(s.Func, s.Func.Pkg().Path())] {
 			bf := &paths.BlocksFact{}
 			if s.Result != nil {

@@ -57,7 +57,7 @@ func Find(pass *analysis.Pass, table map[string]bool, files []*ast.File) *Finder
 		}
 	}
 	for _, d := range decls {
-		if by, ok := r.own[d.fn]; ok && !entryPoint(d.fn) {
+		if by, ok := r.own[d.fn]; ok && !named.EntryPoint(d.fn) {
 			r.pass.ExportObjectFact(d.fn, &paths.ExitsFact{By: by})
 		}
 	}
@@ -201,13 +201,4 @@ func Drop(items []paths.Item, spans [][2]token.Pos) []paths.Item {
 		}
 	}
 	return kept
-}
-
-// entryPoint reports whether fn is main.main or an init function: nothing
-// calls them, so they export no fact.
-func entryPoint(fn *types.Func) bool {
-	if named.Recv(fn) != nil {
-		return false
-	}
-	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
 }

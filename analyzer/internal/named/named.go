@@ -36,6 +36,15 @@ func Recv(fn *types.Func) *types.Var {
 	return sig.Recv()
 }
 
+// EntryPoint reports whether fn is main.main or an init function: nothing
+// calls them, so they export no fact.
+func EntryPoint(fn *types.Func) bool {
+	if Recv(fn) != nil {
+		return false
+	}
+	return fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main")
+}
+
 // IsContext reports whether t is context.Context itself.
 func IsContext(t types.Type) bool { return Is(t, false, "context", "Context") }
 
