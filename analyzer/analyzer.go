@@ -12,6 +12,7 @@ import (
 	"github.com/syncio/syncio/analyzer/internal/config"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/exits"
+	"github.com/syncio/syncio/analyzer/internal/ginsetting"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -93,8 +94,14 @@ type pkgView struct {
 	// drop into an interface method is not evidence of I/O.
 	thirdParty bool
 	// ginFallback: a *gin.Context is the request's context here (the
-	// configuration says so, or this package sets ContextWithFallback).
+	// configuration says so, or the program sets ContextWithFallback as
+	// far as this package sees; decideGin).
 	ginFallback bool
+	// gin is this package's part in deciding gin's engine setting, and
+	// ginHeld the diagnostics it holds for a package above to decide.
+	gin     *ginsetting.Package
+	ginOwn  ginsetting.Engine
+	ginHeld []ginsetting.Held
 	// below are the package facts of the packages below, by origin path,
 	// whichever driver runs (join.ReadBelow).
 	below []join.Carried
@@ -159,7 +166,10 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	pending, dropped := r.reportRoots(b.roots)
 	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
 	r.staleIgnores(b.decls)
-	return r.result(files, b.roots, unfollowed), nil
+	held, decided := r.settleGin()
+	res := r.result(files, b.roots, unfollowed)
+	res.GinHeld, res.GinDecided = held, decided
+	return res, nil
 }
 
 // declName is the name a root has in messages: F, T.M or (*T).M.

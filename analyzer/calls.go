@@ -87,7 +87,7 @@ func (r *runner) resolve(it paths.Item) *paths.Finding {
 // fromFact is the finding of one path of another package's fact.
 func (r *pkgView) fromFact(bf *paths.BlocksFact) *paths.Finding {
 	f := &paths.Finding{Rule: bf.Rule, Lock: bf.Lock, Tx: bf.Tx, Chain: bf.Chain, Sites: bf.Sites, Detail: bf.Detail, Hint: bf.Hint,
-		Kind: bf.Kind, Ref: bf.Ref, Over: bf.Over}
+		Kind: bf.Kind, Ref: bf.Ref, Gin: bf.Gin, Over: bf.Over}
 	for _, s := range bf.Sites {
 		f.Poses = append(f.Poses, r.sitePos(s))
 	}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"encoding/gob"
+	"github.com/syncio/syncio/analyzer/internal/ginsetting"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -16,7 +17,8 @@ import (
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
 		new(join.JoinedFact), new(attachFact), new(registry.RegistrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
-		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact), new(paths.ExitsFact)}
+		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact), new(paths.ExitsFact),
+		new(ginsetting.FallbackFact), new(ginsetting.HeldFact), new(ginsetting.DecidedFact)}
 }
 
 // A join.CarriedFact holds facts as interface values, which gob encodes

@@ -43,8 +43,12 @@ func TestGinContextFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases.Run(t, a, "ginflag")
-	cfg, err := Settings{GinContextFallback: true}.Config()
-	if err != nil || !cfg.GinContextFallback {
-		t.Errorf("settings gin-context-fallback: %v, %+v", err, cfg.GinContextFallback)
+	on := true
+	cfg, err := Settings{GinContextFallback: &on}.Config()
+	if err != nil || cfg.GinContextFallback == nil || !*cfg.GinContextFallback {
+		t.Errorf("settings gin-context-fallback: %v, %v", err, cfg.GinContextFallback)
+	}
+	if cfg, _ := (Settings{}).Config(); cfg.GinContextFallback != nil {
+		t.Errorf("settings without gin-context-fallback: %v, want unset (decided from the program)", *cfg.GinContextFallback)
 	}
 }

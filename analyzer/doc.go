@@ -20,6 +20,7 @@
 //	reportRoots   stage_report.go     diagnostics at the roots' calls; their pending calls
 //	joinCalls     stage_join.go       calls through interfaces and stored funcs joined (internal/join)
 //	staleIgnores  stage_stale.go      the ignores that hid nothing
+//	settleGin     stage_gin.go        gin diagnostics held here, or decided from below (decideGin: in scan)
 //	result        stage_result.go     the seen.Package: roots, registrations, references
 //
 // # One finding
@@ -44,6 +45,13 @@
 // request-path finding; a paths.ExitsFact carries such a function to the
 // packages above.
 //
+// A *gin.Context given as a context is a finding only under the engine's
+// default ContextWithFallback = false, set where the engine is built,
+// usually above the handlers. A package that cannot see the setting holds
+// such diagnostics in a fact (stage_gin.go, internal/ginsetting); the
+// first package above that builds an engine, sets the field or is main
+// reports or drops them.
+//
 // # Packages
 //
 // A unit imports only the units above it in this list (regions and
@@ -66,6 +74,7 @@
 //	internal/registry   registration calls and registrars made roots; the seen.Package's roots
 //	internal/branches   dispatch branches told from handlers: Mark, and the references (Refs)
 //	internal/exits      stretches of a body that can only end the process (log.Fatal, os.Exit)
+//	internal/ginsetting gin's ContextWithFallback decided program-wide; diagnostics held until then
 //	internal/rules      each rule decided in one file, with its wording and fix (SIO002: dropped.go)
 //	internal/join       the second phase: conversions and stores recorded, pending calls joined
 //	internal/report     diagnostics from paths: chains, related positions, fixes, ignores, sites

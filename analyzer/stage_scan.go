@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
@@ -26,7 +25,6 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
-	r.ginFallback = cfg.GinContextFallback || dataflow.SetsGinFallback(pass)
 	r.thirdParty = isThirdParty(pass)
 	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.Enabled,
 		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
@@ -50,6 +48,7 @@ func (r *scanned) scan() []*ast.File {
 	}
 	r.dirs = directive.New(r.pass.Fset, files)
 	r.rep = report.New(r.pass, r.reportOpts(), r.dirs, r.site)
+	r.decideGin(files)
 	r.rep.BadIgnores()
 	r.slots = resolve.NewSlots(r.pass.TypesInfo, files)
 	r.scanCallbacks(files)
@@ -120,6 +119,10 @@ func (r *pkgView) reportOpts() report.Options {
 		Known:          func(id string) bool { _, ok := RuleByID(id); return ok },
 		FixURL:         r.cfg.FixURL,
 		SuppressionURL: r.cfg.SuppressionURL,
+		Short: func(id string) string {
+			rule, _ := RuleByID(id)
+			return rule.Short
+		},
 		Replacement: func(key string) (string, string) {
 			rep := r.cfg.Blocking[key]
 			return rep.Method, rep.ExtraArgs

@@ -102,6 +102,12 @@ type Package struct {
 	// that the package's dispatch join met and followed to none of the
 	// functions stored there (see Unfollowed).
 	Unfollowed []Unfollowed `json:"unfollowed_calls,omitempty"`
+	// GinHeld are the findings (by key) that hold only if the gin engine
+	// keeps gin's default ContextWithFallback = false, which this package
+	// could not see; GinDecided those it decided that packages below held.
+	// What no analysed package decided is said once by the driver.
+	GinHeld    []string `json:"-"`
+	GinDecided []string `json:"-"`
 }
 
 // Unfollowed is a call through a func field, on a request path, that
@@ -159,6 +165,10 @@ type Report struct {
 	// Unfollowed are the calls through a func field that no package
 	// followed (see Package.Unfollowed), each once, in position order.
 	Unfollowed []Unfollowed `json:"unfollowed_calls"`
+	// GinUndecided are the calls (file:line:col) that give a *gin.Context
+	// as a context where no analysed package decided the engine's
+	// ContextWithFallback (see Package.GinHeld): not reported either way.
+	GinUndecided []string `json:"gin_undecided,omitempty"`
 }
 
 // BlindPackage is a package whose routes led to no request root.
@@ -229,6 +239,7 @@ func Merge(pkgs []*Package) Report {
 	}
 	sort.Strings(paths)
 	var rep Report
+	rep.GinUndecided = undecidedGin(pkgs)
 	for _, path := range paths {
 		p := byPath[path]
 		rep.Roots = append(rep.Roots, p.Roots...)
@@ -274,6 +285,37 @@ func Merge(pkgs []*Package) Report {
 		rep.Blind = []BlindPackage{}
 	}
 	return rep
+}
+
+// undecidedGin are the sites of the findings some package held for the
+// gin setting and none decided, sorted.
+func undecidedGin(pkgs []*Package) []string {
+	decided := map[string]bool{}
+	for _, p := range pkgs {
+		if p != nil {
+			for _, k := range p.GinDecided {
+				decided[k] = true
+			}
+		}
+	}
+	sites := map[string]bool{}
+	for _, p := range pkgs {
+		if p == nil {
+			continue
+		}
+		for _, k := range p.GinHeld {
+			if !decided[k] {
+				site, _, _ := strings.Cut(k, "|")
+				sites[site] = true
+			}
+		}
+	}
+	var out []string
+	for s := range sites {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return posLess(out[i], out[j], "", "") })
+	return out
 }
 
 // kindOf says what r is to a reader counting handlers. A root is only

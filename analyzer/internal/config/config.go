@@ -79,11 +79,13 @@ type Config struct {
 	// joining with what was seen at run time (syncio -confirm): a
 	// suppressed antipattern still blocks under load.
 	ReportIgnored bool
-	// GinContextFallback says the program sets gin's
-	// Engine.ContextWithFallback = true, so a *gin.Context is the request's
-	// context. syncio sees the assignment only in the package it analyses;
-	// set this when the engine is built in another package.
-	GinContextFallback bool
+	// GinContextFallback says whether the program sets gin's
+	// Engine.ContextWithFallback = true, so that a *gin.Context is the
+	// request's context. nil (the default) lets syncio decide from the
+	// program: the package that builds the engine or sets the field, or
+	// main (internal/ginsetting); true or false decides for every package,
+	// for a program whose engine syncio does not see.
+	GinContextFallback *bool
 	// StrictRoots reports, as an SIO000 diagnostic at its first
 	// registration call, a package that registers routes but where no
 	// request root was found (its handlers are not analysed). For drivers
@@ -131,12 +133,20 @@ func Default() Config {
 	return cfg
 }
 
+func cloneBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
+}
+
 // Clone deep-copies c so that flags can change the copy.
 func (c Config) Clone() *Config {
 	n := &Config{Rules: map[string]bool{}, Blocking: map[string]Replacement{}, Allow: map[string]bool{},
 		Clients: map[string]string{}, Waits: map[string]string{}, Files: map[string]bool{}, IO: map[string]bool{}, Memory: map[string]bool{}, Exits: map[string]bool{},
 		Tests: c.Tests, ReportIgnored: c.ReportIgnored,
-		GinContextFallback: c.GinContextFallback, StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
+		GinContextFallback: cloneBool(c.GinContextFallback), StrictRoots: c.StrictRoots, DocsBase: c.DocsBase}
 	maps.Copy(n.Rules, c.Rules)
 	maps.Copy(n.Blocking, c.Blocking)
 	maps.Copy(n.Allow, c.Allow)

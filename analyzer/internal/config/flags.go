@@ -2,7 +2,9 @@ package config
 
 import (
 	"flag"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -109,6 +111,30 @@ func (f docsFlag) Set(s string) error {
 	return nil
 }
 
+// ginFlag is -gin-context-fallback: a boolean flag whose absence is a
+// third value (decide from the program), so that -gin-context-fallback=false
+// can say "the engine keeps gin's default" where syncio cannot see it.
+type ginFlag struct{ cfg *Config }
+
+func (f ginFlag) String() string {
+	if f.cfg == nil || f.cfg.GinContextFallback == nil {
+		return ""
+	}
+	return strconv.FormatBool(*f.cfg.GinContextFallback)
+}
+
+func (f ginFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false (or leave it out to let syncio decide from the program), not %q", s)
+	}
+	f.cfg.GinContextFallback = &v
+	return nil
+}
+
+// IsBoolFlag lets -gin-context-fallback stand alone for true.
+func (ginFlag) IsBoolFlag() bool { return true }
+
 // RegisterFlags registers the flags that change cfg: one per Settings
 // key, through the same parsers, and -report-ignored.
 func RegisterFlags(fs *flag.FlagSet, cfg *Config) {
@@ -116,8 +142,8 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
 	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
 		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
-	fs.BoolVar(&cfg.GinContextFallback, "gin-context-fallback", cfg.GinContextFallback,
-		"the program sets gin's Engine.ContextWithFallback = true in a package other than the handlers' (then a *gin.Context is the request's context)")
+	fs.Var(ginFlag{cfg}, "gin-context-fallback",
+		"whether the program sets gin's Engine.ContextWithFallback = true, so that a *gin.Context is the request's context: true or false for a program whose engine syncio does not analyse; unset, syncio decides from the package that builds the engine or sets the field, or main")
 	fs.BoolVar(&cfg.StrictRoots, "strict-roots", cfg.StrictRoots,
 		"report (SIO000) a package that registers routes but where no request root was found; for go vet and golangci-lint, where the standalone syncio's roots line and warning cannot be shown")
 	fs.Var(listFlag{cfg, addBlocking, new([]string)}, "blocking",

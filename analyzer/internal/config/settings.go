@@ -38,9 +38,10 @@ type Settings struct {
 	// "func(pkg/path.Type)" / "func(*pkg/path.Type)" first-parameter
 	// patterns.
 	Roots []string `json:"roots"`
-	// GinContextFallback: the program sets gin's
-	// Engine.ContextWithFallback = true (see Config).
-	GinContextFallback bool `json:"gin-context-fallback"`
+	// GinContextFallback: whether the program sets gin's
+	// Engine.ContextWithFallback = true (see Config); unset, syncio
+	// decides from the program.
+	GinContextFallback *bool `json:"gin-context-fallback"`
 	// StrictRoots reports a package that registers routes but where no
 	// request root was found (see Config.StrictRoots).
 	StrictRoots bool `json:"strict-roots"`
@@ -67,7 +68,7 @@ func (s Settings) Config() (Config, error) {
 		cfg.Rules[id] = s.Rules[raw]
 	}
 	cfg.Tests = s.Tests
-	cfg.GinContextFallback = s.GinContextFallback
+	cfg.GinContextFallback = cloneBool(s.GinContextFallback)
 	cfg.StrictRoots = s.StrictRoots
 	for _, b := range s.Blocking {
 		if err := addBlocking(&cfg, b); err != nil {

@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
@@ -277,33 +276,7 @@ func (f *Ctx) Classify(e ast.Expr) CtxInfo {
 	return CtxInfo{Class: CtxUnknown}
 }
 
-// SetsGinFallback reports whether the package assigns true to a gin
-// Engine's ContextWithFallback field (engine.ContextWithFallback = true).
-func SetsGinFallback(pass *analysis.Pass) bool {
-	found := false
-	for _, file := range pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || found || len(as.Lhs) != len(as.Rhs) {
-				return !found
-			}
-			for i, lhs := range as.Lhs {
-				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-				if !ok || sel.Sel.Name != "ContextWithFallback" {
-					continue
-				}
-				// The field itself, so an Engine embedded in a type of the
-				// service's counts too.
-				s := pass.TypesInfo.Selections[sel]
-				if s == nil || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != knowledge.PathGin {
-					continue
-				}
-				if tv, ok := pass.TypesInfo.Types[as.Rhs[i]]; ok && tv.Value != nil && tv.Value.String() == "true" {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
-}
+// GinDependent reports whether a finding's detail says it is one only
+// because a *gin.Context is never cancelled under gin's defaults: whether
+// it is a finding is the engine's setting's (internal/ginsetting).
+func GinDependent(detail string) bool { return strings.Contains(detail, ginCtxDesc) }

@@ -34,6 +34,10 @@ type BlocksFact struct {
 	// Detail and Hint are empty. Operations past the first MaxTerminals
 	// of a rule are kept so (issue 20: facts stay small).
 	Ref bool
+	// Gin marks an SIO002 path that is a finding only because a
+	// *gin.Context is given as the context: whether it holds is the
+	// engine's ContextWithFallback's (internal/ginsetting).
+	Gin bool
 	// Over, on the last entry of a rule, counts the rule's distinct
 	// operations beyond the MaxOps the fact names, as the function that
 	// dropped them counted them.

@@ -18,6 +18,7 @@ type Finding struct {
 	Hint   string
 	Kind   knowledge.OpKind // see BlocksFact.Kind
 	Ref    bool             // see BlocksFact.Ref
+	Gin    bool             // see BlocksFact.Gin
 	Over   int              // see BlocksFact.Over
 	More   []*Finding       // other rules' paths from the same function, see BlocksFact.More
 }
@@ -25,7 +26,7 @@ type Finding struct {
 // Fact is f as the fact a function exports.
 func (f *Finding) Fact() *BlocksFact {
 	bf := &BlocksFact{Rule: f.Rule, Chain: f.Chain, Sites: f.Sites, Detail: f.Detail, Hint: f.Hint, Lock: f.Lock, Tx: f.Tx,
-		Kind: f.Kind, Ref: f.Ref, Over: f.Over}
+		Kind: f.Kind, Ref: f.Ref, Gin: f.Gin, Over: f.Over}
 	for _, m := range f.More {
 		bf.More = append(bf.More, *m.Fact())
 	}
@@ -53,6 +54,7 @@ func (f *Finding) Prepend(name, site string, pos token.Pos) *Finding {
 		Detail: f.Detail,
 		Hint:   f.Hint,
 		Kind:   f.Kind,
+		Gin:    f.Gin,
 		Over:   f.Over,
 	}
 }
@@ -82,7 +84,7 @@ func (f *Finding) AsRef() *Finding {
 		return f
 	}
 	n := len(f.Chain) - 1
-	g := &Finding{Rule: f.Rule, Lock: f.Lock, Tx: f.Tx, Kind: f.Kind, Over: f.Over, Ref: true, Chain: f.Chain[n:]}
+	g := &Finding{Rule: f.Rule, Lock: f.Lock, Tx: f.Tx, Kind: f.Kind, Over: f.Over, Ref: true, Gin: f.Gin, Chain: f.Chain[n:]}
 	if n < len(f.Sites) {
 		g.Sites = f.Sites[n:]
 	}

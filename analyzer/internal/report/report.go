@@ -32,6 +32,19 @@ type Reporter struct {
 	// whole statement.
 	Assigns map[*ast.CallExpr]*ast.AssignStmt
 	src     map[string][]byte // file contents read for fixes, by name
+	// Hold, when set, takes the diagnostics of the findings it selects
+	// instead of the pass: the analyzer holds those that depend on a
+	// setting a package above decides (internal/ginsetting).
+	Hold *Hold
+}
+
+// Hold selects findings (Finding) whose diagnostics go to Diag, not to
+// the pass. A selected finding that is also held under a lock or in a
+// transaction keeps those rules' diagnostics: only its own rule's is
+// held.
+type Hold struct {
+	Finding func(*paths.Finding) bool
+	Diag    func(analysis.Diagnostic)
 }
 
 // Options is what the reporter is told of the configuration and of
@@ -47,6 +60,10 @@ type Options struct {
 	// the one a diagnostic about a //syncio:ignore carries.
 	FixURL         func(rule string) string
 	SuppressionURL func() string
+	// Short is the rule catalogue's one-line description of a rule: the
+	// words of a diagnostic led by an operation kept by name only
+	// (paths.BlocksFact.Ref), which has no detail of its own.
+	Short func(rule string) string
 	// Replacement is the context-aware method the SIO001 table gives for
 	// a call's key, and the arguments it takes after the context.
 	Replacement func(key string) (method, extraArgs string)
@@ -88,6 +105,31 @@ func (r *Reporter) Suppressed(s *paths.Summary, it paths.Item, rule string) bool
 // operations (terminals) are listed in the same message ("also reaches"),
 // so that every one is visible at once, in one diagnostic per rule.
 func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
+	if r.Hold == nil {
+		r.report(s, it, fs, r.pass.Report)
+		return
+	}
+	var now, held []*paths.Finding
+	for _, f := range fs {
+		if f.Rule == "" || !r.Hold.Finding(f) {
+			now = append(now, f)
+			continue
+		}
+		h := *f
+		h.Lock, h.Tx = "", ""
+		held = append(held, &h)
+		if f.Lock != "" || f.Tx != "" {
+			g := *f
+			g.Rule = ""
+			now = append(now, &g)
+		}
+	}
+	r.report(s, it, now, r.pass.Report)
+	r.report(s, it, held, r.Hold.Diag)
+}
+
+// report is Report with the diagnostics going to sink.
+func (r *Reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding, sink func(analysis.Diagnostic)) {
 	type group struct {
 		main *paths.Finding
 		also []*paths.Finding
@@ -139,10 +181,10 @@ func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) 
 				detail = "does I/O"
 			}
 			clause, hint := r.opts.Held(rule, g.main)
-			r.emit(s, it, g.main, rule, detail+clause, hint, g.also, more)
+			r.emit(s, it, g.main, rule, detail+clause, hint, g.also, more, sink)
 			continue
 		}
-		r.emit(s, it, g.main, rule, g.main.Detail, g.main.Hint, g.also, more)
+		r.emit(s, it, g.main, rule, g.main.Detail, g.main.Hint, g.also, more, sink)
 	}
 }
 
@@ -170,16 +212,26 @@ func (m moreOps) String() string {
 // paths.MaxTerminals-1 after the hint and says how many more there are (more),
 // and every one is attached as related information at its operation, so
 // that -json and SARIF carry them all.
-func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps) {
+func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps, sink func(analysis.Diagnostic)) {
 	s.Reported++
 	var msg string
 	last := f.Chain[len(f.Chain)-1]
-	if len(f.Chain) == 1 {
+	if f.Ref && detail == "" {
+		// Led by an operation past those a fact keeps with their paths:
+		// what the rule flags, and where, instead of a chain.
+		detail = "is on this request path (the calls between are not kept): " + r.opts.Short(rule)
+		if n := len(f.Sites); n > 0 && f.Sites[n-1] != "" {
+			last += " at " + paths.ShortSite(f.Sites[n-1])
+		}
+		msg = s.Name + " reaches " + last + ", which " + detail
+	} else if len(f.Chain) == 1 {
 		msg = last + " " + detail
 	} else {
 		msg = s.Name + " calls " + strings.Join(f.Chain, " → ") + ", which " + detail
 	}
-	msg += "; " + hint
+	if hint != "" || !f.Ref {
+		msg += "; " + hint
+	}
 	if len(also) > 0 || more.String() != "" {
 		var others []string
 		for i, a := range also {
@@ -261,7 +313,7 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 	if it.Fixes != nil && rule == "SIO002" {
 		d.SuggestedFixes = it.Fixes
 	}
-	r.pass.Report(d)
+	sink(d)
 }
 
 // Stale reports //syncio:ignore directives that hid nothing, once every

@@ -97,6 +97,7 @@ func (c *Contexts) Call(call *ast.CallExpr, sig *types.Signature, fn *types.Func
 					it.Term.Kind = knowledge.OpMemory
 				}
 				it.FixArg = arg
+				it.Term.Gin = dataflow.GinDependent(ci.Desc)
 				// Passing c is everywhere in gin services, and the callee's own
 				// blocking (a ctx-less query, a sleep) is a problem of its own.
 				if rest, ok := rest(); ok {
@@ -108,6 +109,9 @@ func (c *Contexts) Call(call *ast.CallExpr, sig *types.Signature, fn *types.Func
 			if memory {
 				it.Term.Kind = knowledge.OpMemory
 			}
+			// A context derived from c (context.WithValue(c, …)) is
+			// cancelled with the request exactly when c is.
+			it.Term.Gin = dataflow.GinDependent(ci.Desc)
 			if call, ok := arg.(*ast.CallExpr); ok && (ci.Desc == "context.Background()" || ci.Desc == "context.TODO()") {
 				it.FixArg = call
 			}

@@ -434,6 +434,9 @@ func analyze(cfg Config, o options, patterns []string) int {
 		if sawRoots {
 			// What the run saw, for a reader of the log alone.
 			notices = append(notices, roots.Line(nil))
+			if note := ginNote(roots); note != "" {
+				notices = append(notices, note)
+			}
 		}
 		if err := writeSARIF(cfg, o.sarif, dir, found, problems, blindWarnings(roots), notices, joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/checker"
 
@@ -59,6 +60,8 @@ func relativePackage(p *seen.Package, dir string) *seen.Package {
 		}
 		c.Refs[i] = x
 	}
+	c.GinHeld = shortKeys(dir, p.GinHeld)
+	c.GinDecided = shortKeys(dir, p.GinDecided)
 	c.Unfollowed = make([]seen.Unfollowed, len(p.Unfollowed))
 	for i, u := range p.Unfollowed {
 		u.Pos = shortPath(dir, u.Pos)
@@ -85,13 +88,43 @@ func blindWarnings(rep seen.Report) []string {
 	return out
 }
 
+// shortKeys is keys ("site|…", seen.Package.GinHeld's) with their sites
+// relative to dir.
+func shortKeys(dir string, keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		site, rest, _ := strings.Cut(k, "|")
+		out[i] = shortPath(dir, site) + "|" + rest
+	}
+	return out
+}
+
 // printRoots prints the warnings for blind packages and the roots line,
 // the run's last line.
 func printRoots(w io.Writer, name string, rep seen.Report) {
 	for _, line := range blindWarnings(rep) {
 		fmt.Fprintf(w, "%s: %s\n", name, line)
 	}
+	if note := ginNote(rep); note != "" {
+		fmt.Fprintf(w, "%s: %s\n", name, note)
+	}
 	fmt.Fprintf(w, "%s: %s\n", name, rep.Line(nil))
+}
+
+// ginNote says, once, which calls that give a *gin.Context as a context
+// were neither reported nor cleared because no analysed package decided
+// the engine's ContextWithFallback; "" when there are none.
+func ginNote(rep seen.Report) string {
+	n := len(rep.GinUndecided)
+	if n == 0 {
+		return ""
+	}
+	calls := "1 call gives"
+	if n > 1 {
+		calls = fmt.Sprintf("%d calls give", n)
+	}
+	return fmt.Sprintf("%s a *gin.Context as a context (first at %s) where no package analysed builds the gin engine or sets ContextWithFallback, so whether c is cancelled with the request is unknown: not reported; run with -gin-context-fallback=false if the engine keeps gin's default (they are SIO002 findings then), or -gin-context-fallback if it sets ContextWithFallback = true",
+		calls, rep.GinUndecided[0])
 }
 
 // writeRootsReport writes rep as JSON to path (relative to dir).

@@ -116,3 +116,11 @@ func Fiber2(c *fiber2.Ctx) error {
 func Fiber3(c fiber3.Ctx) error {
 	return db.Ping() // want `Ping blocks`
 }
+
+// routes builds the engine with gin's default ContextWithFallback =
+// false, so c is never cancelled and passing it is a finding here.
+func routes() *gin.Engine {
+	r := gin.New()
+	r.GET("/", Gin)
+	return r
+}

@@ -1,3 +1,5 @@
+// want package:`gin-fallback`
+
 // Package ginfallback sets gin's ContextWithFallback, so its handlers'
 // *gin.Context reads the request's context and passing c is no SIO002.
 package ginfallback

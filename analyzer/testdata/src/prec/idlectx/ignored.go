@@ -40,3 +40,11 @@ func AIProvider(c *gin.Context) {
 	_ = valid.Forward(c)                  // want `^prec/idlectx/valid.Forward is given c \(a \*gin.Context`
 	_ = captured(context.Background())    // want `^prec/idlectx.captured is given context.Background\(\)`
 }
+
+// routes builds the engine with gin's default ContextWithFallback =
+// false, so c is never cancelled and passing it is a finding here.
+func routes() *gin.Engine {
+	r := gin.New()
+	r.GET("/", AIProvider)
+	return r
+}
