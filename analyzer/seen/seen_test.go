@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,18 @@ func TestLineNamesUnfollowedCalls(t *testing.T) {
 	}
 	if got := Merge([]*Package{low}).Line(nil); !strings.Contains(got, "; 1 call on request paths through a func field that syncio followed to none of the functions stored there (first at core/hook.go:44, where hook.Handler[T].Func holds functions of several types), so what runs behind it is unseen") {
 		t.Errorf("one call: %s", got)
+	}
+}
+
+// TestMergeGinUndecided: a call held by one package and decided by
+// another is no longer undecided; one held and decided by none is, once.
+func TestMergeGinUndecided(t *testing.T) {
+	rep := Merge([]*Package{
+		{Path: "a", GinHeld: []string{"a.go:3:2|SIO002|x", "a.go:9:2|SIO002|y"}},
+		{Path: "a", GinHeld: []string{"a.go:9:2|SIO002|y"}}, // its test variant
+		{Path: "router", GinDecided: []string{"a.go:3:2|SIO002|x"}},
+	})
+	if want := []string{"a.go:9:2"}; !slices.Equal(rep.GinUndecided, want) {
+		t.Errorf("GinUndecided = %v, want %v", rep.GinUndecided, want)
 	}
 }
