@@ -5,6 +5,11 @@ import (
 	"net/http"
 
 	"example.com/wired/app"
+	"example.com/wired/ginfb"
 )
 
-func main() { _ = http.ListenAndServe("127.0.0.1:8080", app.Routes(nil)) }
+func main() {
+	_ = ginfb.New()
+	_ = app.GinRoutes()
+	_ = http.ListenAndServe("127.0.0.1:8080", app.Routes(nil))
+}

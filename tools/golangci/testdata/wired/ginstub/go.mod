@@ -1,0 +1,3 @@
+module github.com/gin-gonic/gin
+
+go 1.26.0
