@@ -32,3 +32,11 @@ func (p *Proxy) Profile(c *gin.Context) {
 	c.Status(resp.StatusCode)
 	_, _ = io.Copy(c.Writer, resp.Body)
 }
+
+// Routes builds the engine with gin's defaults: ContextWithFallback stays
+// false, so c is never cancelled.
+func Routes(p *Proxy) *gin.Engine {
+	e := gin.New()
+	e.GET("/profiles/:id", p.Profile)
+	return e
+}
