@@ -37,6 +37,7 @@ func TestDriverTable(t *testing.T) {
 	plain := regexp.MustCompile(`(?m)ok\.go:11:15: net/http\.Get blocks.*\(SIO001\)$`)
 	nolinted := regexp.MustCompile(`(?m)ok\.go:15:2: time\.Sleep waits.*\(SIO005\)$`)
 	embedded := regexp.MustCompile(`(?m)embedmiss\.go:13:2: net/http\.Get blocks.*\(SIO001\)$`)
+	testbroken := regexp.MustCompile(`(?m)testbroken\.go:9:15: net/http\.Get blocks.*\(SIO001\)$`)
 
 	check := func(row, out string, code, wantCode int, want map[*regexp.Regexp]bool, texts map[string]bool) {
 		t.Helper()
@@ -66,6 +67,15 @@ func TestDriverTable(t *testing.T) {
 	out, code = vet("./ok", "./broken")
 	check("vet, broken package", out, code, 1, map[*regexp.Regexp]bool{plain: true},
 		map[string]bool{`cannot use "not a number"`: true})
+
+	// go vet vets a package together with its test files, whatever the
+	// analyzer's -tests says, so the package's own finding is lost there.
+	out, code = standalone("./testbroken")
+	check("standalone, test file that does not compile", out, code, 3, map[*regexp.Regexp]bool{testbroken: true},
+		map[string]bool{"testbroken_test.go": false})
+	out, code = vet("./ok", "./testbroken")
+	check("vet, test file that does not compile", out, code, 1, map[*regexp.Regexp]bool{plain: true, testbroken: false},
+		map[string]bool{`testbroken_test.go:6:14: cannot use "not a number"`: true})
 
 	out, code = standalone("./embedmiss")
 	check("standalone, missing embed", out, code, 1, map[*regexp.Regexp]bool{embedded: true},

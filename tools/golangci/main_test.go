@@ -168,6 +168,40 @@ func TestPluginStrictRoots(t *testing.T) {
 	}
 }
 
+// TestPluginTestFiles keeps the drivers table's golangci-lint cell for a
+// _test.go file that does not compile true: golangci-lint, not the plugin,
+// decides whether test files are loaded (run.tests, true by default). The
+// module is cmd/syncio's testdata/drivers, whose testbroken package has a
+// finding and a test file with a type error.
+func TestPluginTestFiles(t *testing.T) {
+	l := newLinter(t)
+	dir := copyDir(t, filepath.Join("..", "..", "cmd", "syncio", "testdata", "drivers"), "default.golangci.yml")
+	for _, c := range []struct {
+		tests string
+		want  []string // linter, file:line
+	}{
+		// The package's finding is lost to the typecheck issue.
+		{"true", []string{"typecheck testbroken.go:1"}},
+		{"false", []string{"syncio testbroken.go:9"}},
+	} {
+		stdout, stderr, code := l.run(t, dir, "run", "--output.json.path", "stdout", "--show-stats=false", "--tests="+c.tests, "./testbroken")
+		var report struct{ Issues []issue }
+		if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+			t.Fatalf("--tests=%s: exit %d, output is not golangci-lint JSON: %v\nstdout: %s\nstderr: %s", c.tests, code, err, stdout, stderr)
+		}
+		var got []string
+		for _, is := range report.Issues {
+			got = append(got, fmt.Sprintf("%s %s:%d", is.FromLinter, filepath.Base(is.Pos.Filename), is.Pos.Line))
+			if is.FromLinter == "typecheck" && !strings.Contains(is.Text, "testbroken_test.go") {
+				t.Errorf("--tests=%s: the typecheck issue does not name the test file: %s", c.tests, is.Text)
+			}
+		}
+		if !slices.Equal(got, c.want) || code != 1 {
+			t.Errorf("--tests=%s: exit %d, issues %v; want exit 1, %v", c.tests, code, got, c.want)
+		}
+	}
+}
+
 // TestPluginRejectsBadSettings: an invalid setting fails the run with an
 // error that names it, rather than being ignored.
 func TestPluginRejectsBadSettings(t *testing.T) {

@@ -209,7 +209,10 @@ Flags:
 // testsFollow makes -test default to the analyzer's -tests. Test variants
 // are a second type-check of every package with tests (about a tenth of
 // the CPU of a run), and with -tests off they can only repeat the
-// findings of the package's own files.
+// findings of the package's own files. Off, go list runs without -test and
+// is not asked for the test files' names, so a _test.go file that does not
+// compile is never seen: the run cannot say what it skipped without a
+// second load, and says nothing (issue 36).
 func testsFollow(fs *flag.FlagSet, a *analysis.Analyzer, o *options) {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "test" })

@@ -1,0 +1,3 @@
+module example.com/testsheadmod
+
+go 1.26

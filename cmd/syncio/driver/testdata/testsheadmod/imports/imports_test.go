@@ -1,0 +1,5 @@
+package imports
+
+import "testing
+
+func TestF(t *testing.T) {}
