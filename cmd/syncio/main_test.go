@@ -433,6 +433,34 @@ func TestVetBadFlagOneLine(t *testing.T) {
 	}
 }
 
+// TestBadFlagOneLine: a bad flag value on the command line is one line
+// naming the value, what would be valid and where the flags are listed,
+// not the error followed by the whole usage text, where it scrolls away.
+func TestBadFlagOneLine(t *testing.T) {
+	bin := syncioBinary(t)
+	cmd := exec.Command(bin, "-rules", "SIO0X", "./...")
+	cmd.Dir = t.TempDir() // the flags are rejected before anything is loaded
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("-rules SIO0X: %v, want exit 2\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("-rules SIO0X: %d lines on stderr, want 1:\n%s", len(lines), stderr.String())
+	}
+	for _, want := range []string{"-rules", `"SIO0X"`, "SIO001", "SIO006", "syncio -help"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("-rules SIO0X: %q lacks %q", lines[0], want)
+		}
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("-rules SIO0X wrote to stdout: %q", stdout.String())
+	}
+}
+
 // TestUsageMentionsSARIFAndVet checks -h of the real binary.
 func TestUsageMentionsSARIFAndVet(t *testing.T) {
 	bin := syncioBinary(t)

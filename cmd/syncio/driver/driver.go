@@ -206,6 +206,21 @@ Flags:
 	fs.PrintDefaults()
 }
 
+// parseFlags parses args into fs, leaving the report of an error to the
+// caller: the flag package prints the error and then the whole usage text
+// (some 80 lines), so that the one line that says what is wrong scrolls
+// out of sight.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() {
+		fs.SetOutput(out)
+		fs.Usage = usage
+	}()
+	return fs.Parse(args)
+}
+
 // testsFollow makes -test default to the analyzer's -tests. Test variants
 // are a second type-check of every package with tests (about a tenth of
 // the CPU of a run), and with -tests off they can only repeat the
@@ -224,10 +239,12 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 	var o options
 	stderr := stderrOf(cfg)
 	fs := newFlagSet(cfg, &o)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return ExitClean, false
 		}
+		fmt.Fprintf(stderr, "%s: %v; run %s -help for the flags\n", cfg.Analyzer.Name, err, cfg.Analyzer.Name)
 		return ExitUsage, false
 	}
 	testsFollow(fs, cfg.Analyzer, &o)
