@@ -461,6 +461,26 @@ func TestBadFlagOneLine(t *testing.T) {
 	}
 }
 
+// TestHelpSaysEachDefaultOnce: the flag package appends "(default X)" to
+// a usage that does not end in a zero value, so a usage that explains its
+// default in words must leave the Value's default at zero.
+func TestHelpSaysEachDefaultOnce(t *testing.T) {
+	bin := syncioBinary(t)
+	out, err := exec.Command(bin, "-h").CombinedOutput()
+	if err != nil {
+		t.Fatalf("-h: %v\n%s", err, out)
+	}
+	_, flags, ok := strings.Cut(string(out), "\nFlags:\n")
+	if !ok {
+		t.Fatalf("-h has no Flags: section:\n%s", out)
+	}
+	for _, entry := range strings.Split(flags, "\n  -")[1:] {
+		if n := strings.Count(entry, "(default"); n > 1 {
+			t.Errorf("-%s says its default %d times", strings.TrimSpace(entry), n)
+		}
+	}
+}
+
 // TestUsageMentionsSARIFAndVet checks -h of the real binary.
 func TestUsageMentionsSARIFAndVet(t *testing.T) {
 	bin := syncioBinary(t)
