@@ -139,6 +139,18 @@ func (a *adopter) expect(name string, wantCode int, wantFinding bool) string {
 	return out
 }
 
+// git runs git in the service directory and returns its output.
+func (a *adopter) git(args ...string) string {
+	a.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = a.dir, a.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		a.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
 // wantToolsMod checks that tools/go.mod pins syncio as the doc says.
 func (a *adopter) wantToolsMod(lines ...string) {
 	a.t.Helper()
@@ -157,8 +169,16 @@ func TestAdoptionToolsModuleFromClone(t *testing.T) {
 	a := newAdopter(t)
 	a.expect("tools-clone", 0, false)
 	a.wantToolsMod("github.com/syncio/syncio v0.0.0-00010101000000-000000000000", "github.com/syncio/syncio => ./syncio")
+	a.git("init", "-q")
+	a.expect("gitignore-bin", 0, false)
 	a.expect("tools-run", 3, true)
 	a.expect("vet-tools", 1, true)
+	// What the blocks built or cloned stays out of the user's commits.
+	for _, l := range strings.Split(a.git("status", "--porcelain", "--untracked-files=all"), "\n") {
+		if strings.Contains(l, "bin/") || strings.Contains(l, "tools/syncio/") {
+			t.Errorf("git status shows %q: the docs leave it out of .gitignore", l)
+		}
+	}
 	if b, err := os.ReadFile(filepath.Join(a.dir, "go.mod")); err != nil || strings.Contains(string(b), "syncio") {
 		t.Errorf("the service's go.mod changed (err %v):\n%s", err, b)
 	}
@@ -450,6 +470,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"tools-clone":         "TestAdoptionToolsModuleFromClone",
 		"tools-private":       "TestAdoptionToolsModulePrivate",
 		"tools-run":           "TestAdoptionToolsModuleFromClone",
+		"gitignore-bin":       "TestAdoptionToolsModuleFromClone",
 		"vet-tools":           "TestAdoptionToolsModuleFromClone",
 		"install-clone":       "TestAdoptionGoInstallFromClone",
 		"vet-path":            "TestAdoptionGoInstallFromClone",

@@ -433,6 +433,54 @@ func TestVetBadFlagOneLine(t *testing.T) {
 	}
 }
 
+// TestBadFlagOneLine: a bad flag value on the command line is one line
+// naming the value, what would be valid and where the flags are listed,
+// not the error followed by the whole usage text, where it scrolls away.
+func TestBadFlagOneLine(t *testing.T) {
+	bin := syncioBinary(t)
+	cmd := exec.Command(bin, "-rules", "SIO0X", "./...")
+	cmd.Dir = t.TempDir() // the flags are rejected before anything is loaded
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("-rules SIO0X: %v, want exit 2\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("-rules SIO0X: %d lines on stderr, want 1:\n%s", len(lines), stderr.String())
+	}
+	for _, want := range []string{"-rules", `"SIO0X"`, "SIO001", "SIO006", "syncio -help"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("-rules SIO0X: %q lacks %q", lines[0], want)
+		}
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("-rules SIO0X wrote to stdout: %q", stdout.String())
+	}
+}
+
+// TestHelpSaysEachDefaultOnce: the flag package appends "(default X)" to
+// a usage that does not end in a zero value, so a usage that explains its
+// default in words must leave the Value's default at zero.
+func TestHelpSaysEachDefaultOnce(t *testing.T) {
+	bin := syncioBinary(t)
+	out, err := exec.Command(bin, "-h").CombinedOutput()
+	if err != nil {
+		t.Fatalf("-h: %v\n%s", err, out)
+	}
+	_, flags, ok := strings.Cut(string(out), "\nFlags:\n")
+	if !ok {
+		t.Fatalf("-h has no Flags: section:\n%s", out)
+	}
+	for _, entry := range strings.Split(flags, "\n  -")[1:] {
+		if n := strings.Count(entry, "(default"); n > 1 {
+			t.Errorf("-%s says its default %d times", strings.TrimSpace(entry), n)
+		}
+	}
+}
+
 // TestUsageMentionsSARIFAndVet checks -h of the real binary.
 func TestUsageMentionsSARIFAndVet(t *testing.T) {
 	bin := syncioBinary(t)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/golangci/golangci-lint/v2/pkg/commands"
 	"github.com/golangci/golangci-lint/v2/pkg/exitcodes"
@@ -26,14 +27,33 @@ func main() {
 	}
 }
 
-// buildInfo reports the Go version but keeps Version "(devel)": for that
-// value golangci-lint salts its result cache with a hash of the binary, so
-// a rebuilt analyzer never reads results cached by an older one. Any other
+// buildInfo reports the Go version and the golangci-lint and syncio the
+// binary was built from, but keeps Version "(devel)": for that value
+// golangci-lint salts its result cache with a hash of the binary, so a
+// rebuilt analyzer never reads results cached by an older one. Any other
 // fixed string would be used as the salt as is.
 func buildInfo() commands.BuildInfo {
-	info := commands.BuildInfo{Version: "(devel)", Commit: "syncio", Date: "(unknown)", GoVersion: "unknown"}
+	info := commands.BuildInfo{Version: "(devel)", Commit: "unknown", Date: "(unknown)", GoVersion: "unknown"}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		info.GoVersion = bi.GoVersion
+		info.Commit = builtFrom(bi.Deps)
 	}
 	return info
+}
+
+// builtFrom names golangci-lint and syncio as go.mod pinned them, as the
+// docs/ci.md recipe does.
+func builtFrom(deps []*debug.Module) string {
+	var from []string
+	for _, m := range deps {
+		switch {
+		case m.Path == "github.com/golangci/golangci-lint/v2":
+			from = append(from, "golangci-lint "+m.Version)
+		case m.Path == "github.com/syncio/syncio" && m.Replace != nil:
+			from = append(from, "syncio => "+m.Replace.Path) // a clone: its placeholder version says nothing
+		case m.Path == "github.com/syncio/syncio":
+			from = append(from, "syncio "+m.Version)
+		}
+	}
+	return strings.Join(from, " and ")
 }

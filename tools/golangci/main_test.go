@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +53,25 @@ type issue struct {
 		Filename string
 		Line     int
 		Column   int
+	}
+}
+
+// versionLine is what `golangci-lint version` must say of a custom build:
+// the Go it was built with and the golangci-lint and syncio it was built
+// from, not golangci-lint's empty ldflags defaults.
+var versionLine = regexp.MustCompile(`^golangci-lint has version \(devel\) built with (go\S+) from golangci-lint (v2\.\d+\.\d+) and syncio \S.* on \S`)
+
+// TestVersion: a user asked for the version of the custom binary is told
+// what it is.
+func TestVersion(t *testing.T) {
+	l := newLinter(t)
+	out, stderr, code := l.run(t, t.TempDir(), "version")
+	m := versionLine.FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("version: exit %d, %q (stderr %q); want it to match %s", code, out, stderr, versionLine)
+	}
+	if m[1] != runtime.Version() {
+		t.Errorf("version names %s, this is %s", m[1], runtime.Version())
 	}
 }
 

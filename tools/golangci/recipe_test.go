@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -163,6 +164,14 @@ func TestDocRecipe(t *testing.T) {
 	}
 	if want := regexp.MustCompile(`(?m)^main\.go:10:15: net/http\.Get blocks.*\(SIO001\) \(syncio\)$`); !want.MatchString(out) {
 		t.Errorf("golangci-build output lacks the SIO001 finding:\n%s", out)
+	}
+	// What docs/ci.md says `golangci-lint version` prints for the recipe.
+	out, code = sh("version", "bin/golangci-lint version")
+	if m := versionLine.FindStringSubmatch(out); code != 0 || m == nil || m[1] != runtime.Version() ||
+		!strings.Contains(out, " and syncio => ../syncio on (unknown)") {
+		t.Errorf("bin/golangci-lint version: exit %d, %q; want it to name %s, golangci-lint and syncio => ../syncio", code, out, runtime.Version())
+	} else if v := os.Getenv(versionEnv); v != "" && m[2] != v {
+		t.Errorf("bin/golangci-lint version names golangci-lint %s, want %s", m[2], v)
 	}
 	if v := os.Getenv(versionEnv); v != "" {
 		mod, err := os.ReadFile(filepath.Join(dir, "tools", "golangci", "go.mod"))

@@ -151,3 +151,26 @@ func TestFlagPatternRow(t *testing.T) {
 		t.Fatalf("entries %q, clients row %q", got, cfg.Clients["example.com/sdk.NewClient*"])
 	}
 }
+
+// TestRulesHelpSaysDefaultOnce: the flag package appends a Value's
+// default to its usage, so a usage string that states the default too
+// reads "(default: …) (default …)".
+func TestRulesHelpSaysDefaultOnce(t *testing.T) {
+	t.Parallel()
+	fs := flag.NewFlagSet("syncio", flag.ContinueOnError)
+	var out strings.Builder
+	fs.SetOutput(&out)
+	cfg := Default()
+	RegisterFlags(fs, &cfg)
+	fs.PrintDefaults()
+	_, entry, _ := strings.Cut(out.String(), "  -rules ")
+	entry, _, _ = strings.Cut(entry, "\n  -")
+	if n := strings.Count(entry, "default"); n != 1 {
+		t.Errorf("-rules help says default %d times, want once:\n%s", n, entry)
+	}
+	for _, want := range []string{"SIO001,SIO002,SIO003,SIO004,SIO005,SIO007", "SIO006"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("-rules help lacks %q:\n%s", want, entry)
+		}
+	}
+}

@@ -138,7 +138,9 @@ func (ginFlag) IsBoolFlag() bool { return true }
 // RegisterFlags registers the flags that change cfg: one per Settings
 // key, through the same parsers, and -report-ignored.
 func RegisterFlags(fs *flag.FlagSet, cfg *Config) {
-	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to enable (default: every rule that is not opt-in)")
+	// The flag package appends the default (the Value's String), so the
+	// usage names only what that list leaves out.
+	fs.Var(rulesFlag{cfg}, "rules", "comma-separated rule IDs to run, and only those; the opt-in rules ("+strings.Join(optIn(), ", ")+") run only when listed")
 	fs.BoolVar(&cfg.Tests, "tests", cfg.Tests, "also analyse _test.go files")
 	fs.BoolVar(&cfg.ReportIgnored, "report-ignored", cfg.ReportIgnored,
 		"also report findings that //syncio:ignore comments hide (to join them with -confirm)")
@@ -154,4 +156,15 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) {
 		"extra request roots, comma-separated and repeatable: pkg/path.Func, pkg/path.(*Type).Method, or func(*pkg/path.Type) for every function whose first parameter has that type")
 	fs.Var(docsFlag{cfg}, "docs",
 		"`URL` of the docs/ directory that findings link their fix pages under (JSON url, SARIF helpUri, the text output's closing lines); set it where your copy of the docs is published")
+}
+
+// optIn returns the IDs of the opt-in rules.
+func optIn() []string {
+	var ids []string
+	for _, r := range Rules {
+		if r.OptIn {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }

@@ -30,6 +30,7 @@
 // A //go:embed pattern that matches no file counts as a load error too,
 // though go/packages only reports it when it builds export data.
 //
-// Under go vet, a bad analyzer flag value is reported once, on one line,
-// before unitchecker would print its usage text for every package.
+// A bad flag is one line (the error and a pointer to -help), not the flag
+// package's error followed by the usage text; under go vet it is reported
+// once, before unitchecker would print its usage text for every package.
 package driver

@@ -148,7 +148,9 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.StringVar(&o.baseline, "baseline", "", "fail only on findings not in the baseline `file`; when the file does not exist, write it with the current findings and exit 0")
 	fs.BoolVar(&o.baseWrite, "baseline-write", false, "with -baseline, (re)write the baseline file with the current findings and exit 0")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
-	fs.BoolVar(&o.includeTests, "test", true, "load the packages' test variants too (default: the analyzer's -tests; without it they only repeat the package's findings, and a _test.go file that does not compile would fail the run)")
+	// false, not the true it falls back to, so that the flag package
+	// adds no "(default true)" after the usage that tells the default.
+	fs.BoolVar(&o.includeTests, "test", false, "load the packages' test variants too (default: the analyzer's -tests; without it they only repeat the package's findings, and a _test.go file that does not compile would fail the run)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
 	fs.StringVar(&o.rootsReport, "roots-report", "", "write every request root found (by framework and how it was found) and every route registration, with the handlers it resolved to or why it could not, as JSON to `file`")
 	fs.BoolVar(&o.strictRoots, "strict-roots", false, fmt.Sprintf("exit %d when a package registers routes but no request root was found in it (its handlers were not analysed), instead of only warning", ExitBlind))
@@ -206,18 +208,35 @@ Flags:
 	fs.PrintDefaults()
 }
 
-// testsFollow makes -test default to the analyzer's -tests. Test variants
-// are a second type-check of every package with tests (about a tenth of
-// the CPU of a run), and with -tests off they can only repeat the
-// findings of the package's own files. Off, go list runs without -test and
-// is not asked for the test files' names, so a _test.go file that does not
-// compile is never seen: the run cannot say what it skipped without a
-// second load, and says nothing (issue 36).
+// parseFlags parses args into fs, leaving the report of an error to the
+// caller: the flag package prints the error and then the whole usage text
+// (some 80 lines), so that the one line that says what is wrong scrolls
+// out of sight.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() {
+		fs.SetOutput(out)
+		fs.Usage = usage
+	}()
+	return fs.Parse(args)
+}
+
+// testsFollow makes -test default to the analyzer's -tests, or to true
+// for an analyzer without one (as singlechecker). Test variants are a
+// second type-check of every package with tests (about a tenth of the CPU
+// of a run), and with -tests off they can only repeat the findings of the
+// package's own files. Off, go list runs without -test and is not asked
+// for the test files' names, so a _test.go file that does not compile is
+// never seen: the run cannot say what it skipped without a second load,
+// and says nothing (issue 36).
 func testsFollow(fs *flag.FlagSet, a *analysis.Analyzer, o *options) {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "test" })
-	if tests := a.Flags.Lookup("tests"); !set && tests != nil {
-		o.includeTests = tests.Value.String() == "true"
+	if !set {
+		tests := a.Flags.Lookup("tests")
+		o.includeTests = tests == nil || tests.Value.String() == "true"
 	}
 }
 
@@ -227,10 +246,12 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 	var o options
 	stderr := stderrOf(cfg)
 	fs := newFlagSet(cfg, &o)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return ExitClean, false
 		}
+		fmt.Fprintf(stderr, "%s: %v; run %s -help for the flags\n", cfg.Analyzer.Name, err, cfg.Analyzer.Name)
 		return ExitUsage, false
 	}
 	testsFollow(fs, cfg.Analyzer, &o)

@@ -245,8 +245,10 @@ func TestUsage(t *testing.T) {
 	if r := run(t); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "Usage:") {
 		t.Errorf("no packages: exit %d, stderr %q; want usage and exit 2", r.code, r.stderr)
 	}
-	if r := run(t, "-nosuchflag", "./good"); r.code != driver.ExitUsage {
-		t.Errorf("unknown flag: exit %d, want 2", r.code)
+	// One line that says what is wrong, not the usage text after it.
+	if r := run(t, "-nosuchflag", "./good"); r.code != driver.ExitUsage ||
+		r.stderr != "syncio: flag provided but not defined: -nosuchflag; run syncio -help for the flags\n" {
+		t.Errorf("unknown flag: exit %d, stderr %q; want 2 and one line", r.code, r.stderr)
 	}
 	if r := run(t, "-fix", "-sarif", "x.sarif", "./good"); r.code != driver.ExitUsage || !strings.Contains(r.stderr, "cannot be combined") {
 		t.Errorf("-fix with -sarif: exit %d stderr %q", r.code, r.stderr)

@@ -55,7 +55,7 @@ func checkVetFlags(cfg Config, args []string) (code int, stop bool) {
 			f.Close()
 		}
 		if ferr == nil || !errors.Is(ferr, fs.ErrExist) {
-			fmt.Fprintf(stderrOf(cfg), "%s: flag -%s: %v (run %s -h for the flags)\n", cfg.Analyzer.Name, name, err, cfg.Analyzer.Name)
+			fmt.Fprintf(stderrOf(cfg), "%s: flag -%s: %v; run %s -help for the flags\n", cfg.Analyzer.Name, name, err, cfg.Analyzer.Name)
 			return ExitError, true
 		}
 	}

@@ -28,6 +28,10 @@ type Rule struct {
 	// RuleURI, when set, is a second page the help text names: what the
 	// rule flags, and why.
 	RuleURI string
+	// Disabled marks a rule the run did not report (an opt-in rule not
+	// switched on, or one that -rules left out): its defaultConfiguration
+	// says enabled false, so that no result does not read as none found.
+	Disabled bool
 }
 
 // Hop is one step of a finding's call chain.
@@ -293,7 +297,7 @@ func (b *builder) addRule(r Rule, level string) {
 	if r.HelpURI != "" {
 		rule.WithHelpURI(r.HelpURI)
 	}
-	rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(level))
+	rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(level).WithEnabled(!r.Disabled))
 }
 
 func (b *builder) addResult(ruleID string, f Finding) error {

@@ -36,7 +36,10 @@ type sarifLog struct {
 					ShortDescription struct {
 						Text string `json:"text"`
 					} `json:"shortDescription"`
-					HelpURI string `json:"helpUri"`
+					HelpURI              string `json:"helpUri"`
+					DefaultConfiguration struct {
+						Enabled *bool `json:"enabled"`
+					} `json:"defaultConfiguration"`
 				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
@@ -339,6 +342,24 @@ func TestBuildEmptyRunAndProblems(t *testing.T) {
 	if len(inv.Notifications) != 1 || inv.Notifications[0].Level != "error" ||
 		!strings.Contains(inv.Notifications[0].Message.Text, "undefined: nope") {
 		t.Errorf("notifications = %+v", inv.Notifications)
+	}
+}
+
+// TestDisabledRule: a rule the run did not report is still in the
+// catalogue, with enabled false written out (not omitted, which a reader
+// may take as true); the others say true.
+func TestDisabledRule(t *testing.T) {
+	rules := append([]sarifreport.Rule{}, testRules...)
+	rules[1].Disabled = true
+	log := writeAndParse(t, sarifreport.Tool{Name: "syncio", Rules: rules}, sarifreport.Run{SrcRoot: t.TempDir()})
+	got := log.Runs[0].Tool.Driver.Rules
+	if len(got) != 2 {
+		t.Fatalf("rules = %d, want 2", len(got))
+	}
+	for i, want := range []bool{true, false} {
+		if e := got[i].DefaultConfiguration.Enabled; e == nil || *e != want {
+			t.Errorf("rule %s enabled = %v, want %v", *got[i].ID, e, want)
+		}
 	}
 }
 
