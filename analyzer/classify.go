@@ -8,7 +8,6 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
-	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -58,6 +57,9 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				invoked[lit] = true
 			}
 			for _, j := range r.memos.Once(n) {
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !resolve.Kept(info, sig, sel.X) {
+					break // a sync.Once of this call's own: runs every time
+				}
 				for _, a := range resolve.CalledArgs(info, n, j) {
 					onceSpans = append(onceSpans, [2]token.Pos{a.Pos(), a.End()})
 				}
@@ -117,7 +119,10 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		}
 		return true
 	})
-	items = exits.Drop(items, r.exits.Spans(body))
+	items = paths.Drop(items, r.exits.Spans(body))
+	// A memoised getter's construction runs once, at start-up or on the
+	// first call: no request path's, whatever it blocks on.
+	items = paths.Drop(items, resolve.FirstUse(info, sig, body))
 	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {

@@ -156,3 +156,12 @@ func TestOnceOnly(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/once")
 }
+
+// TestFirstUse: a memoised getter's construction (guard or if-nil form,
+// on a receiver's field or a package variable, under a lock or not) is
+// no request path's; a value built per call, or a getter that keeps
+// nothing, is (issue 35).
+func TestFirstUse(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/firstuse")
+}

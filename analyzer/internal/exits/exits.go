@@ -179,26 +179,3 @@ func (r *Finder) Spans(body *ast.BlockStmt) [][2]token.Pos {
 	})
 	return spans
 }
-
-// Drop removes the items inside a stretch that ends the process:
-// what they block on, the exiting call's own path included, is not a
-// request's.
-func Drop(items []paths.Item, spans [][2]token.Pos) []paths.Item {
-	if len(spans) == 0 {
-		return items
-	}
-	kept := items[:0]
-	for _, it := range items {
-		in := false
-		for _, s := range spans {
-			if s[0] <= it.Pos && it.Pos < s[1] {
-				in = true
-				break
-			}
-		}
-		if !in {
-			kept = append(kept, it)
-		}
-	}
-	return kept
-}

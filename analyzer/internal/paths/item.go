@@ -62,3 +62,27 @@ type Item struct {
 	// deferred SIO002 candidate's).
 	Fixes []analysis.SuggestedFix
 }
+
+// Drop removes the items inside the given stretches of a body, [start,
+// end): what they lead to is no request's (a stretch that ends the
+// process, internal/exits; a getter's first-use construction,
+// resolve.FirstUse).
+func Drop(items []Item, spans [][2]token.Pos) []Item {
+	if len(spans) == 0 {
+		return items
+	}
+	kept := items[:0]
+	for _, it := range items {
+		in := false
+		for _, s := range spans {
+			if s[0] <= it.Pos && it.Pos < s[1] {
+				in = true
+				break
+			}
+		}
+		if !in {
+			kept = append(kept, it)
+		}
+	}
+	return kept
+}

@@ -75,8 +75,9 @@
 // SIO004 (client-per-request) flags http.Transport literals and the
 // constructors of clients with their own connections (Config.Clients, client
 // rows), except in a function that runs once per process (sync.Once.Do's, or
-// a memoiser's: resolve's Memos, MemoFact), where neither SIO004 nor SIO005
-// counts.
+// a memoiser's: resolve's Memos, MemoFact), where no rule counts, and in a
+// getter's first-use construction (resolve.FirstUse), whose items are
+// dropped.
 //
 // SIO006 (file-io, opt-in) flags os file I/O (Config.Files).
 //

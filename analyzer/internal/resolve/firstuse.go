@@ -1,0 +1,202 @@
+package resolve
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// First-use construction: a getter that builds what it returns on its
+// first call and keeps it,
+//
+//	if d.db != nil { return d.db }          // or: if d.db == nil {
+//	d.db = open(…)                           //         d.db = open(…)
+//	return d.db                              //     }
+//
+// (with or without a lock around it), runs the construction once per
+// process, usually at start-up, when main wires the service; every later
+// call, the requests', returns the kept value. The I/O of the
+// construction (sql.Open, the migrations behind it, a client's dial) is
+// no request path's. FirstUse finds the stretches of a body that run only
+// on a first call: after such a guard, or inside such an if.
+//
+// The storage must outlive the call: a field reached from the receiver,
+// a parameter or a package-level variable, or a package-level variable
+// itself. A value built in the same body (c := &Client{}; if c.db == nil)
+// is built on every call, and its guard does not count. A getter whose
+// receiver is itself built per request is not told apart: that is the
+// program's lifetime, which syncio does not follow.
+
+// FirstUse returns the stretches of body, [start, end), that run only on
+// a first call: the statements after an early return taken when the
+// storage is set (if X != nil { return … }) up to the end of the body,
+// and the body of an if taken when it is unset (if X == nil { … }), each
+// only where the stretch assigns X.
+func FirstUse(info *types.Info, sig *types.Signature, body *ast.BlockStmt) [][2]token.Pos {
+	if body == nil {
+		return nil
+	}
+	var spans [][2]token.Pos
+	for i, st := range body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil {
+			continue
+		}
+		x, op, ok := nilCheck(ifs.Cond)
+		if !ok || !kept(info, sig, x) {
+			continue
+		}
+		switch {
+		case op == token.NEQ && ifs.Else == nil && returnsOnly(ifs.Body):
+			rest := body.List[i+1:]
+			if len(rest) > 0 && assigns(info, rest, x) {
+				spans = append(spans, [2]token.Pos{rest[0].Pos(), body.End()})
+			}
+			return spans // nothing after the guard runs on a later call
+		case op == token.EQL && assigns(info, ifs.Body.List, x):
+			spans = append(spans, [2]token.Pos{ifs.Body.Lbrace, ifs.Body.End()})
+		}
+	}
+	return spans
+}
+
+// Kept reports whether x, read in body, is storage that outlives a call
+// of body's function (see FirstUse): a sync.Once declared inside the body
+// is a new one on every call, and what its Do runs, runs every time.
+func Kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
+	return kept(info, sig, ast.Unparen(x))
+}
+
+// nilCheck returns X and the operator of a condition X != nil or X == nil
+// (either side).
+func nilCheck(cond ast.Expr) (ast.Expr, token.Token, bool) {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || (be.Op != token.NEQ && be.Op != token.EQL) {
+		return nil, 0, false
+	}
+	switch {
+	case isNil(be.Y):
+		return ast.Unparen(be.X), be.Op, true
+	case isNil(be.X):
+		return ast.Unparen(be.Y), be.Op, true
+	}
+	return nil, 0, false
+}
+
+func isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// returnsOnly reports whether a block is a single return statement.
+func returnsOnly(b *ast.BlockStmt) bool {
+	if len(b.List) != 1 {
+		return false
+	}
+	_, ok := b.List[0].(*ast.ReturnStmt)
+	return ok
+}
+
+// kept reports whether x is storage that outlives the call: a
+// package-level variable, or a field selected (through further fields)
+// from a package-level variable, the receiver or a parameter of sig. A
+// parameter or named result itself is the call's own: assigning it keeps
+// nothing (if err != nil { return } … err = … is no memo).
+func kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
+	field := false
+	for {
+		switch e := x.(type) {
+		case *ast.Ident:
+			v, ok := info.Uses[e].(*types.Var)
+			if !ok || v.Pkg() == nil {
+				return false
+			}
+			if v.Parent() == v.Pkg().Scope() {
+				return true // package-level
+			}
+			return field && ownParam(sig, v)
+		case *ast.SelectorExpr:
+			sel := info.Selections[e]
+			if sel == nil {
+				// A qualified identifier (pkg.Var) is a package-level
+				// variable of another package.
+				v, ok := info.Uses[e.Sel].(*types.Var)
+				return ok && !v.IsField()
+			}
+			if sel.Kind() != types.FieldVal {
+				return false
+			}
+			field = true
+			x = ast.Unparen(e.X)
+		case *ast.StarExpr:
+			x = ast.Unparen(e.X)
+		default:
+			return false
+		}
+	}
+}
+
+// ownParam reports whether v is sig's receiver or one of its parameters.
+func ownParam(sig *types.Signature, v *types.Var) bool {
+	if sig == nil {
+		return false
+	}
+	if sig.Recv() == v {
+		return true
+	}
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// assigns reports whether stmts assign x (the same storage, written the
+// same way) anywhere inside them.
+func assigns(info *types.Info, stmts []ast.Stmt, x ast.Expr) bool {
+	want := types.ExprString(x)
+	root := rootObj(info, x)
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false // a closure may never run
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok == token.DEFINE {
+				return true
+			}
+			for _, lhs := range as.Lhs {
+				lhs = ast.Unparen(lhs)
+				if types.ExprString(lhs) == want && rootObj(info, lhs) == root {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// rootObj is the object of the identifier at the root of a selector chain.
+func rootObj(info *types.Info, x ast.Expr) types.Object {
+	for {
+		switch e := x.(type) {
+		case *ast.Ident:
+			return info.Uses[e]
+		case *ast.SelectorExpr:
+			if info.Selections[e] == nil {
+				return info.Uses[e.Sel]
+			}
+			x = ast.Unparen(e.X)
+		case *ast.StarExpr:
+			x = ast.Unparen(e.X)
+		default:
+			return nil
+		}
+	}
+}

@@ -1,0 +1,83 @@
+// Package firstuse: a getter that builds what it returns on its first
+// call and keeps it (a dependency container's DB(), a lazily built client)
+// runs the construction once, at start-up or on the first request; the
+// requests after it get the kept value. Its I/O is no request path's. A
+// value built on every call, or a getter that keeps nothing, stays
+// reported.
+package firstuse
+
+import (
+	"database/sql"
+	"net/http"
+	"sync"
+)
+
+// Deps is a dependency container, built once in main.
+type Deps struct {
+	db  *sql.DB
+	raw *sql.DB
+}
+
+// DB builds the pool and migrates on the first call (the guard form).
+func (d *Deps) DB() *sql.DB {
+	if d.db != nil {
+		return d.db
+	}
+	db, _ := sql.Open("postgres", "")
+	_, _ = db.Exec("CREATE TABLE IF NOT EXISTS t (id int)")
+	d.db = db
+	return d.db
+}
+
+// Raw builds it inside an if taken while it is unset.
+func (d *Deps) Raw() *sql.DB {
+	if d.raw == nil {
+		d.raw, _ = sql.Open("postgres", "")
+	}
+	return d.raw
+}
+
+var (
+	mu     sync.Mutex
+	client *http.Client
+)
+
+// Client is a package-level lazily built client, under a lock.
+func Client() *http.Client {
+	mu.Lock()
+	defer mu.Unlock()
+	if client == nil {
+		client = &http.Client{Transport: &http.Transport{}}
+	}
+	return client
+}
+
+type lazy struct{ db *sql.DB }
+
+// perCall checks a value it builds itself: built on every call.
+func perCall() *sql.DB { // want perCall:`^blocks\(SIO004: database/sql.Open\)$`
+	l := &lazy{}
+	if l.db == nil {
+		l.db, _ = sql.Open("postgres", "")
+	}
+	return l.db
+}
+
+// Fresh keeps nothing: a pool on every call.
+func (d *Deps) Fresh() *sql.DB { // want Fresh:`^blocks\(SIO004: database/sql.Open\)$`
+	if d.db != nil {
+		return d.db
+	}
+	db, _ := sql.Open("postgres", "")
+	return db
+}
+
+var deps = &Deps{}
+
+func Handler(w http.ResponseWriter, r *http.Request) {
+	_, _ = deps.DB().QueryContext(r.Context(), "SELECT 1")
+	_, _ = deps.Raw().QueryContext(r.Context(), "SELECT 1")
+	_, _ = Client().Get("http://example.com") // want `Get blocks`
+	_ = perCall()                             // want `SIO004`
+	_ = deps.Fresh()                          // want `SIO004`
+}
