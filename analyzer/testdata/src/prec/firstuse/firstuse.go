@@ -72,6 +72,16 @@ func (d *Deps) Fresh() *sql.DB { // want Fresh:`^blocks\(SIO004: database/sql.Op
 	return db
 }
 
+// named checks and assigns its named result: the call's own, no memo
+// (gin-vue-admin's DeleteFile reaches its S3 call past such a check).
+func named() (err error) { // want named:`^blocks\(SIO001: net/http.Get\)$`
+	if err != nil {
+		return
+	}
+	_, err = http.Get("http://example.com")
+	return err
+}
+
 var deps = &Deps{}
 
 func Handler(w http.ResponseWriter, r *http.Request) {
