@@ -136,6 +136,10 @@ type scanned struct {
 	// exits tells the stretches of a body that end the process
 	// (internal/exits).
 	exits *exits.Finder
+	// perRequest are the types this package builds in request handlers:
+	// a getter of theirs that fills a field on first use runs per request
+	// (resolve.FirstUse).
+	perRequest map[*types.TypeName]bool
 }
 
 // runner is the package with its functions' summaries (see pkgView).

@@ -57,7 +57,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				invoked[lit] = true
 			}
 			for _, j := range r.memos.Once(n) {
-				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !resolve.Kept(info, sig, sel.X) {
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !resolve.Kept(info, sig, sel.X, r.perRequest) {
 					break // a sync.Once of this call's own: runs every time
 				}
 				for _, a := range resolve.CalledArgs(info, n, j) {
@@ -122,7 +122,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	items = paths.Drop(items, r.exits.Spans(body))
 	// A memoised getter's construction runs once, at start-up or on the
 	// first call: no request path's, whatever it blocks on.
-	items = paths.Drop(items, resolve.FirstUse(info, sig, body))
+	items = paths.Drop(items, resolve.FirstUse(info, sig, body, r.perRequest))
 	markOnce(items, onceSpans)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {

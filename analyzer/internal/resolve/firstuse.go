@@ -25,14 +25,18 @@ import (
 // itself. A value built in the same body (c := &Client{}; if c.db == nil)
 // is built on every call, and its guard does not count. A getter whose
 // receiver is itself built per request is not told apart: that is the
-// program's lifetime, which syncio does not follow.
+// program's lifetime, which syncio follows only this far: a type the
+// package builds inside a function of a request handler's shape (gin-contrib
+// sessions' per-request session, whose Session() loads from the store on
+// first use) is a request's, and its getters run once per request
+// (PerRequestTypes).
 
 // FirstUse returns the stretches of body, [start, end), that run only on
 // a first call: the statements after an early return taken when the
 // storage is set (if X != nil { return … }) up to the end of the body,
 // and the body of an if taken when it is unset (if X == nil { … }), each
 // only where the stretch assigns X.
-func FirstUse(info *types.Info, sig *types.Signature, body *ast.BlockStmt) [][2]token.Pos {
+func FirstUse(info *types.Info, sig *types.Signature, body *ast.BlockStmt, perRequest map[*types.TypeName]bool) [][2]token.Pos {
 	if body == nil {
 		return nil
 	}
@@ -43,7 +47,7 @@ func FirstUse(info *types.Info, sig *types.Signature, body *ast.BlockStmt) [][2]
 			continue
 		}
 		x, op, ok := nilCheck(ifs.Cond)
-		if !ok || !kept(info, sig, x) {
+		if !ok || !kept(info, sig, x, perRequest) {
 			continue
 		}
 		switch {
@@ -63,8 +67,8 @@ func FirstUse(info *types.Info, sig *types.Signature, body *ast.BlockStmt) [][2]
 // Kept reports whether x, read in body, is storage that outlives a call
 // of body's function (see FirstUse): a sync.Once declared inside the body
 // is a new one on every call, and what its Do runs, runs every time.
-func Kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
-	return kept(info, sig, ast.Unparen(x))
+func Kept(info *types.Info, sig *types.Signature, x ast.Expr, perRequest map[*types.TypeName]bool) bool {
+	return kept(info, sig, ast.Unparen(x), perRequest)
 }
 
 // nilCheck returns X and the operator of a condition X != nil or X == nil
@@ -102,7 +106,7 @@ func returnsOnly(b *ast.BlockStmt) bool {
 // from a package-level variable, the receiver or a parameter of sig. A
 // parameter or named result itself is the call's own: assigning it keeps
 // nothing (if err != nil { return } … err = … is no memo).
-func kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
+func kept(info *types.Info, sig *types.Signature, x ast.Expr, perRequest map[*types.TypeName]bool) bool {
 	field := false
 	for {
 		switch e := x.(type) {
@@ -114,7 +118,7 @@ func kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
 			if v.Parent() == v.Pkg().Scope() {
 				return true // package-level
 			}
-			return field && ownParam(sig, v)
+			return field && ownParam(sig, v) && !perRequest[typeName(v.Type())]
 		case *ast.SelectorExpr:
 			sel := info.Selections[e]
 			if sel == nil {
@@ -134,6 +138,61 @@ func kept(info *types.Info, sig *types.Signature, x ast.Expr) bool {
 			return false
 		}
 	}
+}
+
+// typeName is the name of t or of what it points to; nil for others.
+func typeName(t types.Type) *types.TypeName {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// PerRequestTypes returns the named types that files build (a composite
+// literal, new(T)) inside a function of a request handler's shape,
+// literals included: a value of one is a request's.
+func PerRequestTypes(info *types.Info, files []*ast.File) map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	collect := func(body *ast.BlockStmt) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			var t types.Type
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				t = info.TypeOf(n)
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) == 1 {
+					if _, isNew := info.Uses[id].(*types.Builtin); isNew && id.Name == "new" {
+						t = info.TypeOf(n.Args[0])
+					}
+				}
+			}
+			if tn := typeName(t); tn != nil {
+				out[tn] = true
+			}
+			return true
+		})
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[n.Name].(*types.Func); ok && n.Body != nil && SignatureRoot(fn.Type().(*types.Signature)) != NotRoot {
+					collect(n.Body)
+					return false
+				}
+			case *ast.FuncLit:
+				if sig, ok := info.TypeOf(n).(*types.Signature); ok && SignatureRoot(sig) != NotRoot {
+					collect(n.Body)
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // ownParam reports whether v is sig's receiver or one of its parameters.

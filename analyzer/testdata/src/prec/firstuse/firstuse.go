@@ -82,6 +82,17 @@ func named() (err error) { // want named:`^blocks\(SIO001: net/http.Get\)$`
 	return err
 }
 
+// session is built per request by the handler below (gin-contrib
+// sessions' shape): its Load fills a field on first use, once per request.
+type session struct{ data *sql.Rows }
+
+func (s *session) Load(r *http.Request) *sql.Rows { // want Load:`^blocks\(SIO001: database/sql.\(\*DB\).Query\)$`
+	if s.data == nil {
+		s.data, _ = deps.DB().Query("SELECT 1")
+	}
+	return s.data
+}
+
 var deps = &Deps{}
 
 func Handler(w http.ResponseWriter, r *http.Request) {
@@ -90,4 +101,7 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	_, _ = Client().Get("http://example.com") // want `Get blocks`
 	_ = perCall()                             // want `SIO004`
 	_ = deps.Fresh()                          // want `SIO004`
+	_ = named()                               // want `firstuse.named → net/http.Get, which blocks`
+	s := &session{}
+	_ = s.Load(r) // want `Load → database/sql.\(\*DB\).Query, which blocks`
 }
