@@ -20,9 +20,8 @@ import (
 // no request path's. FirstUse finds the stretches of a body that run only
 // on a first call: after such a guard, or inside such an if.
 //
-// The storage must outlive the call: a field reached from the receiver,
-// a parameter or a package-level variable, or a package-level variable
-// itself. A value built in the same body (c := &Client{}; if c.db == nil)
+// The storage must outlive the call: a field reached from the receiver
+// or a package-level variable, or a package-level variable itself. A value built in the same body (c := &Client{}; if c.db == nil)
 // is built on every call, and its guard does not count. A getter whose
 // receiver is itself built per request is not told apart: that is the
 // program's lifetime, which syncio follows only this far: a type the
@@ -103,9 +102,12 @@ func returnsOnly(b *ast.BlockStmt) bool {
 
 // kept reports whether x is storage that outlives the call: a
 // package-level variable, or a field selected (through further fields)
-// from a package-level variable, the receiver or a parameter of sig. A
-// parameter or named result itself is the call's own: assigning it keeps
-// nothing (if err != nil { return } … err = … is no memo).
+// from a package-level variable or sig's receiver. A parameter is the
+// caller's value, often the request itself (bazel-remote's SpliceBlob
+// fills req.BlobDigest when the client left it out, on every such
+// request), and a parameter or named result itself is the call's own:
+// assigning it keeps nothing (if err != nil { return } … err = … is no
+// memo).
 func kept(info *types.Info, sig *types.Signature, x ast.Expr, perRequest map[*types.TypeName]bool) bool {
 	field := false
 	for {
@@ -118,7 +120,7 @@ func kept(info *types.Info, sig *types.Signature, x ast.Expr, perRequest map[*ty
 			if v.Parent() == v.Pkg().Scope() {
 				return true // package-level
 			}
-			return field && ownParam(sig, v) && !perRequest[typeName(v.Type())]
+			return field && sig != nil && sig.Recv() == v && !perRequest[typeName(v.Type())]
 		case *ast.SelectorExpr:
 			sel := info.Selections[e]
 			if sel == nil {
@@ -195,21 +197,6 @@ func PerRequestTypes(info *types.Info, files []*ast.File) map[*types.TypeName]bo
 	return out
 }
 
-// ownParam reports whether v is sig's receiver or one of its parameters.
-func ownParam(sig *types.Signature, v *types.Var) bool {
-	if sig == nil {
-		return false
-	}
-	if sig.Recv() == v {
-		return true
-	}
-	for i := range sig.Params().Len() {
-		if sig.Params().At(i) == v {
-			return true
-		}
-	}
-	return false
-}
 
 // assigns reports whether stmts assign x (the same storage, written the
 // same way) anywhere inside them.

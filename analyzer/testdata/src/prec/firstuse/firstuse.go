@@ -93,6 +93,21 @@ func (s *session) Load(r *http.Request) *sql.Rows { // want Load:`^blocks\(SIO00
 	return s.data
 }
 
+// request is a message a framework decodes for each call (bazel-remote's
+// SpliceBlobRequest): a field the handler fills when the client left it
+// out is filled on every such request.
+type request struct{ digest *string }
+
+func decode() *request { return new(request) }
+
+func fill(req *request) { // want fill:`^blocks\(SIO001: net/http.Get\)$`
+	if req.digest == nil {
+		_, _ = http.Get("http://example.com")
+		d := "x"
+		req.digest = &d
+	}
+}
+
 var deps = &Deps{}
 
 func Handler(w http.ResponseWriter, r *http.Request) {
@@ -103,5 +118,6 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	_ = deps.Fresh()                          // want `SIO004`
 	_ = named()                               // want `firstuse.named → net/http.Get, which blocks`
 	s := &session{}
-	_ = s.Load(r) // want `Load → database/sql.\(\*DB\).Query, which blocks`
+	_ = s.Load(r)  // want `Load → database/sql.\(\*DB\).Query, which blocks`
+	fill(decode()) // want `firstuse.fill → net/http.Get, which blocks`
 }
