@@ -60,7 +60,7 @@ func (r *scanned) scan() []*ast.File {
 	r.scanContexts(files)
 	r.exportAttaches(files)
 	r.exits = exits.Find(r.pass, r.cfg.Exits, files)
-	r.perRequest = resolve.PerRequestTypes(r.pass.TypesInfo, files)
+	r.perRequest = resolve.PerRequestTypes(r.pass.Pkg, r.pass.TypesInfo, files)
 	return files
 }
 

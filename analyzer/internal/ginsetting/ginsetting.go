@@ -177,6 +177,9 @@ fixes:
 // Scan is what the package's files do with gin engines.
 func Scan(pass *analysis.Pass, files []*ast.File) Engine {
 	var f Engine
+	if !nearGin(pass.Pkg) {
+		return f // gin.New and the field are out of this package's reach
+	}
 	for _, file := range files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -301,4 +304,22 @@ func (p *Package) Settle(own Engine, held []Held, export func(analysis.Fact), si
 	sort.Strings(decidedKeys)
 	export(&DecidedFact{Keys: decidedKeys})
 	return heldKeys, decidedKeys
+}
+
+// nearGin reports whether pkg imports gin, or imports a package that does:
+// calling gin.New needs the import, and setting ContextWithFallback needs
+// an engine's type, gin's or one embedding it (a service's own server type,
+// one import away).
+func nearGin(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == knowledge.PathGin {
+			return true
+		}
+		for _, imp2 := range imp.Imports() {
+			if imp2.Path() == knowledge.PathGin {
+				return true
+			}
+		}
+	}
+	return false
 }

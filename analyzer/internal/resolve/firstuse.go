@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 )
 
 // First-use construction: a getter that builds what it returns on its
@@ -156,8 +158,11 @@ func typeName(t types.Type) *types.TypeName {
 // PerRequestTypes returns the named types that files build (a composite
 // literal, new(T)) inside a function of a request handler's shape,
 // literals included: a value of one is a request's.
-func PerRequestTypes(info *types.Info, files []*ast.File) map[*types.TypeName]bool {
+func PerRequestTypes(pkg *types.Package, info *types.Info, files []*ast.File) map[*types.TypeName]bool {
 	out := map[*types.TypeName]bool{}
+	if !spellsHandlers(pkg) {
+		return out // the walk below is for the few packages that can
+	}
 	collect := func(body *ast.BlockStmt) {
 		ast.Inspect(body, func(n ast.Node) bool {
 			var t types.Type
@@ -196,7 +201,6 @@ func PerRequestTypes(info *types.Info, files []*ast.File) map[*types.TypeName]bo
 	}
 	return out
 }
-
 
 // assigns reports whether stmts assign x (the same storage, written the
 // same way) anywhere inside them.
@@ -245,4 +249,24 @@ func rootObj(info *types.Info, x ast.Expr) types.Object {
 			return nil
 		}
 	}
+}
+
+// handlerTypePaths are the packages whose types a request handler's
+// signature names (SignatureRoot).
+var handlerTypePaths = map[string]bool{
+	knowledge.PathHTTP: true, knowledge.PathGin: true, knowledge.PathEcho: true, knowledge.PathEchoV5: true,
+	knowledge.PathFiberV2: true, knowledge.PathFiberV3: true, knowledge.PathHTTPRouter: true,
+	knowledge.PathHertzApp: true, knowledge.PathConnect: true, knowledge.PathConnectOld: true,
+}
+
+// spellsHandlers reports whether pkg imports a package whose types a
+// handler's signature names: only such a package can declare a function
+// or literal of a handler's shape.
+func spellsHandlers(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if handlerTypePaths[imp.Path()] {
+			return true
+		}
+	}
+	return false
 }
