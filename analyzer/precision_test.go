@@ -165,3 +165,10 @@ func TestFirstUse(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/firstuse")
 }
+
+// TestValueOnlyCallee: a callee that only reads values from its context
+// is no reason for SIO002 (issue 35); one that keeps the context is.
+func TestValueOnlyCallee(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/valueonly", "prec/valueonly/deps")
+}

@@ -15,7 +15,11 @@ import (
 // something, then the slots the roots call (join.ExportRootSlots).
 func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
 	for _, s := range decls {
-		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "") && s.Func != nil && !named.EntryPoint(s.Func) &&
+		// A function that reaches nothing still says so when it returns
+		// more than plain values but never uses its context beyond
+		// reading values from it (rules.Contexts.ScanUse): a caller in
+		// another package that gives it a dropped context is no SIO002.
+		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "" || r.ctxs.Unused(s.Func)) && s.Func != nil && !named.EntryPoint(s.Func) &&
 			!r.cfg.Allow[knowledge.Qualified(s.Func, s.Func.Pkg().Path())] {
 			bf := &paths.BlocksFact{}
 			if s.Result != nil {

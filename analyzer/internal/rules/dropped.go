@@ -162,9 +162,11 @@ func (c *Contexts) factlessIdle(fn *types.Func) bool {
 // with a context of its own (apache/answer's GetAIProvider(ctx) does its
 // reads with context.TODO()), which is reported at the same call as a
 // path of its own; the call's SIO002 would suggest a fix that changes
-// nothing. Any reference keeps the finding, even one that cannot carry
-// the context (ctx.Err(), a log line): the test is syntactic, not a
-// flow analysis. Only the module's code is judged so (not a
+// nothing. So does one that only reads values from it (ctx.Value(key):
+// a dependency container's FromContext(ctx), the signed-in user): what it
+// returns is the value, not the context. Any other reference keeps the
+// finding, even one that cannot carry the context (ctx.Err(), a log
+// line): the test is syntactic, not a flow analysis. Only the module's code is judged so (not a
 // dependency's, not the standard library, which has no body here), and
 // only a static callee: an interface method or func value may be bound
 // to a function that does read it.
@@ -192,27 +194,54 @@ func (c *Contexts) ignoresContext(fn *types.Func, sig *types.Signature) bool {
 
 // ScanUse records the functions of this package (funcs, its declarations
 // with bodies), module code, whose first parameter is a context.Context
-// never referenced in their body (Unused).
+// never referenced in their body, or referenced only to read a value
+// from it, ctx.Value(key) (Unused).
 func (c *Contexts) ScanUse(funcs iter.Seq2[*ast.FuncDecl, *types.Func]) {
 	c.unused = map[*types.Func]bool{}
 	if c.p.ThirdParty {
 		return
 	}
-	used := map[*types.Var]bool{}
+	// Uses of each variable, and those that only read a value from it
+	// (ctx.Value(key)): a function that reads request-scoped values (a
+	// dependency container, the user) from its context hands the context
+	// itself to nothing.
+	used := map[*types.Var]int{}
 	for _, obj := range c.p.Info.Uses {
 		if v, ok := obj.(*types.Var); ok && !v.IsField() {
-			used[v] = true
+			used[v]++
 		}
 	}
-	for _, fn := range funcs {
+	for fd, fn := range funcs {
 		sig, _ := fn.Type().(*types.Signature)
 		if sig == nil || sig.Params().Len() == 0 || !named.IsContext(sig.Params().At(0).Type()) {
 			continue
 		}
-		if p := sig.Params().At(0); p.Name() == "" || p.Name() == "_" || !used[p] {
+		p := sig.Params().At(0)
+		if p.Name() == "" || p.Name() == "_" || used[p] == 0 || used[p] == valueReads(c.p.Info, fd.Body, p) {
 			c.unused[fn] = true
 		}
 	}
+}
+
+// valueReads counts the references to v in body that call v.Value.
+func valueReads(info *types.Info, body *ast.BlockStmt, v *types.Var) int {
+	n := 0
+	if body == nil {
+		return 0
+	}
+	ast.Inspect(body, func(node ast.Node) bool {
+		call, ok := node.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Value" {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == v {
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }
 
 // Unused reports whether fn, of this package, never reads its context

@@ -4,14 +4,18 @@ package gorm
 
 import "context"
 
-type DB struct{ Err error }
+// DB keeps the context its chain runs with, as gorm's Statement does.
+type DB struct {
+	Err error
+	ctx context.Context
+}
 
 func (db *DB) Error() error { return db.Err }
 
 type Session struct{ Context context.Context }
 
 func Open(dsn string) (*DB, error)                     { return &DB{}, nil }
-func (db *DB) WithContext(ctx context.Context) *DB     { return db }
+func (db *DB) WithContext(ctx context.Context) *DB     { return &DB{Err: db.Err, ctx: ctx} }
 func (db *DB) Session(s *Session) *DB                  { return db }
 func (db *DB) Where(q any, args ...any) *DB            { return db }
 func (db *DB) Model(v any) *DB                         { return db }
