@@ -43,7 +43,9 @@
 // gives no items: a handler's error branch that flushes a reporter with
 // context.Background() before exiting serves no request, so it is no
 // request-path finding; a paths.ExitsFact carries such a function to the
-// packages above.
+// packages above. So does the stretch of a getter that builds what it
+// keeps on its first call (if d.db != nil { return d.db } … d.db = …;
+// resolve.FirstUse): start-up work, not a request's.
 //
 // A *gin.Context given as a context is a finding only under the engine's
 // default ContextWithFallback = false, set where the engine is built,
