@@ -104,7 +104,7 @@ var rpool = &redis.Pool{}
 // Redis: the caller's Do is a round trip it cannot cancel; the pooled
 // connection's Close is the library's own flush through its own interface.
 func Redis(w http.ResponseWriter, r *http.Request) {
-	conn := rpool.Get()
+	conn := rpool.Get() // want `redis.\(\*Pool\).Get takes a pooled Redis connection`
 	defer conn.Close()
 	_, _ = conn.Do("GET", "k") // want `redis.Conn.Do does a Redis round trip`
 }

@@ -8,7 +8,7 @@ import "github.com/gomodule/redigo/redis"
 var pool = &redis.Pool{}
 
 // Exists asks Redis whether key exists.
-func Exists(key string) bool { // want Exists:`^blocks\(SIO001: github.com/gomodule/redigo/redis.Conn.Do\) \+ dyn\(conn.Close\)$`
+func Exists(key string) bool { // want Exists:`^blocks\(SIO001: github.com/gomodule/redigo/redis.\(\*Pool\).Get\) \+ dyn\(conn.Close\) \+ blocks\(SIO001: github.com/gomodule/redigo/redis.Conn.Do\)$`
 	conn := pool.Get()
 	defer conn.Close()
 	n, _ := conn.Do("EXISTS", key)
