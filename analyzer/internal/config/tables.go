@@ -61,6 +61,9 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Exits = map[string]bool{}
 		}
 		c.Exits[r.Key] = true
+	case knowledge.KindCallback, knowledge.KindGo:
+		// The tables' own kinds, read from knowledge by resolve and the
+		// rules (StdCallbacks, GoStarters); no user's entry gives them.
 	default:
 		c.Blocking[r.Key] = replacementOf(r)
 	}

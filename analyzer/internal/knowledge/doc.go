@@ -10,7 +10,12 @@
 // end in "*" for every function of a package whose name starts so,
 // MatchPattern), waits (SIO005), file I/O (SIO006), context-aware I/O,
 // and calls that end the process (exit rows: a branch ending in one is no
-// request path).
+// request path); and the tables' own kinds, which a user's entry cannot
+// give: the standard library's callbacks (callback rows: the func
+// parameters a function calls before it returns, StdCallbacks, and those
+// it runs once, StdOnce) and the calls that start their function
+// arguments in goroutines (go rows, GoStarters), with the waits judged by
+// the work they join (a wait row's joins field, JoinWaits).
 // Both are embedded and parsed once (BuiltinRows), every row with the
 // evidence for it. A user's blocking setting is a row of the same format.
 //
@@ -22,6 +27,6 @@
 // Besides the call tables it holds, as Go tables: the routers'
 // registration calls (Registrations, routes.go, from which
 // docs/frameworks.md's table is generated), the frameworks' import paths
-// (frameworks.go), gorm's and dbx's receivers, the standard library's
-// callbacks, and which packages are the Go distribution's (std.go).
+// (frameworks.go), gorm's and dbx's receivers, and which packages are the
+// Go distribution's (std.go).
 package knowledge

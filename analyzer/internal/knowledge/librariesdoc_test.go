@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,13 +29,40 @@ var docSections = []docSection{
 	{KindBlocking, "<!-- rows: generated from analyzer/internal/knowledge/blocking.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of rows -->", renderRows},
 	{KindClient, "<!-- client rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of client rows -->",
 		renderOne("constructor", func(r Row) string { return r.Builds })},
-	{KindWait, "<!-- wait rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of wait rows -->",
-		renderOne("call", func(r Row) string { return r.Hint })},
+	{KindWait, "<!-- wait rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of wait rows -->", renderWaits},
 	{KindFile, "<!-- file rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of file rows -->", renderRows},
 	{KindIO, "<!-- io rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of io rows -->", renderRows},
 	{KindMemory, "<!-- memory rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of memory rows -->", renderRows},
 	{KindNoIO, "<!-- noio rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of noio rows -->", renderRows},
 	{KindExit, "<!-- exit rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of exit rows -->", renderRows},
+	{KindCallback, "<!-- callback rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of callback rows -->", renderCallbacks},
+	{KindGo, "<!-- go rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of go rows -->", renderRows},
+}
+
+// renderWaits lists the wait rows with their message and, for a wait
+// judged by the work it joins, what it joins.
+func renderWaits(rows []Row) string {
+	var sb strings.Builder
+	sb.WriteString("| call | message | joins | evidence |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		sb.WriteString("| `" + r.Key + "` | " + r.Hint + " | " + r.Joins + " | " + r.Evidence + " |\n")
+	}
+	return sb.String()
+}
+
+// renderCallbacks lists the callback rows with the parameters they call
+// and whether they run once.
+func renderCallbacks(rows []Row) string {
+	var sb strings.Builder
+	sb.WriteString("| function | params | runs | evidence |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		runs := "every call"
+		if r.Runs != "" {
+			runs = r.Runs
+		}
+		sb.WriteString("| `" + r.Key + "` | " + r.Params + " | " + runs + " | " + r.Evidence + " |\n")
+	}
+	return sb.String()
 }
 
 // renderRows lists every row of the table, consecutive rows with the same
@@ -93,6 +121,11 @@ func TestLibrariesDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
+	for _, k := range append(append([]Kind(nil), kinds...), tableKinds...) {
+		if !slices.ContainsFunc(docSections, func(s docSection) bool { return s.kind == k }) {
+			t.Errorf("kind %s has no generated section in %s (docSections)", k, librariesDoc)
+		}
+	}
 	want, prose := doc, ""
 	for _, s := range docSections {
 		before, rest, ok1 := strings.Cut(want, s.begin+"\n")

@@ -3,6 +3,8 @@ package knowledge
 import (
 	_ "embed"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -56,9 +58,26 @@ const (
 	// loggers' Fatal methods). What a block ending in it leads to is no
 	// request-path finding: the request is not served either way.
 	KindExit Kind = "exit"
+	// KindCallback: a standard-library function that calls some of its
+	// func parameters (params, by index) before it returns, so a function
+	// given there runs on the caller's path (StdCallbacks); with "runs:
+	// once", only the first call for a value runs it (sync.(*Once).Do,
+	// StdOnce). The standard library is not analysed, so these are rows;
+	// a dependency's callbacks are found in its source. A table's own
+	// kind: a user's entry cannot give it.
+	KindCallback Kind = "callback"
+	// KindGo: a call that runs its function arguments in new goroutines,
+	// as a go statement does (errgroup's Go): the work that a join wait
+	// (a wait row's joins field) joins (GoStarters). A table's own kind.
+	KindGo Kind = "go"
 )
 
-var kinds = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
+// kinds are the kinds a user's entry may give; tableKinds only the
+// embedded tables.
+var (
+	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
+	tableKinds = []Kind{KindCallback, KindGo}
+)
 
 // Row is one row of a table: a call and what is known of it.
 type Row struct {
@@ -87,6 +106,17 @@ type Row struct {
 	Builds string
 	// Hint says how to make the wait cancellable (wait).
 	Hint string
+	// Joins says what a wait joins, when it is judged by that work rather
+	// than at the call: JoinsGoroutines or JoinsArguments (wait; tables
+	// only).
+	Joins string
+	// Params are the indexes of the func parameters a callback row's
+	// function calls, comma-separated ("1", "0,2"); Indexes parses them
+	// (callback).
+	Params string
+	// Runs is RunsOnce when the function given runs once per value, not
+	// per call (callback).
+	Runs string
 	// Evidence says why the row holds: the module version read and the
 	// file:line that does the I/O or builds the pool
 	// (docs/rules/libraries.md tells the story).
@@ -107,26 +137,47 @@ const (
 	FieldRouted    = "routed"
 	FieldBuilds    = "builds"
 	FieldHint      = "hint"
+	FieldJoins     = "joins"
+	FieldParams    = "params"
+	FieldRuns      = "runs"
 	FieldEvidence  = "evidence"
 )
 
-var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldBuilds, FieldHint, FieldEvidence}
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldEvidence}
+
+// tableFields are the fields only the embedded tables may give: a user's
+// entry is told they do not exist.
+var tableFields = map[string]bool{FieldJoins: true, FieldParams: true, FieldRuns: true}
+
+// Values of the joins and runs fields.
+const (
+	// JoinsGoroutines: the wait joins the goroutines its function starts
+	// (go statements, GoStarters' calls): sync.(*WaitGroup).Wait.
+	JoinsGoroutines = "goroutines"
+	// JoinsArguments: the wait joins the call's own function arguments,
+	// run by another caller (singleflight's Do).
+	JoinsArguments = "arguments"
+	// RunsOnce: a callback row's function runs once per value.
+	RunsOnce = "once"
+)
 
 // kindFields are the fields each kind takes besides kind and evidence.
 var kindFields = map[Kind][]string{
 	KindBlocking: {FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted},
 	KindClient:   {FieldBuilds},
-	KindWait:     {FieldHint},
+	KindWait:     {FieldHint, FieldJoins},
 	KindFile:     nil,
 	KindIO:       nil,
 	KindMemory:   nil,
 	KindNoIO:     nil,
 	KindExit:     nil,
+	KindCallback: {FieldParams, FieldRuns},
+	KindGo:       nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's
 // entry may leave it out and gets a default).
-var required = map[Kind]string{KindBlocking: FieldUse, KindClient: FieldBuilds, KindWait: FieldHint}
+var required = map[Kind]string{KindBlocking: FieldUse, KindClient: FieldBuilds, KindWait: FieldHint, KindCallback: FieldParams}
 
 // Hooks that a blocking row's routed field may name. The analyzer
 // implements each (ctxRouted in package analyzer): they are predicates on
@@ -152,14 +203,25 @@ var RoutedHooks = []string{RoutedStoredReceiver, RoutedOSSOption, RoutedQiniuGet
 // RowSyntax is what a row looks like, for error messages.
 const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.NewX | builds: what it builds" (SIO004) or "pkg/path.(*T).Wait | hint: how to cancel it" (SIO005), each optionally "| evidence: text"; see docs/rules/libraries.md`
 
-// ParseRow parses one row of the tables' format:
+// ParseRow parses one row of the tables' format, as a user's entry gives
+// it:
 //
 //	key | kind: name | field: value | … | evidence: text
 //
 // Only the key is required here; the fields may come in any order, each
 // once. Without a kind field the kind is client when builds is given,
-// wait when hint is, else blocking. A value may not contain "|".
-func ParseRow(s string) (Row, error) {
+// wait when hint is, else blocking. A value may not contain "|". The
+// tables' own kinds (callback, go) and fields (joins, params, runs) are
+// unknown here: only ParseTable reads them.
+func ParseRow(s string) (Row, error) { return parseRow(s, false) }
+
+// parseRow is ParseRow; table says the row is an embedded table's, which
+// may give the tables' own kinds and fields.
+func parseRow(s string, table bool) (Row, error) {
+	names := fieldNames
+	if !table {
+		names = userFields(fieldNames)
+	}
 	parts := strings.Split(s, "|")
 	rawKey := strings.TrimSpace(parts[0])
 	pattern := strings.HasSuffix(rawKey, "*")
@@ -177,9 +239,12 @@ func ParseRow(s string) (Row, error) {
 		name, val, ok := strings.Cut(p, ":")
 		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
 		field := r.field(name)
+		if !table && tableFields[name] {
+			field = nil
+		}
 		switch {
 		case !ok || (field == nil && name != FieldKind):
-			return Row{}, fmt.Errorf("%s: field %q: want one of %s, as \"name: value\"", r.Key, strings.TrimSpace(p), strings.Join(fieldNames, ", "))
+			return Row{}, fmt.Errorf("%s: field %q: want one of %s, as \"name: value\"", r.Key, strings.TrimSpace(p), strings.Join(names, ", "))
 		case seen[name]:
 			return Row{}, fmt.Errorf("%s: field %q given twice", r.Key, name)
 		case val == "":
@@ -195,9 +260,13 @@ func ParseRow(s string) (Row, error) {
 	switch {
 	case kind != "":
 		r.Kind = Kind(kind)
-		if _, ok := kindFields[r.Kind]; !ok {
-			names := make([]string, len(kinds))
-			for i, k := range kinds {
+		known := kinds
+		if table {
+			known = append(append([]Kind(nil), kinds...), tableKinds...)
+		}
+		if !slices.Contains(known, r.Kind) {
+			names := make([]string, len(known))
+			for i, k := range known {
 				names[i] = string(k)
 			}
 			return Row{}, fmt.Errorf("%s: kind %q: want one of %s", r.Key, kind, strings.Join(names, ", "))
@@ -215,7 +284,11 @@ func ParseRow(s string) (Row, error) {
 	}
 	for _, name := range fieldNames {
 		if seen[name] && !allowed[name] {
-			return Row{}, fmt.Errorf("%s: field %q does not belong in a %s row (its fields: %s)", r.Key, name, r.Kind, strings.Join(append(kindFields[r.Kind], FieldEvidence), ", "))
+			own := append(kindFields[r.Kind][:len(kindFields[r.Kind]):len(kindFields[r.Kind])], FieldEvidence)
+			if !table {
+				own = userFields(own)
+			}
+			return Row{}, fmt.Errorf("%s: field %q does not belong in a %s row (its fields: %s)", r.Key, name, r.Kind, strings.Join(own, ", "))
 		}
 	}
 	if pattern && (r.Kind != KindClient || strings.ContainsAny(key[strings.LastIndex(key, "/")+1:], "()") || strings.Count(key[strings.LastIndex(key, "/")+1:], ".") != 1) {
@@ -230,7 +303,44 @@ func ParseRow(s string) (Row, error) {
 	if r.Routed != "" && !isHook(r.Routed) {
 		return Row{}, fmt.Errorf("%s: routed %q: want one of %s", r.Key, r.Routed, strings.Join(RoutedHooks, ", "))
 	}
+	if r.Joins != "" && r.Joins != JoinsGoroutines && r.Joins != JoinsArguments {
+		return Row{}, fmt.Errorf("%s: joins %q: want %s or %s", r.Key, r.Joins, JoinsGoroutines, JoinsArguments)
+	}
+	if r.Params != "" && r.Indexes() == nil {
+		return Row{}, fmt.Errorf("%s: params %q: want parameter indexes from 0, comma-separated, e.g. 1 or 0,2", r.Key, r.Params)
+	}
+	if r.Runs != "" && r.Runs != RunsOnce {
+		return Row{}, fmt.Errorf("%s: runs %q: want %s (or no runs field: every call runs it)", r.Key, r.Runs, RunsOnce)
+	}
 	return r, nil
+}
+
+// userFields returns names less the tables' own fields.
+func userFields(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !tableFields[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Indexes returns the parameter indexes of a callback row's params field,
+// or nil when it is empty or malformed.
+func (r Row) Indexes() []int {
+	if r.Params == "" {
+		return nil
+	}
+	var out []int
+	for _, p := range strings.Split(r.Params, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || i < 0 {
+			return nil
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 func isHook(name string) bool {
@@ -258,6 +368,12 @@ func (r *Row) field(name string) *string {
 		return &r.Builds
 	case FieldHint:
 		return &r.Hint
+	case FieldJoins:
+		return &r.Joins
+	case FieldParams:
+		return &r.Params
+	case FieldRuns:
+		return &r.Runs
 	case FieldEvidence:
 		return &r.Evidence
 	}
@@ -266,7 +382,7 @@ func (r *Row) field(name string) *string {
 
 // ParseTable parses a table: one row per line (ParseRow), blank lines and
 // lines starting with "#" skipped. Every row must have an evidence field
-// and its kind's required field (use, builds or hint), and no key may
+// and its kind's required field (use, builds, hint or params), and no key may
 // repeat. Errors name file:line.
 func ParseTable(file, data string) ([]Row, error) {
 	var rows []Row
@@ -277,7 +393,7 @@ func ParseTable(file, data string) ([]Row, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		r, err := ParseRow(line)
+		r, err := parseRow(line, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w; %s", file, n, err, RowSyntax)
 		}

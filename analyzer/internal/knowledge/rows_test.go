@@ -23,7 +23,13 @@ func TestBuiltinRowsParse(t *testing.T) {
 			t.Errorf("%s:%d: a %s row (blocking rows go in %s, the others in %s)", r.File, r.Line, r.Kind, BlockingFile, CallsFile)
 		}
 	}
-	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 {
+	for _, r := range rows {
+		slash := strings.LastIndex(r.Key, "/") + 1
+		if r.Kind == KindCallback && !StdPath(r.Key[:slash+strings.Index(r.Key[slash:], ".")]) {
+			t.Errorf("%s:%d: %s: a callback row of a package outside the standard library (the analyzer reads a dependency's callbacks from its source)", r.File, r.Line, r.Key)
+		}
+	}
+	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 || n[KindCallback] < 25 || n[KindGo] < 2 {
 		t.Errorf("rows by kind %v: a table lost rows", n)
 	}
 }
@@ -34,7 +40,7 @@ func TestParseTableErrors(t *testing.T) {
 	const ok = "# a comment\n\nexample.com/a.F | use: a.FContext(ctx) | evidence: a@v1 a.go:1\n"
 	for _, tc := range []struct{ row, want string }{
 		{"example.com/a.G use: x", `t.txt:4: "example.com/a.G use: x": want "pkg/path.Func"`},
-		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence`},
+		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, builds, hint, joins, params, runs, evidence`},
 		{"example.com/a.G | usage: x | evidence: e", `t.txt:4: example.com/a.G: field "usage: x"`},
 		{"example.com/a.G | use: x | use: y | evidence: e", `t.txt:4: example.com/a.G: field "use" given twice`},
 		{"example.com/a.G | use: | evidence: e", `t.txt:4: example.com/a.G: field "use" is empty`},
@@ -51,6 +57,13 @@ func TestParseTableErrors(t *testing.T) {
 		{"example.com/a.New* | use: x | evidence: e", `t.txt:4: example.com/a.New*: a key ending in * (every package-level function whose name starts so) is for client rows only`},
 		{"example.com/a.(*T).New* | builds: x | evidence: e", `t.txt:4: example.com/a.(*T).New*: a key ending in *`},
 		{"example.com/a.F | use: y | evidence: e", `t.txt:4: example.com/a.F is already at line 3`},
+		{"example.com/a.G | kind: callback | evidence: e", `t.txt:4: example.com/a.G: no params field (every callback row`},
+		{"example.com/a.G | kind: callback | params: 1,x | evidence: e", `t.txt:4: example.com/a.G: params "1,x": want parameter indexes`},
+		{"example.com/a.G | kind: callback | params: -1 | evidence: e", `t.txt:4: example.com/a.G: params "-1"`},
+		{"example.com/a.G | kind: callback | params: 0 | runs: twice | evidence: e", `t.txt:4: example.com/a.G: runs "twice": want once`},
+		{"example.com/a.G | hint: h | joins: work | evidence: e", `t.txt:4: example.com/a.G: joins "work": want goroutines or arguments`},
+		{"example.com/a.G | kind: go | params: 0 | evidence: e", `t.txt:4: example.com/a.G: field "params" does not belong in a go row (its fields: evidence)`},
+		{"example.com/a.G | use: x | joins: goroutines | evidence: e", `t.txt:4: example.com/a.G: field "joins" does not belong in a blocking row`},
 	} {
 		_, err := ParseTable("t.txt", ok+tc.row+"\n")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -60,6 +73,24 @@ func TestParseTableErrors(t *testing.T) {
 	rows, err := ParseTable("t.txt", ok)
 	if err != nil || len(rows) != 1 || rows[0].Line != 3 || rows[0].Method != "" || rows[0].Use != "a.FContext(ctx)" {
 		t.Fatalf("good table: %+v, %v", rows, err)
+	}
+}
+
+// TestUserRowsKnowNoTableKinds: a user's entry (ParseRow) cannot give the
+// tables' own kinds and fields, and is told so in the words it was
+// before they existed.
+func TestUserRowsKnowNoTableKinds(t *testing.T) {
+	for _, tc := range []struct{ row, want string }{
+		{"example.com/a.G | kind: callback", `example.com/a.G: kind "callback": want one of blocking, client, wait, file, io, memory, noio, exit`},
+		{"example.com/a.G | kind: go", `example.com/a.G: kind "go": want one of blocking, client, wait, file, io, memory, noio, exit`},
+		{"example.com/a.(*G).Wait | hint: h | joins: goroutines", `example.com/a.(*G).Wait: field "joins: goroutines": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
+		{"example.com/a.G | params: 1", `example.com/a.G: field "params: 1": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence,`},
+		{"example.com/a.(*G).Wait | kind: wait | builds: x", `example.com/a.(*G).Wait: field "builds" does not belong in a wait row (its fields: hint, evidence)`},
+	} {
+		_, err := ParseRow(tc.row)
+		if err == nil || err.Error() != tc.want && !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.row, err, tc.want)
+		}
 	}
 }
 
@@ -78,8 +109,11 @@ func TestRowRoundTrip(t *testing.T) {
 		{"a/b.(*G).Wait | hint: use WaitContext", "a/b.(*G).Wait | hint: use WaitContext", KindWait},
 		{"a/b.Slurp | kind: file", "a/b.Slurp | kind: file", KindFile},
 		{"a/b.(*C).Send | evidence: e | kind: io", "a/b.(*C).Send | kind: io | evidence: e", KindIO},
+		{"sync.(*Once).Do | runs: once | kind: callback | params: 0 | evidence: e", "sync.(*Once).Do | kind: callback | params: 0 | runs: once | evidence: e", KindCallback},
+		{"a/b.(*G).Go | kind: go", "a/b.(*G).Go | kind: go", KindGo},
+		{"a/b.(*G).Wait | joins: arguments | hint: h", "a/b.(*G).Wait | hint: h | joins: arguments", KindWait},
 	} {
-		r, err := ParseRow(tc.in)
+		r, err := parseRow(tc.in, true)
 		if err != nil {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
@@ -87,7 +121,7 @@ func TestRowRoundTrip(t *testing.T) {
 		if got := r.String(); got != tc.out || r.Kind != tc.kind {
 			t.Errorf("%q: String() = %q, kind %s; want %q, %s", tc.in, got, r.Kind, tc.out, tc.kind)
 		}
-		if back, err := ParseRow(r.String()); err != nil || back != r {
+		if back, err := parseRow(r.String(), true); err != nil || back != r {
 			t.Errorf("%q: read back as %+v, %v", r.String(), back, err)
 		}
 	}

@@ -61,7 +61,7 @@ func (m *Memos) Once(call *ast.CallExpr) []int {
 	}
 	fn = fn.Origin()
 	if knowledge.StdPath(fn.Pkg().Path()) {
-		return knowledge.StdOnce[knowledge.Qualified(fn, fn.Pkg().Path())]
+		return knowledge.StdOnce()[knowledge.Qualified(fn, fn.Pkg().Path())]
 	}
 	ps, _ := funcParams[int, MemoFact](m.pass, m.funcs, fn)
 	return ps

@@ -20,8 +20,8 @@ import (
 // helper, withParam(c, "id", func(id uint){…})) runs on the caller's
 // path. CallsFact records those parameters on the callee, so that it works
 // across packages and into dependency modules; the standard library's are
-// a table (knowledge.StdCallbacks). A callee that only stores the function,
-// or starts it with go, has no fact.
+// the callback rows of knowledge's tables (knowledge.StdCallbacks). A
+// callee that only stores the function, or starts it with go, has no fact.
 
 // CallsFact lists the parameters (by index) that a function calls
 // synchronously.
@@ -95,7 +95,7 @@ func (s *Sync) Params(fn *types.Func) []int {
 		return ps
 	}
 	if fn.Pkg() != nil && knowledge.StdPath(fn.Pkg().Path()) {
-		return knowledge.StdCallbacks[knowledge.Qualified(fn, fn.Pkg().Path())]
+		return knowledge.StdCallbacks()[knowledge.Qualified(fn, fn.Pkg().Path())]
 	}
 	return nil
 }

@@ -404,22 +404,11 @@ func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 // reported naming the operation that does not; a singleflight waiter is
 // always reported.
 
-// joinWaits are the SIO005 waits judged by the work they join, by table
-// key: true when the work is the goroutines the function starts (go
-// statements, errgroup's Go and TryGo), false when it is the call's own
-// function arguments (singleflight's Do).
-var joinWaits = map[string]bool{
-	"sync.(*WaitGroup).Wait":                     true,
-	"golang.org/x/sync/errgroup.(*Group).Wait":   true,
-	"golang.org/x/sync/singleflight.(*Group).Do": false,
-}
-
-// goStarters are the calls that run their function arguments in new
-// goroutines.
-var goStarters = map[string]bool{
-	"golang.org/x/sync/errgroup.(*Group).Go":    true,
-	"golang.org/x/sync/errgroup.(*Group).TryGo": true,
-}
+// The SIO005 waits judged by the work they join are the wait rows with a
+// joins field (knowledge.JoinWaits, by table key): true when the work is
+// the goroutines the function starts (go statements and the go rows'
+// calls, knowledge.GoStarters: errgroup's Go and TryGo), false when it is
+// the call's own function arguments (singleflight's Do).
 
 // Work returns the items of running the function e: a literal's body, a
 // named function's item, or, with call (a go statement's), the call
@@ -452,7 +441,7 @@ func (p *Pkg) joinedWork(body *ast.BlockStmt, work Work) (out []paths.Item, know
 			add(work(n.Call.Fun, n.Call))
 		case *ast.CallExpr:
 			if fn := typeutil.StaticCallee(p.Info, n); fn != nil && fn.Pkg() != nil &&
-				goStarters[knowledge.Qualified(fn.Origin(), fn.Pkg().Path())] {
+				knowledge.GoStarters()[knowledge.Qualified(fn.Origin(), fn.Pkg().Path())] {
 				for _, a := range n.Args {
 					add(work(a, nil))
 				}
@@ -527,7 +516,7 @@ func (p *Pkg) MarkJoins(items []paths.Item, body *ast.BlockStmt, work Work) {
 		if it.Term == nil || it.Term.Rule != "SIO005" || it.Call == nil {
 			continue
 		}
-		byGo, ok := joinWaits[it.Term.Chain[0]]
+		byGo, ok := knowledge.JoinWaits()[it.Term.Chain[0]]
 		if !ok || (!byGo && !p.ThirdParty) {
 			// A first-party singleflight waiter cannot cancel its wait
 			// whatever the leader's work honours.
