@@ -61,9 +61,10 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Exits = map[string]bool{}
 		}
 		c.Exits[r.Key] = true
-	case knowledge.KindCallback, knowledge.KindGo:
+	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery:
 		// The tables' own kinds, read from knowledge by resolve and the
-		// rules (StdCallbacks, GoStarters); no user's entry gives them.
+		// rules (StdCallbacks, GoStarters, DbxFinisher,
+		// GormMigratorMethod); no user's entry gives them.
 	default:
 		c.Blocking[r.Key] = replacementOf(r)
 	}

@@ -1,7 +1,10 @@
 package knowledge
 
 import (
+	"fmt"
 	"go/types"
+	"strings"
+	"sync"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
@@ -9,20 +12,31 @@ import (
 // PathDbx is pocketbase/dbx, recognised by path and type name.
 const PathDbx = "github.com/pocketbase/dbx"
 
-// dbxFinishers are the methods that run a dbx query, by receiver type,
-// with the evidence (dbx v1.12.0): each takes the …Context branch of
-// Query.execute (query.go:229-240) or Query.Rows (query.go:335-346) when
-// the query was given a context, and the plain Exec or Query when it was
-// not. A SelectQuery builds its Query with its own context (select.go:312
-// `.WithContext(s.ctx)`); a ModelQuery does the same for its INSERT,
-// UPDATE and DELETE (model_query.go:85, :159, :172). A *DB made by
-// (*DB).WithContext passes its context to every query it builds
-// (query.go:86, select.go:69, model_query.go:35).
-var dbxFinishers = map[string]map[string]bool{
-	"Query":       {"Execute": true, "One": true, "All": true, "Row": true, "Rows": true, "Column": true},
-	"SelectQuery": {"One": true, "All": true, "Row": true, "Rows": true, "Column": true},
-	"ModelQuery":  {"Insert": true, "Update": true, "Delete": true},
-}
+// dbxFinishers returns the methods that run a dbx query, by receiver type
+// (each a pointer) and name: the finisher rows of calls.txt, with the
+// evidence (dbx v1.12.0). Each takes the …Context branch of Query.execute
+// or Query.Rows when the query was given a context, and the plain Exec or
+// Query when it was not; a SelectQuery or ModelQuery builds its Query
+// with its own context, and a *DB made by (*DB).WithContext passes its
+// context to every query it builds.
+var dbxFinishers = sync.OnceValue(func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	prefix := PathDbx + ".(*"
+	for _, r := range builtin() {
+		if r.Kind != KindFinisher {
+			continue
+		}
+		typ, name, ok := strings.Cut(strings.TrimPrefix(r.Key, prefix), ").")
+		if !strings.HasPrefix(r.Key, prefix) || !ok {
+			panic(fmt.Sprintf("syncio: %s:%d: %s: a finisher row of another package than %s or not of a pointer receiver", r.File, r.Line, r.Key, PathDbx))
+		}
+		if m[typ] == nil {
+			m[typ] = map[string]bool{}
+		}
+		m[typ][name] = true
+	}
+	return m
+})
 
 // DbxFinisher reports whether fn runs a dbx query (Execute, One, All, …
 // of *dbx.Query, *dbx.SelectQuery, *dbx.ModelQuery): the query carries
@@ -34,7 +48,7 @@ func DbxFinisher(fn *types.Func) bool {
 	if recv == nil {
 		return false
 	}
-	for typ, methods := range dbxFinishers {
+	for typ, methods := range dbxFinishers() {
 		if named.Is(recv.Type(), true, PathDbx, typ) {
 			return methods[fn.Name()]
 		}

@@ -15,7 +15,10 @@
 // parameters a function calls before it returns, StdCallbacks, and those
 // it runs once, StdOnce) and the calls that start their function
 // arguments in goroutines (go rows, GoStarters), with the waits judged by
-// the work they join (a wait row's joins field, JoinWaits).
+// the work they join (a wait row's joins field, JoinWaits); and the query
+// methods judged at the caller by the chain they end: dbx's finishers
+// (finisher rows, DbxFinisher) and gorm's Migrator methods that run no
+// query (noquery rows, GormMigratorMethod).
 // Both are embedded and parsed once (BuiltinRows), every row with the
 // evidence for it. A user's blocking setting is a row of the same format.
 //
@@ -27,6 +30,6 @@
 // Besides the call tables it holds, as Go tables: the routers'
 // registration calls (Registrations, routes.go, from which
 // docs/frameworks.md's table is generated), the frameworks' import paths
-// (frameworks.go), gorm's and dbx's receivers, and which packages are the
-// Go distribution's (std.go).
+// (frameworks.go), gorm's and dbx's receiver types, and which packages
+// are the Go distribution's (std.go).
 package knowledge

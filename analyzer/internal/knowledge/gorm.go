@@ -1,7 +1,10 @@
 package knowledge
 
 import (
+	"fmt"
 	"go/types"
+	"strings"
+	"sync"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
@@ -42,9 +45,23 @@ func GormAssocReceiver(fn *types.Func) string {
 	return ""
 }
 
-// gormMigratorPure are the methods of gorm.Migrator that run no query:
-// they describe types from the schema.
-var gormMigratorPure = map[string]bool{"FullDataTypeOf": true, "GetTypeAliases": true}
+// gormMigratorPure returns the methods of gorm.Migrator that run no
+// query, by name: the noquery rows of calls.txt (they describe types from
+// the schema).
+var gormMigratorPure = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	prefix := PathGorm + ".Migrator."
+	for _, r := range builtin() {
+		if r.Kind == KindNoQuery {
+			name, ok := strings.CutPrefix(r.Key, prefix)
+			if !ok {
+				panic(fmt.Sprintf("syncio: %s:%d: %s: a noquery row of another type than %sMigrator", r.File, r.Line, r.Key, PathGorm+"."))
+			}
+			m[name] = true
+		}
+	}
+	return m
+})
 
 // GormMigratorMethod reports whether fn is a method of gorm.io/gorm's
 // Migrator interface, and whether it runs a query. The Migrator of
@@ -58,7 +75,7 @@ func GormMigratorMethod(fn *types.Func) (method, query bool) {
 	if recv == nil || !IsGormMigrator(recv.Type()) {
 		return false, false
 	}
-	return true, !gormMigratorPure[fn.Name()]
+	return true, !gormMigratorPure()[fn.Name()]
 }
 
 // IsGormMigrator reports whether t is gorm.io/gorm's Migrator interface.

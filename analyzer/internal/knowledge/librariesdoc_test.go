@@ -37,6 +37,8 @@ var docSections = []docSection{
 	{KindExit, "<!-- exit rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of exit rows -->", renderRows},
 	{KindCallback, "<!-- callback rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of callback rows -->", renderCallbacks},
 	{KindGo, "<!-- go rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of go rows -->", renderRows},
+	{KindFinisher, "<!-- finisher rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of finisher rows -->", renderRows},
+	{KindNoQuery, "<!-- noquery rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of noquery rows -->", renderRows},
 }
 
 // renderWaits lists the wait rows with their message and, for a wait

@@ -70,13 +70,24 @@ const (
 	// as a go statement does (errgroup's Go): the work that a join wait
 	// (a wait row's joins field) joins (GoStarters). A table's own kind.
 	KindGo Kind = "go"
+	// KindFinisher: a method that runs the query its chain built, with
+	// the context the chain gave it (WithContext) or none, which its own
+	// source cannot show (it tests the stored context at run time): it is
+	// judged at the caller by its chain (dbx's Execute, One, All, …;
+	// DbxFinisher). A table's own kind.
+	KindFinisher Kind = "finisher"
+	// KindNoQuery: a method of gorm's Migrator that runs no query: it
+	// describes types from the schema. Every other Migrator method runs
+	// its queries on the chain it was built from (GormMigratorMethod). A
+	// table's own kind.
+	KindNoQuery Kind = "noquery"
 )
 
 // kinds are the kinds a user's entry may give; tableKinds only the
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -173,6 +184,8 @@ var kindFields = map[Kind][]string{
 	KindExit:     nil,
 	KindCallback: {FieldParams, FieldRuns},
 	KindGo:       nil,
+	KindFinisher: nil,
+	KindNoQuery:  nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's
@@ -211,8 +224,8 @@ const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.N
 // Only the key is required here; the fields may come in any order, each
 // once. Without a kind field the kind is client when builds is given,
 // wait when hint is, else blocking. A value may not contain "|". The
-// tables' own kinds (callback, go) and fields (joins, params, runs) are
-// unknown here: only ParseTable reads them.
+// tables' own kinds (callback, go, finisher, noquery) and fields (joins,
+// params, runs) are unknown here: only ParseTable reads them.
 func ParseRow(s string) (Row, error) { return parseRow(s, false) }
 
 // parseRow is ParseRow; table says the row is an embedded table's, which

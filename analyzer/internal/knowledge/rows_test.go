@@ -29,7 +29,7 @@ func TestBuiltinRowsParse(t *testing.T) {
 			t.Errorf("%s:%d: %s: a callback row of a package outside the standard library (the analyzer reads a dependency's callbacks from its source)", r.File, r.Line, r.Key)
 		}
 	}
-	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 || n[KindCallback] < 25 || n[KindGo] < 2 {
+	if n[KindBlocking] < 1000 || n[KindClient] < 70 || n[KindWait] < 5 || n[KindFile] < 11 || n[KindIO] < 20 || n[KindCallback] < 25 || n[KindGo] < 2 || n[KindFinisher] < 14 || n[KindNoQuery] < 2 {
 		t.Errorf("rows by kind %v: a table lost rows", n)
 	}
 }
@@ -83,6 +83,8 @@ func TestUserRowsKnowNoTableKinds(t *testing.T) {
 	for _, tc := range []struct{ row, want string }{
 		{"example.com/a.G | kind: callback", `example.com/a.G: kind "callback": want one of blocking, client, wait, file, io, memory, noio, exit`},
 		{"example.com/a.G | kind: go", `example.com/a.G: kind "go": want one of blocking, client, wait, file, io, memory, noio, exit`},
+		{"example.com/a.(*Q).One | kind: finisher", `example.com/a.(*Q).One: kind "finisher": want one of blocking, client, wait, file, io, memory, noio, exit`},
+		{"example.com/a.M.Describe | kind: noquery", `example.com/a.M.Describe: kind "noquery": want one of blocking, client, wait, file, io, memory, noio, exit`},
 		{"example.com/a.(*G).Wait | hint: h | joins: goroutines", `example.com/a.(*G).Wait: field "joins: goroutines": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
 		{"example.com/a.G | params: 1", `example.com/a.G: field "params: 1": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence,`},
 		{"example.com/a.(*G).Wait | kind: wait | builds: x", `example.com/a.(*G).Wait: field "builds" does not belong in a wait row (its fields: hint, evidence)`},
@@ -111,6 +113,8 @@ func TestRowRoundTrip(t *testing.T) {
 		{"a/b.(*C).Send | evidence: e | kind: io", "a/b.(*C).Send | kind: io | evidence: e", KindIO},
 		{"sync.(*Once).Do | runs: once | kind: callback | params: 0 | evidence: e", "sync.(*Once).Do | kind: callback | params: 0 | runs: once | evidence: e", KindCallback},
 		{"a/b.(*G).Go | kind: go", "a/b.(*G).Go | kind: go", KindGo},
+		{"a/b.(*Q).One | kind: finisher | evidence: e", "a/b.(*Q).One | kind: finisher | evidence: e", KindFinisher},
+		{"a/b.M.Describe | kind: noquery", "a/b.M.Describe | kind: noquery", KindNoQuery},
 		{"a/b.(*G).Wait | joins: arguments | hint: h", "a/b.(*G).Wait | hint: h | joins: arguments", KindWait},
 	} {
 		r, err := parseRow(tc.in, true)
@@ -157,5 +161,18 @@ func BenchmarkParseBuiltin(b *testing.B) {
 		if _, err := ParseTable(CallsFile, callsTable); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestQueryRows: the finisher and noquery rows build their accessors'
+// maps (a row of another receiver panics there): dbx's finishers by
+// receiver type, gorm's Migrator methods that run no query.
+func TestQueryRows(t *testing.T) {
+	fin := dbxFinishers()
+	if len(fin) != 3 || len(fin["Query"]) != 6 || len(fin["SelectQuery"]) != 5 || len(fin["ModelQuery"]) != 3 {
+		t.Errorf("dbxFinishers() = %v: want Query's 6, SelectQuery's 5 and ModelQuery's 3 finishers", fin)
+	}
+	if pure := gormMigratorPure(); len(pure) != 2 || !pure["FullDataTypeOf"] || !pure["GetTypeAliases"] {
+		t.Errorf("gormMigratorPure() = %v: want FullDataTypeOf and GetTypeAliases", pure)
 	}
 }
