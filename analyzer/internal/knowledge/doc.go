@@ -18,7 +18,9 @@
 // the work they join (a wait row's joins field, JoinWaits); and the query
 // methods judged at the caller by the chain they end: dbx's finishers
 // (finisher rows, DbxFinisher) and gorm's Migrator methods that run no
-// query (noquery rows, GormMigratorMethod).
+// query (noquery rows, GormMigratorMethod); and net/http's shortcuts
+// whose fix rewrites them into NewRequestWithContext and Do (a blocking
+// row's request field, HTTPShortcuts).
 // Both are embedded and parsed once (BuiltinRows), every row with the
 // evidence for it. A user's blocking setting is a row of the same format.
 //

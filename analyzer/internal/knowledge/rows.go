@@ -113,6 +113,11 @@ type Row struct {
 	// call's receiver or arguments, whether the call may carry the request
 	// context after all, which its key cannot show (blocking).
 	Routed string
+	// Request is the HTTP method a net/http shortcut sends (GET, HEAD or
+	// POST): it turns on the fix that rewrites `resp, err := http.Get(url)`
+	// into NewRequestWithContext and Do (HTTPShortcuts) (blocking; tables
+	// only).
+	Request string
 	// Builds says what the constructor builds, for the message (client).
 	Builds string
 	// Hint says how to make the wait cancellable (wait).
@@ -146,6 +151,7 @@ const (
 	FieldExtraArgs = "extra-args"
 	FieldVerb      = "verb"
 	FieldRouted    = "routed"
+	FieldRequest   = "request"
 	FieldBuilds    = "builds"
 	FieldHint      = "hint"
 	FieldJoins     = "joins"
@@ -154,11 +160,11 @@ const (
 	FieldEvidence  = "evidence"
 )
 
-var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldEvidence}
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldEvidence}
 
 // tableFields are the fields only the embedded tables may give: a user's
 // entry is told they do not exist.
-var tableFields = map[string]bool{FieldJoins: true, FieldParams: true, FieldRuns: true}
+var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true}
 
 // Values of the joins and runs fields.
 const (
@@ -174,7 +180,7 @@ const (
 
 // kindFields are the fields each kind takes besides kind and evidence.
 var kindFields = map[Kind][]string{
-	KindBlocking: {FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted},
+	KindBlocking: {FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest},
 	KindClient:   {FieldBuilds},
 	KindWait:     {FieldHint, FieldJoins},
 	KindFile:     nil,
@@ -224,8 +230,9 @@ const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.N
 // Only the key is required here; the fields may come in any order, each
 // once. Without a kind field the kind is client when builds is given,
 // wait when hint is, else blocking. A value may not contain "|". The
-// tables' own kinds (callback, go, finisher, noquery) and fields (joins,
-// params, runs) are unknown here: only ParseTable reads them.
+// tables' own kinds (callback, go, finisher, noquery) and fields
+// (request, joins, params, runs) are unknown here: only ParseTable reads
+// them.
 func ParseRow(s string) (Row, error) { return parseRow(s, false) }
 
 // parseRow is ParseRow; table says the row is an embedded table's, which
@@ -316,6 +323,9 @@ func parseRow(s string, table bool) (Row, error) {
 	if r.Routed != "" && !isHook(r.Routed) {
 		return Row{}, fmt.Errorf("%s: routed %q: want one of %s", r.Key, r.Routed, strings.Join(RoutedHooks, ", "))
 	}
+	if r.Request != "" && httpMethods[r.Request] == "" {
+		return Row{}, fmt.Errorf("%s: request %q: want GET, HEAD or POST", r.Key, r.Request)
+	}
 	if r.Joins != "" && r.Joins != JoinsGoroutines && r.Joins != JoinsArguments {
 		return Row{}, fmt.Errorf("%s: joins %q: want %s or %s", r.Key, r.Joins, JoinsGoroutines, JoinsArguments)
 	}
@@ -379,6 +389,8 @@ func (r *Row) field(name string) *string {
 		return &r.Routed
 	case FieldBuilds:
 		return &r.Builds
+	case FieldRequest:
+		return &r.Request
 	case FieldHint:
 		return &r.Hint
 	case FieldJoins:

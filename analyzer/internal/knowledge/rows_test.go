@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestParseTableErrors(t *testing.T) {
 	const ok = "# a comment\n\nexample.com/a.F | use: a.FContext(ctx) | evidence: a@v1 a.go:1\n"
 	for _, tc := range []struct{ row, want string }{
 		{"example.com/a.G use: x", `t.txt:4: "example.com/a.G use: x": want "pkg/path.Func"`},
-		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, builds, hint, joins, params, runs, evidence`},
+		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, request, builds, hint, joins, params, runs, evidence`},
 		{"example.com/a.G | usage: x | evidence: e", `t.txt:4: example.com/a.G: field "usage: x"`},
 		{"example.com/a.G | use: x | use: y | evidence: e", `t.txt:4: example.com/a.G: field "use" given twice`},
 		{"example.com/a.G | use: | evidence: e", `t.txt:4: example.com/a.G: field "use" is empty`},
@@ -63,6 +64,8 @@ func TestParseTableErrors(t *testing.T) {
 		{"example.com/a.G | kind: callback | params: 0 | runs: twice | evidence: e", `t.txt:4: example.com/a.G: runs "twice": want once`},
 		{"example.com/a.G | hint: h | joins: work | evidence: e", `t.txt:4: example.com/a.G: joins "work": want goroutines or arguments`},
 		{"example.com/a.G | kind: go | params: 0 | evidence: e", `t.txt:4: example.com/a.G: field "params" does not belong in a go row (its fields: evidence)`},
+		{"example.com/a.G | use: x | request: PUT | evidence: e", `t.txt:4: example.com/a.G: request "PUT": want GET, HEAD or POST`},
+		{"example.com/a.G | builds: x | request: GET | evidence: e", `t.txt:4: example.com/a.G: field "request" does not belong in a client row`},
 		{"example.com/a.G | use: x | joins: goroutines | evidence: e", `t.txt:4: example.com/a.G: field "joins" does not belong in a blocking row`},
 	} {
 		_, err := ParseTable("t.txt", ok+tc.row+"\n")
@@ -86,6 +89,7 @@ func TestUserRowsKnowNoTableKinds(t *testing.T) {
 		{"example.com/a.(*Q).One | kind: finisher", `example.com/a.(*Q).One: kind "finisher": want one of blocking, client, wait, file, io, memory, noio, exit`},
 		{"example.com/a.M.Describe | kind: noquery", `example.com/a.M.Describe: kind "noquery": want one of blocking, client, wait, file, io, memory, noio, exit`},
 		{"example.com/a.(*G).Wait | hint: h | joins: goroutines", `example.com/a.(*G).Wait: field "joins: goroutines": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
+		{"example.com/a.G | use: x | request: GET", `example.com/a.G: field "request: GET": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
 		{"example.com/a.G | params: 1", `example.com/a.G: field "params: 1": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence,`},
 		{"example.com/a.(*G).Wait | kind: wait | builds: x", `example.com/a.(*G).Wait: field "builds" does not belong in a wait row (its fields: hint, evidence)`},
 	} {
@@ -113,6 +117,7 @@ func TestRowRoundTrip(t *testing.T) {
 		{"a/b.(*C).Send | evidence: e | kind: io", "a/b.(*C).Send | kind: io | evidence: e", KindIO},
 		{"sync.(*Once).Do | runs: once | kind: callback | params: 0 | evidence: e", "sync.(*Once).Do | kind: callback | params: 0 | runs: once | evidence: e", KindCallback},
 		{"a/b.(*G).Go | kind: go", "a/b.(*G).Go | kind: go", KindGo},
+		{"net/http.Get | evidence: e | request: GET | use: u", "net/http.Get | use: u | request: GET | evidence: e", KindBlocking},
 		{"a/b.(*Q).One | kind: finisher | evidence: e", "a/b.(*Q).One | kind: finisher | evidence: e", KindFinisher},
 		{"a/b.M.Describe | kind: noquery", "a/b.M.Describe | kind: noquery", KindNoQuery},
 		{"a/b.(*G).Wait | joins: arguments | hint: h", "a/b.(*G).Wait | hint: h | joins: arguments", KindWait},
@@ -174,5 +179,17 @@ func TestQueryRows(t *testing.T) {
 	}
 	if pure := gormMigratorPure(); len(pure) != 2 || !pure["FullDataTypeOf"] || !pure["GetTypeAliases"] {
 		t.Errorf("gormMigratorPure() = %v: want FullDataTypeOf and GetTypeAliases", pure)
+	}
+}
+
+// TestHTTPShortcuts: the blocking rows with a request field are net/http's
+// Get, Head and Post, package-level and on *Client.
+func TestHTTPShortcuts(t *testing.T) {
+	want := map[string]string{
+		"net/http.Get": "http.MethodGet", "net/http.Head": "http.MethodHead", "net/http.Post": "http.MethodPost",
+		"net/http.(*Client).Get": "http.MethodGet", "net/http.(*Client).Head": "http.MethodHead", "net/http.(*Client).Post": "http.MethodPost",
+	}
+	if got := HTTPShortcuts(); !maps.Equal(got, want) {
+		t.Errorf("HTTPShortcuts() = %v, want %v", got, want)
 	}
 }

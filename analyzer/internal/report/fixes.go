@@ -91,7 +91,7 @@ func (r *Reporter) Fixes(s *paths.Summary, it paths.Item) []analysis.SuggestedFi
 	if it.FixKey == "" {
 		return nil
 	}
-	if method, ok := httpShortcuts[it.FixKey]; ok {
+	if method, ok := knowledge.HTTPShortcuts()[it.FixKey]; ok {
 		return r.httpFix(it, ctx, method)
 	}
 	method, extraArgs := r.opts.Replacement(it.FixKey)
@@ -252,16 +252,4 @@ func (r *Reporter) indent(src []byte, pos token.Pos) string {
 		end++
 	}
 	return string(src[start:end])
-}
-
-// httpShortcuts are the net/http calls whose fix rewrites the whole
-// `resp, err := …` statement into NewRequestWithContext + Do. The value is
-// the http.Method constant to use.
-var httpShortcuts = map[string]string{
-	"net/http.Get":            "http.MethodGet",
-	"net/http.Head":           "http.MethodHead",
-	"net/http.Post":           "http.MethodPost",
-	"net/http.(*Client).Get":  "http.MethodGet",
-	"net/http.(*Client).Head": "http.MethodHead",
-	"net/http.(*Client).Post": "http.MethodPost",
 }
