@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/ginsetting"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/report"
@@ -32,10 +31,10 @@ func (r *pkgView) decideGin(files []*ast.File) {
 	}
 	r.gin = ginsetting.Decide(mode, r.ginOwn, r.pass.Pkg.Name() == "main", below)
 	r.ginFallback = r.gin.Decision == ginsetting.Fallback
-	// A deferred candidate (join.Dropped) carries only its message's
-	// detail, which names c's description.
+	// paths.Finding.Gin travels with every path, through facts and the
+	// join's deferred candidates (rules.Contexts.Decide).
 	dependent := func(f *paths.Finding) bool {
-		return f.Rule == "SIO002" && (f.Gin || dataflow.GinDependent(f.Detail))
+		return f.Rule == "SIO002" && f.Gin
 	}
 	switch r.gin.Decision {
 	case ginsetting.Fallback:
