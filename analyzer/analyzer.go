@@ -33,7 +33,8 @@ functions marked //syncio:handler) and reports calls on their paths that block
 without the request's context (SIO001), drop the request context (SIO002),
 hold a mutex across I/O (SIO003), build clients or pools per request
 (SIO004), wait with no ctx.Done() escape (SIO005), do file I/O (SIO006,
-opt-in) or hold a database transaction across a remote call (SIO007). Helpers are followed across packages through facts; a finding is
+opt-in) or hold a database transaction across a remote call (SIO007), and
+servers, clients and dialers that wait with no deadline (SIO008). Helpers are followed across packages through facts; a finding is
 reported at the root's call with the chain. Suppress with
 //syncio:ignore SIO00N -- reason; ignores that hide nothing are reported.`
 
@@ -169,7 +170,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.exportFacts(b.decls, b.roots)
 	pending, dropped := r.reportRoots(b.roots)
 	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
-	r.staleIgnores(b.decls)
+	r.staleIgnores(files, b.decls)
 	held, decided := r.settleGin()
 	res := r.result(files, b.roots, unfollowed)
 	res.GinHeld, res.GinDecided = held, decided

@@ -45,7 +45,9 @@ func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 
 // applyConfig is resolveAt for one path.
 func (r *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
-	return r.rules.Apply(f, it.Lock, it.Tx, func(rule string) bool { return r.rep.Suppressed(s, it, rule) })
+	return r.rules.Apply(f, it.Lock, it.Tx, func(rule string) bool {
+		return (it.Bounded && rule == rules.DeadlineRule) || r.rep.Suppressed(s, it, rule)
+	})
 }
 
 // resolve returns the blocking path behind an item, or nil.

@@ -39,6 +39,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	gorm := dataflow.NewChain(info, sig, body)
 	later := dataflow.NewLater(info, flow, body, r.attachOf)
 	waits := r.rules.NewWaitFlow(body, flow)
+	deadlines := r.rules.NewDeadlines(sig, body)
 	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -88,6 +89,9 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				}
 				items = append(items, found...)
 			}
+			if it, ok := deadlines.Call(n); ok {
+				items = append(items, it) // SIO008's client part, besides the I/O it is
+			}
 			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)
 				if it.Also != nil {
@@ -124,6 +128,7 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// first call: no request path's, whatever it blocks on.
 	items = paths.Drop(items, resolve.FirstUse(info, sig, body, r.perRequest))
 	markOnce(items, onceSpans)
+	deadlines.Mark(items)
 	r.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
 		for i := range items {

@@ -1,15 +1,23 @@
 package analyzer
 
 import (
+	"go/ast"
+
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/resolve"
+	"github.com/syncio/syncio/analyzer/internal/rules"
 )
 
-// staleIgnores is the stage that reports the ignores that hid nothing.
+// staleIgnores is the stage that reports the ignores that hid nothing,
+// after SIO008's sites (servers, serving calls, dialers), which no path
+// leads to.
 // Every item of the functions that are no roots is resolved first, once
 // the summaries are final: items of helpers past the one that set the
 // summary count too, because resolving them marks their ignores used.
-func (r *runner) staleIgnores(decls []*paths.Summary) {
+func (r *runner) staleIgnores(files []*ast.File, decls []*paths.Summary) {
+	for _, e := range r.rules.Edges(r.pass.Fset, files) {
+		r.rep.Site(e.Pos, e.End, rules.DeadlineRule, e.Message, e.Fixes)
+	}
 	for _, s := range decls {
 		if s.Root != resolve.NotRoot {
 			continue

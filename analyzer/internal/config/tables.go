@@ -61,10 +61,10 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Exits = map[string]bool{}
 		}
 		c.Exits[r.Key] = true
-	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery:
+	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery, knowledge.KindServe:
 		// The tables' own kinds, read from knowledge by resolve and the
 		// rules (StdCallbacks, GoStarters, DbxFinisher,
-		// GormMigratorMethod); no user's entry gives them.
+		// GormMigratorMethod, ZeroServers); no user's entry gives them.
 	default:
 		c.Blocking[r.Key] = replacementOf(r)
 	}

@@ -64,6 +64,18 @@ var GoStarters = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// ZeroServers returns the calls that serve HTTP with a server whose
+// timeouts are all zero (the serve rows), as a set of keys.
+var ZeroServers = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range builtin() {
+		if r.Kind == KindServe {
+			m[r.Key] = true
+		}
+	}
+	return m
+})
+
 // JoinWaits returns the SIO005 waits judged by the work they join (the
 // wait rows with a joins field), by key: true when the work is the
 // goroutines the function starts (joins: goroutines; go statements and

@@ -81,13 +81,18 @@ const (
 	// its queries on the chain it was built from (GormMigratorMethod). A
 	// table's own kind.
 	KindNoQuery Kind = "noquery"
+	// KindServe: a call that serves HTTP with a server whose timeouts are
+	// all zero: net/http's package-level ListenAndServe and Serve, and the
+	// frameworks' shortcuts over them (gin's Run). SIO008 flags it where
+	// the program calls it (ZeroServers). A table's own kind.
+	KindServe Kind = "serve"
 )
 
 // kinds are the kinds a user's entry may give; tableKinds only the
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -192,6 +197,7 @@ var kindFields = map[Kind][]string{
 	KindGo:       nil,
 	KindFinisher: nil,
 	KindNoQuery:  nil,
+	KindServe:    nil,
 }
 
 // required is the field every row of a kind needs in a table (a user's

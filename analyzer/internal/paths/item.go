@@ -58,6 +58,10 @@ type Item struct {
 	// memoiser's own body. The rules that count per request (the
 	// analyzer's onceRules) do not count for it.
 	Once bool
+	// Bounded marks a call that hands its callee a context or request
+	// with a deadline: SIO008 does not pass through it (rules'
+	// Deadlines.Mark).
+	Bounded bool
 	// Fixes are suggested fixes made by another package's pass (a
 	// deferred SIO002 candidate's).
 	Fixes []analysis.SuggestedFix

@@ -316,6 +316,16 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 	sink(d)
 }
 
+// Site reports a finding that no request path leads to (SIO008's
+// servers and dialers) at its own position, unless the rule is off or an
+// ignore on its line hides it.
+func (r *Reporter) Site(pos, end token.Pos, rule, msg string, fixes []analysis.SuggestedFix) {
+	if !r.opts.Enabled(rule) || (!r.opts.ReportIgnored && r.dirs.Suppressed(pos, rule)) {
+		return
+	}
+	r.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: rule, URL: r.opts.FixURL(rule), Message: msg, SuggestedFixes: fixes})
+}
+
 // Stale reports //syncio:ignore directives that hid nothing, once every
 // item has been resolved (the analyzer's stale-ignores stage).
 func (r *Reporter) Stale() {

@@ -2,7 +2,7 @@
 // of a call, a literal or a path in a file of its own (blocking.go
 // SIO001, dropped.go SIO002, held.go SIO003 and SIO007, client.go
 // SIO004, wait.go SIO005's waits, channel operations and joins, file.go
-// SIO006), with the rule's wording. It reads the package only through Pkg
+// SIO006, deadline.go SIO008), with the rule's wording. It reads the package only through Pkg
 // and the body through dataflow, so a rule is decided without the runner;
 // what only the analyzer knows (another package's fact, a function's
 // summary, what joined work leads to, the join's walk) is handed in as
@@ -86,6 +86,18 @@
 // a remote call or wait: anything SIO003 counts, except database calls and
 // calls on or given the transaction (regions.Txs, modelled on
 // regions.Locks).
+//
+// SIO008 (missing-deadline, opt-in) flags, as sites of the package with no
+// request path (Edges, reported by the analyzer's stale-ignores stage), an
+// http.Server with no ReadHeaderTimeout/IdleTimeout (ReadTimeout covers
+// both), a call of knowledge's serve rows (http.ListenAndServe, gin's Run)
+// and a net.Dialer or tls.Dialer with no Timeout unless its every
+// DialContext in the body is given a context with a deadline; and on the
+// request path an (*http.Client).Do item, besides its I/O item, when the
+// client has no Timeout where the package builds it and the request's
+// context has no deadline. A call that hands its callee a context or a
+// request with a deadline is marked (paths.Item.Bounded) and SIO008 does
+// not pass through it (deadline.go).
 //
 // gorm (gorm.io/gorm and v1) and sqlx are recognised by import path: a gorm
 // finisher on a chain rooted at a field, a global, or an index expression on

@@ -35,6 +35,9 @@ type Pkg struct {
 	// semChans are the channels the package uses as semaphores (see
 	// semaphoreChan); nil until first asked.
 	semChans map[types.Object]bool
+	// dl is what the package stores for SIO008 (deadline.go); nil until
+	// first asked.
+	dl *deadlineIndex
 }
 
 // Term is an item for an operation found in the body itself (not a call
