@@ -48,6 +48,7 @@ func main() {
 	watcher := blockwatch.New(blockwatch.WithWorker(slots.SlotResource), blockwatch.WithLogger(log))
 	go watcher.Run(ctx)
 	srv := &http.Server{Addr: *addr, Handler: slots.New(slots.WithSlots(*n), slots.WithQueue(*queue), slots.WithBackendLatency(*backend), slots.WithWatcher(watcher)),
+		IdleTimeout:       120 * time.Second,
 		ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -50,7 +50,7 @@ func run(addr string, cfg lab.Config) error {
 		return err
 	}
 	defer l.Close()
-	srv := &http.Server{Handler: l.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: l.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -100,7 +100,7 @@ func Start(addr string, log *slog.Logger) (*Server, error) {
 		http.ServeFileFS(w, r, static, name)
 	})
 	mux.HandleFunc("GET /events", s.events)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 	go func() {
 		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("dashboard stopped", "err", err)

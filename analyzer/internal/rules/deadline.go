@@ -422,34 +422,32 @@ func (p *Pkg) insertFields(fset *token.FileSet, lit *ast.CompositeLit, timeName 
 	return insertAt(fset, lit, add, "set "+strings.Join(add, ", "))
 }
 
-// insertAt adds keyed fields at the end of a literal: one a line before
-// the closing brace of a literal that spans lines (gofmt's tabs), in the
-// line of one that does not.
+// insertAt adds keyed fields at the end of a literal: after its last
+// element on the same line when the closing brace follows it there, or on
+// lines of their own before a closing brace that starts its line (the
+// last element then ends in a comma, as gofmt has it).
 func insertAt(fset *token.FileSet, lit *ast.CompositeLit, fields []string, msg string) []analysis.SuggestedFix {
 	if len(fields) == 0 {
 		return nil
 	}
-	tf := fset.File(lit.Rbrace)
-	if tf == nil {
-		return nil
+	rb := fset.Position(lit.Rbrace)
+	lastLine := fset.Position(lit.Lbrace).Line
+	if n := len(lit.Elts); n > 0 {
+		lastLine = fset.Position(lit.Elts[n-1].End()).Line
 	}
-	lb, rb := fset.Position(lit.Lbrace), fset.Position(lit.Rbrace)
-	var pos token.Pos
 	var text string
-	if lb.Line == rb.Line {
-		pos = lit.Rbrace
+	if lastLine == rb.Line {
 		text = strings.Join(fields, ", ")
 		if len(lit.Elts) > 0 {
 			text = ", " + text
 		}
 	} else {
-		pos = tf.LineStart(rb.Line)
-		indent := strings.Repeat("\t", rb.Column)
+		indent := strings.Repeat("\t", rb.Column-1) // the brace starts its line
 		for _, fl := range fields {
-			text += indent + fl + ",\n"
+			text += "\t" + fl + ",\n" + indent
 		}
 	}
-	return []analysis.SuggestedFix{{Message: msg, TextEdits: []analysis.TextEdit{{Pos: pos, End: pos, NewText: []byte(text)}}}}
+	return []analysis.SuggestedFix{{Message: msg, TextEdits: []analysis.TextEdit{{Pos: lit.Rbrace, End: lit.Rbrace, NewText: []byte(text)}}}}
 }
 
 // importName is the name a file imports path under, or "".

@@ -70,7 +70,7 @@ func Start(ctx context.Context, cfg Config) (*Lab, error) {
 			return
 		}
 		l.Charges.Add(1)
-	}), ReadHeaderTimeout: 5 * time.Second}
+	}), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
 	go func() { _ = l.payments.Serve(ln) }()
 
 	// One transport for both services, with enough idle connections that

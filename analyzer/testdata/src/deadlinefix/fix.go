@@ -31,4 +31,10 @@ func dialer() *net.Dialer {
 	return &net.Dialer{} // want `net.Dialer\{\} has no Timeout`
 }
 
+func handlerLast() *http.Server {
+	return &http.Server{Addr: ":8080", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { // want `has no ReadHeaderTimeout and no IdleTimeout`
+		w.WriteHeader(http.StatusNoContent)
+	})}
+}
+
 var _ = time.Second
