@@ -20,7 +20,7 @@ func TestSARIFRulesEnabledAsRun(t *testing.T) {
 		args []string
 		on   map[string]bool
 	}{
-		{nil, map[string]bool{"SIO001": true, "SIO002": true, "SIO003": true, "SIO004": true, "SIO005": true, "SIO007": true}},
+		{nil, map[string]bool{"SIO001": true, "SIO002": true, "SIO003": true, "SIO004": true, "SIO005": true, "SIO007": true, "SIO008": true}},
 		{[]string{"-rules", "SIO001,SIO006"}, map[string]bool{"SIO001": true, "SIO006": true}},
 	} {
 		sarifPath := filepath.Join(t.TempDir(), "out.sarif")

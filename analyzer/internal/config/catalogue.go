@@ -30,7 +30,7 @@ var Rules = []Rule{
 	{ID: "SIO005", Name: "uncancellable-wait", Short: "wait on a request path with no ctx.Done() escape"},
 	{ID: "SIO006", Name: "file-io", Short: "os file I/O on a request path (opt-in)", OptIn: true},
 	{ID: "SIO007", Name: "tx-across-io", Short: "database transaction or pooled connection held open across a remote call on a request path"},
-	{ID: "SIO008", Name: "missing-deadline", Short: "HTTP server, client or dialer that waits on a peer with no deadline (opt-in)", OptIn: true},
+	{ID: "SIO008", Name: "missing-deadline", Short: "HTTP server, client or dialer that waits on a peer with no deadline"},
 }
 
 // RulePage is a rule's own page (what it flags, and why), relative to the

@@ -168,7 +168,7 @@ func TestRulesHelpSaysDefaultOnce(t *testing.T) {
 	if n := strings.Count(entry, "default"); n != 1 {
 		t.Errorf("-rules help says default %d times, want once:\n%s", n, entry)
 	}
-	for _, want := range []string{"SIO001,SIO002,SIO003,SIO004,SIO005,SIO007", "SIO006"} {
+	for _, want := range []string{"SIO001,SIO002,SIO003,SIO004,SIO005,SIO007,SIO008", "SIO006"} {
 		if !strings.Contains(entry, want) {
 			t.Errorf("-rules help lacks %q:\n%s", want, entry)
 		}

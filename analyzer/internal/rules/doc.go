@@ -87,7 +87,7 @@
 // calls on or given the transaction (regions.Txs, modelled on
 // regions.Locks).
 //
-// SIO008 (missing-deadline, opt-in) flags, as sites of the package with no
+// SIO008 (missing-deadline) flags, as sites of the package with no
 // request path (Edges, reported by the analyzer's stale-ignores stage), an
 // http.Server with no ReadHeaderTimeout/IdleTimeout (ReadTimeout covers
 // both), a call of knowledge's serve rows (http.ListenAndServe, gin's Run)

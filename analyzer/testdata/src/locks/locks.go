@@ -37,7 +37,7 @@ func Deferred(w http.ResponseWriter, r *http.Request) {
 func CtxAwareUnderLock(w http.ResponseWriter, r *http.Request) {
 	rw.RLock()
 	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, "http://x", nil)
-	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(read-locked at locks.go:38\) is held; readers still run together, but a writer waiting.*\(SIO003\)$`
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while rw \(read-locked at locks.go:38\) is held; readers still run together, but a writer waiting.*\(SIO003\)$` `\(SIO008\)$`
 	rw.RUnlock()
 }
 
@@ -55,7 +55,7 @@ func UnlockedFirst(w http.ResponseWriter, r *http.Request) {
 	v := cache["k"]
 	mu.Unlock()
 	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, v, nil)
-	_, _ = http.DefaultClient.Do(req)
+	_, _ = http.DefaultClient.Do(req) // want `\(SIO008\)$`
 }
 
 // InMemory only touches memory under the lock: fine.
@@ -70,10 +70,10 @@ func InMemory(w http.ResponseWriter, r *http.Request) {
 func ViaHelper(w http.ResponseWriter, r *http.Request) {
 	mu.Lock()
 	defer mu.Unlock()
-	_ = load(r.Context()) // want `^ViaHelper calls locks.load → net/http.\(\*Client\).Do, which does I/O while mu \(locked at locks.go:71\) is held`
+	_ = load(r.Context()) // want `^ViaHelper calls locks.load → net/http.\(\*Client\).Do, which does I/O while mu \(locked at locks.go:71\) is held` `\(SIO008\)$`
 }
 
-func load(ctx context.Context) error { // want load:`^io\(net/http.\(\*Client\).Do\)$`
+func load(ctx context.Context) error { // want load:`^blocks\(SIO008: net/http\.\(\*Client\)\.Do\) \+ io\(net/http\.\(\*Client\)\.Do\)$`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://x", nil)
 	_, err := http.DefaultClient.Do(req)
 	return err
@@ -100,7 +100,7 @@ func EarlyReturn(w http.ResponseWriter, r *http.Request) {
 		mu.Unlock()
 		return
 	}
-	_ = load(r.Context()) // want `^EarlyReturn calls locks.load → .*mu \(locked at locks.go:98\) is held`
+	_ = load(r.Context()) // want `^EarlyReturn calls locks.load → .*mu \(locked at locks.go:98\) is held` `\(SIO008\)$`
 	mu.Unlock()
 }
 

@@ -42,7 +42,7 @@ func DeferredRollback(w http.ResponseWriter, r *http.Request) {
 	}
 	defer tx.Rollback()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://payments/charge", nil)
-	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while transaction tx \(begun at txio.go:39\) is open.*\(SIO007\)$`
+	_, _ = http.DefaultClient.Do(req) // want `^net/http.\(\*Client\).Do does I/O while transaction tx \(begun at txio.go:39\) is open.*\(SIO007\)$` `\(SIO008\)$`
 }
 
 // GormTransaction makes the remote call inside the Transaction literal.
@@ -50,7 +50,7 @@ func GormTransaction(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	_ = gdb.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		tx.Create(&struct{}{})
-		return notify.Send(ctx, "http://payments/charge") // want `^GormTransaction calls notify.Send → net/http.\(\*Client\).Do, which does I/O while transaction tx \(gorm Transaction at txio.go:51\) is open.*\(SIO007\)$`
+		return notify.Send(ctx, "http://payments/charge") // want `^GormTransaction calls notify.Send → net/http.\(\*Client\).Do, which does I/O while transaction tx \(gorm Transaction at txio.go:51\) is open.*\(SIO007\)$` `\(SIO008\)$`
 	})
 }
 
@@ -58,7 +58,7 @@ func GormTransaction(w http.ResponseWriter, r *http.Request) {
 func GormBegin(w http.ResponseWriter, r *http.Request) {
 	tx := gdb.WithContext(r.Context()).Begin()
 	tx.Create(&struct{}{})
-	_ = notify.Send(r.Context(), "http://payments/charge") // want `notify.Send → .*while transaction tx \(begun at txio.go:59\) is open.*\(SIO007\)$`
+	_ = notify.Send(r.Context(), "http://payments/charge") // want `notify.Send → .*while transaction tx \(begun at txio.go:59\) is open.*\(SIO007\)$` `\(SIO008\)$`
 	tx.Commit()
 }
 
@@ -66,11 +66,11 @@ func GormBegin(w http.ResponseWriter, r *http.Request) {
 func ViaHelper(w http.ResponseWriter, r *http.Request) {
 	tx, _ := xdb.BeginTxx(r.Context(), nil)
 	defer tx.Rollback()
-	_ = charge(r.Context()) // want `^ViaHelper calls txio.charge → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at txio.go:67\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `^ViaHelper calls txio.charge → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at txio.go:67\) is open.*\(SIO007\)$` `\(SIO008\)$`
 	_ = tx.Commit()
 }
 
-func charge(ctx context.Context) error { // want charge:`^io\(net/http.\(\*Client\).Do\)$`
+func charge(ctx context.Context) error { // want charge:`^blocks\(SIO008: net/http\.\(\*Client\)\.Do\) \+ io\(net/http\.\(\*Client\)\.Do\)$`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://payments/charge", nil)
 	_, err := http.DefaultClient.Do(req)
 	return err
@@ -81,20 +81,20 @@ func Pgx(w http.ResponseWriter, r *http.Request) {
 	tx, _ := pool.Begin(r.Context())
 	defer tx.Rollback(r.Context())
 	_, _ = tx.Exec(r.Context(), "INSERT")
-	_ = charge(r.Context()) // want `txio.charge → .*while transaction tx \(begun at txio.go:81\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `txio.charge → .*while transaction tx \(begun at txio.go:81\) is open.*\(SIO007\)$` `\(SIO008\)$`
 }
 
 // Conn holds a pooled connection across a remote call.
 func Conn(w http.ResponseWriter, r *http.Request) {
 	conn, _ := db.Conn(r.Context())
 	defer conn.Close()
-	_ = charge(r.Context()) // want `while transaction conn \(taken from the pool at txio.go:89\) is open.*\(SIO007\)$`
+	_ = charge(r.Context()) // want `while transaction conn \(taken from the pool at txio.go:89\) is open.*\(SIO007\)$` `\(SIO008\)$`
 }
 
 // HelperHoldsTx calls a helper in another package that holds its own
 // transaction across a remote call: reported at the call.
 func HelperHoldsTx(w http.ResponseWriter, r *http.Request) {
-	_ = notify.Record(r.Context(), db, "http://payments/charge") // want `^HelperHoldsTx calls notify.Record → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at notify.go:26\) is open.*\(SIO007\)$`
+	_ = notify.Record(r.Context(), db, "http://payments/charge") // want `^HelperHoldsTx calls notify.Record → net/http.\(\*Client\).Do, which does I/O while transaction tx \(begun at notify.go:26\) is open.*\(SIO007\)$` `\(SIO008\)$`
 }
 
 // Suppressed documents a transaction held across a call on purpose.
@@ -102,7 +102,7 @@ func Suppressed(w http.ResponseWriter, r *http.Request) {
 	tx, _ := db.BeginTx(r.Context(), nil)
 	defer tx.Rollback()
 	//syncio:ignore SIO007 -- the ledger service is in-process behind this URL
-	_ = charge(r.Context())
+	_ = charge(r.Context()) // want `\(SIO008\)$`
 	_ = tx.Commit()
 }
 
@@ -147,7 +147,7 @@ func insert(ctx context.Context, tx *sql.Tx) error { // want insert:`^io\(databa
 // RemoteBeforeBegin makes the call before the transaction starts.
 func RemoteBeforeBegin(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := charge(ctx); err != nil {
+	if err := charge(ctx); err != nil { // want `\(SIO008\)$`
 		return
 	}
 	tx, _ := db.BeginTx(ctx, nil)
@@ -166,7 +166,7 @@ func RemoteAfterCommit(w http.ResponseWriter, r *http.Request) {
 	if err := tx.Commit(); err != nil {
 		return
 	}
-	_ = charge(ctx)
+	_ = charge(ctx) // want `\(SIO008\)$`
 }
 
 // RollbackBranch rolls back in an early-return branch and reports the
@@ -176,7 +176,7 @@ func RollbackBranch(w http.ResponseWriter, r *http.Request) {
 	tx, _ := db.BeginTx(ctx, nil)
 	if _, err := tx.ExecContext(ctx, "INSERT"); err != nil {
 		tx.Rollback()
-		_ = charge(ctx)
+		_ = charge(ctx) // want `\(SIO008\)$`
 		return
 	}
 	_ = tx.Commit()

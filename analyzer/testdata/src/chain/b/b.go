@@ -18,6 +18,6 @@ func (r Repo[T]) Find(id string) (T, error) { return c.Get[T]("http://repo/" + i
 
 func Audit() error { return c.Drop() } // want Audit:`^blocks\(SIO002: c.Drop → database/sql.\(\*DB\).PingContext\)$`
 
-func Load(ctx context.Context, id string) error { return c.FetchCtx(ctx, id) } // want Load:`^io\(c.FetchCtx → net/http.\(\*Client\).Do\)$`
+func Load(ctx context.Context, id string) error { return c.FetchCtx(ctx, id) } // want Load:`^blocks\(SIO008: c\.FetchCtx → net/http\.\(\*Client\)\.Do\) \+ io\(c\.FetchCtx → net/http\.\(\*Client\)\.Do\)$`
 
 func Count(id string) int { return c.Pure(id) }

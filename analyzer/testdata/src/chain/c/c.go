@@ -24,7 +24,7 @@ func Get[T any](u string) (T, error) { // want Get:`^blocks\(SIO001: c.Fetch →
 func Drop() error { return DB.PingContext(context.Background()) } // want Drop:`^blocks\(SIO002: database/sql.\(\*DB\).PingContext\)$`
 
 // FetchCtx passes its ctx on: clean when the caller's ctx is the request's.
-func FetchCtx(ctx context.Context, u string) error { // want FetchCtx:`^io\(net/http.\(\*Client\).Do\)$`
+func FetchCtx(ctx context.Context, u string) error { // want FetchCtx:`^blocks\(SIO008: net/http\.\(\*Client\)\.Do\) \+ io\(net/http\.\(\*Client\)\.Do\)$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ func AIProvider(c *gin.Context) {
 	_, _ = valid.Providers(c)             // want `^AIProvider calls valid.Providers → prec/idlectx/valid.providers, which is given context.TODO\(\) instead of the request context.*\(SIO002\)$`
 	_ = valid.Named(context.Background()) // want `^AIProvider calls valid.Named → prec/idlectx/valid.providers, which is given context.TODO\(\) instead of the request context.*\(SIO002\)$`
 	_ = siteAI(c)                         // want `^AIProvider calls idlectx.siteAI → database/sql.\(\*DB\).QueryContext, which is given context.TODO\(\) instead of the request context.*\(SIO002\)$`
-	_ = valid.Forward(c)                  // want `^prec/idlectx/valid.Forward is given c \(a \*gin.Context`
+	_ = valid.Forward(c)                  // want `^prec/idlectx/valid.Forward is given c \(a \*gin.Context` `\(SIO008\)$`
 	_ = captured(context.Background())    // want `^prec/idlectx.captured is given context.Background\(\)`
 }
 

@@ -31,14 +31,14 @@ func Helper(ctx context.Context, c *http.Client, url string) (*http.Response, er
 func Cloned(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
 	out := req.Clone(r.Context())
-	_, _ = http.DefaultClient.Do(out)
+	_, _ = http.DefaultClient.Do(out) // want `\(SIO008\)$`
 }
 
 // Inline attaches it in the Do call.
 func Inline(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
-	_, _ = http.DefaultClient.Do(req.WithContext(ctx))
+	_, _ = http.DefaultClient.Do(req.WithContext(ctx)) // want `\(SIO008\)$`
 }
 
 // Unknown: a context of unknown origin (a field) is never second-guessed.
@@ -54,14 +54,14 @@ func Via(w http.ResponseWriter, r *http.Request) {
 // Never: no WithContext at all.
 func Never(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `net/http.NewRequest builds a request without the request context`
-	_, _ = http.DefaultClient.Do(req)
+	_, _ = http.DefaultClient.Do(req)                          // want `\(SIO008\)$`
 }
 
 // Background: WithContext(context.Background()) gives it no request
 // context: the NewRequest stays, and the dropped context is SIO002.
 func Background(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)          // want `NewRequest builds a request without the request context`
-	_, _ = http.DefaultClient.Do(req.WithContext(context.Background())) // want `WithContext is given context.Background\(\)`
+	_, _ = http.DefaultClient.Do(req.WithContext(context.Background())) // want `WithContext is given context.Background\(\)` `\(SIO008\)$`
 }
 
 // Other: the context goes to another request; Before: WithContext on the
@@ -69,16 +69,16 @@ func Background(w http.ResponseWriter, r *http.Request) {
 func Other(w http.ResponseWriter, r *http.Request) {
 	a, _ := http.NewRequest(http.MethodGet, "http://a", nil)
 	b, _ := http.NewRequest(http.MethodGet, "http://b", nil) // want `NewRequest builds a request without the request context`
-	_, _ = http.DefaultClient.Do(a.WithContext(r.Context()))
-	_, _ = http.DefaultClient.Do(b)
+	_, _ = http.DefaultClient.Do(a.WithContext(r.Context())) // want `\(SIO008\)$`
+	_, _ = http.DefaultClient.Do(b)                          // want `\(SIO008\)$`
 }
 
 func Before(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://a", nil)
 	req = req.WithContext(r.Context())
-	_, _ = http.DefaultClient.Do(req)
+	_, _ = http.DefaultClient.Do(req)                         // want `\(SIO008\)$`
 	req, _ = http.NewRequest(http.MethodGet, "http://b", nil) // want `NewRequest builds a request without the request context`
-	_, _ = http.DefaultClient.Do(req)
+	_, _ = http.DefaultClient.Do(req)                         // want `\(SIO008\)$`
 }
 
 // DroppedResult calls WithContext and throws the result away: req keeps
@@ -86,10 +86,10 @@ func Before(w http.ResponseWriter, r *http.Request) {
 func DroppedResult(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds a request without the request context`
 	req.WithContext(r.Context())
-	_, _ = http.DefaultClient.Do(req)
+	_, _ = http.DefaultClient.Do(req)                           // want `\(SIO008\)$`
 	req2, _ := http.NewRequest(http.MethodGet, "http://y", nil) // want `NewRequest builds a request without the request context`
 	_ = req2.WithContext(r.Context())
-	_, _ = http.DefaultClient.Do(req2)
+	_, _ = http.DefaultClient.Do(req2) // want `\(SIO008\)$`
 }
 
 // Discarded: the request is not kept in a variable.
@@ -104,19 +104,19 @@ func never(url string) { // want never:`blocks\(SIO001: net/http.NewRequest\)`
 }
 
 func ViaNever(w http.ResponseWriter, r *http.Request) {
-	never("http://x") // want `ViaNever calls newreq.never → net/http.NewRequest`
+	never("http://x") // want `ViaNever calls newreq.never → net/http.NewRequest` `\(SIO008\)$`
 }
 
 // doRequest attaches its ctx to the request it is given (go-oidc's and
 // x/oauth2's shape): a caller that passes a live context has attached it.
-func doRequest(ctx context.Context, req *http.Request) (*http.Response, error) { // want doRequest:`attaches\(req 1, ctx 0\)` doRequest:`^io\(net/http.\(\*Client\).Do\)$`
+func doRequest(ctx context.Context, req *http.Request) (*http.Response, error) { // want doRequest:`attaches\(req 1, ctx 0\)` doRequest:`^blocks\(SIO008: net/http\.\(\*Client\)\.Do\) \+ io\(net/http\.\(\*Client\)\.Do\)$`
 	return http.DefaultClient.Do(req.WithContext(ctx))
 }
 
 // OneCallDown gives the request's context one call down.
 func OneCallDown(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil)
-	_, _ = doRequest(r.Context(), req)
+	_, _ = doRequest(r.Context(), req) // want `\(SIO008\)$`
 }
 
 // OneCallDownDropped hands it Background: the build is still SIO001 and

@@ -11,5 +11,6 @@ import (
 func main() {
 	g := &router.Group{}
 	app.Register(g)
+	//syncio:ignore SIO008 -- a fixture's main: what it tests is behind the handler, not the server
 	_ = http.ListenAndServe(":8080", g)
 }

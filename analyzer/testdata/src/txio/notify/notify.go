@@ -9,7 +9,7 @@ import (
 )
 
 // Send calls the remote service with the caller's context.
-func Send(ctx context.Context, url string) error { // want Send:`^io\(net/http.\(\*Client\).Do\)$`
+func Send(ctx context.Context, url string) error { // want Send:`^blocks\(SIO008: net/http\.\(\*Client\)\.Do\) \+ io\(net/http\.\(\*Client\)\.Do\)$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return err

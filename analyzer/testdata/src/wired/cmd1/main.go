@@ -8,4 +8,5 @@ import (
 	"wired/app"
 )
 
+//syncio:ignore SIO008 -- a fixture's main: what it tests is behind the handler, not the server
 func main() { _ = http.ListenAndServe(":8080", app.Routes(nil)) }
