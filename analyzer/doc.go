@@ -19,7 +19,7 @@
 //	exportFacts   stage_facts.go      a paths.BlocksFact for each function that is no root
 //	reportRoots   stage_report.go     diagnostics at the roots' calls; their pending calls
 //	joinCalls     stage_join.go       calls through interfaces and stored funcs joined (internal/join)
-//	staleIgnores  stage_stale.go      the ignores that hid nothing
+//	staleIgnores  stage_stale.go      SIO008's sites (servers, dialers); the ignores that hid nothing
 //	settleGin     stage_gin.go        gin diagnostics held here, or decided from below (decideGin: in scan)
 //	result        stage_result.go     the seen.Package: roots, registrations, references
 //
