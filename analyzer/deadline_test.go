@@ -7,7 +7,7 @@ import "testing"
 // after construction.
 func TestDeadlines(t *testing.T) {
 	t.Parallel()
-	cases.Run(t, Analyzer, "deadlines", "deadlinecfg")
+	cases.Run(t, Analyzer, "deadlines", "deadlinecfg", "deadlineecho/bare", "deadlineecho/configured")
 }
 
 // TestDeadlineFixes checks SIO008's rewrites against fix.go.golden.

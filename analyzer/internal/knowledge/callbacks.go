@@ -65,12 +65,13 @@ var GoStarters = sync.OnceValue(func() map[string]bool {
 })
 
 // ZeroServers returns the calls that serve HTTP with a server whose
-// timeouts are all zero (the serve rows), as a set of keys.
-var ZeroServers = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
+// timeouts are all zero (the serve rows), by key: the receiver's field
+// they serve (Row.Serves), or "" for a server built inside the call.
+var ZeroServers = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, r := range builtin() {
 		if r.Kind == KindServe {
-			m[r.Key] = true
+			m[r.Key] = r.Serves
 		}
 	}
 	return m

@@ -138,6 +138,12 @@ type Row struct {
 	// Runs is RunsOnce when the function given runs once per value, not
 	// per call (callback).
 	Runs string
+	// Serves names the receiver's *http.Server field a serve row's method
+	// serves (echo's Start serves e.Server): the program may set its
+	// timeouts, so the call is judged like a server it built, by the
+	// stores of the package (serve; tables only). Without it the server
+	// is built inside the call, where no field can be set.
+	Serves string
 	// Evidence says why the row holds: the module version read and the
 	// file:line that does the I/O or builds the pool
 	// (docs/rules/libraries.md tells the story).
@@ -162,14 +168,15 @@ const (
 	FieldJoins     = "joins"
 	FieldParams    = "params"
 	FieldRuns      = "runs"
+	FieldServes    = "serves"
 	FieldEvidence  = "evidence"
 )
 
-var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldEvidence}
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldServes, FieldEvidence}
 
 // tableFields are the fields only the embedded tables may give: a user's
 // entry is told they do not exist.
-var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true}
+var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true, FieldServes: true}
 
 // Values of the joins and runs fields.
 const (
@@ -197,7 +204,7 @@ var kindFields = map[Kind][]string{
 	KindGo:       nil,
 	KindFinisher: nil,
 	KindNoQuery:  nil,
-	KindServe:    nil,
+	KindServe:    {FieldServes},
 }
 
 // required is the field every row of a kind needs in a table (a user's
@@ -405,6 +412,8 @@ func (r *Row) field(name string) *string {
 		return &r.Params
 	case FieldRuns:
 		return &r.Runs
+	case FieldServes:
+		return &r.Serves
 	case FieldEvidence:
 		return &r.Evidence
 	}

@@ -41,7 +41,7 @@ func TestParseTableErrors(t *testing.T) {
 	const ok = "# a comment\n\nexample.com/a.F | use: a.FContext(ctx) | evidence: a@v1 a.go:1\n"
 	for _, tc := range []struct{ row, want string }{
 		{"example.com/a.G use: x", `t.txt:4: "example.com/a.G use: x": want "pkg/path.Func"`},
-		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, request, builds, hint, joins, params, runs, evidence`},
+		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, request, builds, hint, joins, params, runs, serves, evidence`},
 		{"example.com/a.G | usage: x | evidence: e", `t.txt:4: example.com/a.G: field "usage: x"`},
 		{"example.com/a.G | use: x | use: y | evidence: e", `t.txt:4: example.com/a.G: field "use" given twice`},
 		{"example.com/a.G | use: | evidence: e", `t.txt:4: example.com/a.G: field "use" is empty`},

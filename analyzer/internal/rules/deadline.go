@@ -276,10 +276,18 @@ func (p *Pkg) serveCall(fset *token.FileSet, call *ast.CallExpr, timeName string
 		return Edge{}, false
 	}
 	key := knowledge.Qualified(fn.Origin(), fn.Pkg().Path())
-	if !knowledge.ZeroServers()[key] {
+	field, ok := knowledge.ZeroServers()[key]
+	if !ok {
 		return Edge{}, false
 	}
 	name := paths.TerminalName(fn)
+	if field != "" {
+		// It serves the receiver's field, which the program may have
+		// configured: judged by the package's stores, as a server it
+		// built with no field set.
+		e, ok := p.serverEdge(call.Pos(), call.End(), name+" serves its "+field+", which", map[string]bool{}, false)
+		return e, ok
+	}
 	msg := name + " serves with a server that has no timeouts: a client that sends its headers slowly, or keeps a connection idle, holds a connection and a goroutine for ever; serve from an http.Server with ReadHeaderTimeout and IdleTimeout set (SIO008)"
 	return Edge{Pos: call.Pos(), End: call.End(), Message: msg, Fixes: p.serveFix(fset, call, fn, timeName)}, true
 }
