@@ -623,6 +623,14 @@ func (d *Deadlines) req(e ast.Expr, depth int) bound {
 			return unbounded
 		}
 	case *ast.CallExpr:
+		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Request" && len(e.Args) == 0 {
+			// c.Request() of a framework's context (echo's): the incoming
+			// request, an interface method with no static callee.
+			if m, _ := typeutil.Callee(d.p.Info, e).(*types.Func); m != nil && m.Pkg() != nil && m.Pkg().Path() != d.p.Path &&
+				named.Is(d.p.Info.TypeOf(e), true, knowledge.PathHTTP, "Request") {
+				return unbounded
+			}
+		}
 		fn := typeutil.StaticCallee(d.p.Info, e)
 		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.PathHTTP {
 			return unknownBound

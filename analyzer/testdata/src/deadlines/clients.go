@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 var (
@@ -109,4 +111,17 @@ func startup() { // want startup:`^blocks\(SIO001: net/http.NewRequest\) \+ bloc
 	if err == nil {
 		resp.Body.Close()
 	}
+}
+
+// EchoQuote sends under echo's request's context, which has no deadline.
+func EchoQuote(c echo.Context) error {
+	req, err := http.NewRequestWithContext(c.Request().Context(), http.MethodGet, "http://up/x", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := bareClient.Do(req) // want `net/http.\(\*Client\).Do sends with an http.Client that has no Timeout`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
