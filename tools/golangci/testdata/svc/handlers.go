@@ -20,7 +20,7 @@ func Proxy(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	resp, err := client.Do(req)
+	resp, err := client.Do(req) // finding: SIO008
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
