@@ -17,7 +17,7 @@ import (
 // one handler whose call is SIO001 and SIO003 on one line.
 func manyFindings(n int) string {
 	var b strings.Builder
-	b.WriteString("package main\n\nimport (\n\t\"net/http\"\n\t\"sync\"\n)\n\nvar mu sync.Mutex\n\n")
+	b.WriteString("package main\n\nimport (\n\t\"net/http\"\n\t\"sync\"\n\t\"time\"\n)\n\nvar mu sync.Mutex\n\n")
 	for i := range n {
 		fmt.Fprintf(&b, "func h%d(w http.ResponseWriter, r *http.Request) {\n\tresp, err := http.Get(\"http://example.com/\")\n\tif err == nil {\n\t\tresp.Body.Close()\n\t}\n}\n\n", i)
 	}
@@ -26,7 +26,9 @@ func manyFindings(n int) string {
 	for i := range n {
 		fmt.Fprintf(&b, "\thttp.HandleFunc(\"/%d\", h%d)\n", i, i)
 	}
-	b.WriteString("\t_ = http.ListenAndServe(\"127.0.0.1:8080\", nil)\n}\n")
+	// A server with both timeouts: the count is the handlers' (SIO008 would
+	// add the package-level ListenAndServe's).
+	b.WriteString("\tsrv := &http.Server{Addr: \"127.0.0.1:8080\", ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}\n\t_ = srv.ListenAndServe()\n}\n")
 	return b.String()
 }
 
