@@ -26,8 +26,11 @@ import (
 // neither ReadHeaderTimeout nor ReadTimeout, or with neither IdleTimeout
 // nor ReadTimeout (net/http uses ReadTimeout for either when it is zero);
 // a call that serves with a zero-timeout server (knowledge's serve rows:
-// http.ListenAndServe, gin's Run); and a net.Dialer literal with neither
-// Timeout nor Deadline, or a tls.Dialer with no NetDialer. A field is set
+// http.ListenAndServe, gin's Run; echo's Start serves the receiver's
+// e.Server, judged by the package's stores); and a net.Dialer literal with
+// neither Timeout nor Deadline, unless its every use in the function is a
+// DialContext given a context with a deadline, or a tls.Dialer with no
+// NetDialer. A field is set
 // when the literal gives it a value that is not the constant zero, or
 // when any function of the package stores to that field of any value of
 // the type (srv.ReadHeaderTimeout = …, in the same function or in one
@@ -44,11 +47,12 @@ import (
 // a package variable, a field, http.DefaultClient), has no Timeout and
 // no transport literal with a ResponseHeaderTimeout, and whose request's
 // context, followed through the body, has no deadline (r.Context(),
-// context.Background(), a context parameter, a request parameter). A
+// gin's c.Request, echo's c.Request(), context.Background(), a context
+// parameter, a request parameter). A
 // client whose construction is not seen (a parameter, a constructor's
 // result, another package's field) is no finding, and neither is a
-// dependency's own client. A call that hands its
-// callee a context or request with a deadline (context.WithTimeout,
+// dependency's own client. A call that hands its callee a context or
+// request with a deadline (context.WithTimeout,
 // WithDeadline, and contexts derived from them) bounds what the callee
 // sends (Deadlines.Mark): SIO008 does not pass through it. A deadline a
 // middleware sets on the request's context, or http.TimeoutHandler, is
