@@ -18,5 +18,5 @@ func (r *runner) staleIgnores(decls []*paths.Summary) {
 			r.resolveAt(s, it)
 		}
 	}
-	r.rep.Stale()
+	r.view.rep.Stale()
 }
