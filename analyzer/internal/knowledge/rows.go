@@ -81,13 +81,19 @@ const (
 	// its queries on the chain it was built from (GormMigratorMethod). A
 	// table's own kind.
 	KindNoQuery Kind = "noquery"
+	// KindRoute: a router's method (or a package's function) that hands a
+	// request handler to the router, the rows of routes.txt: its
+	// framework, the handler argument and whether the arguments after it
+	// are handlers too (Registrations, RegistrationOf). A table's own
+	// kind.
+	KindRoute Kind = "route"
 )
 
 // kinds are the kinds a user's entry may give; tableKinds only the
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindRoute}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -133,6 +139,16 @@ type Row struct {
 	// Runs is RunsOnce when the function given runs once per value, not
 	// per call (callback).
 	Runs string
+	// Framework names the router's framework as the roots line shows it
+	// ("gin", "chi", …) (route).
+	Framework string
+	// Handler is the index, from 0, of the handler argument (route).
+	Handler string
+	// Chain is ChainYes when every argument after the handler is a
+	// handler too, of the same type (gin, fiber, hertz: a route's
+	// middleware and its handler); without it later arguments are no
+	// handlers (echo's m ...MiddlewareFunc) (route).
+	Chain string
 	// Evidence says why the row holds: the module version read and the
 	// file:line that does the I/O or builds the pool
 	// (docs/rules/libraries.md tells the story).
@@ -157,14 +173,17 @@ const (
 	FieldJoins     = "joins"
 	FieldParams    = "params"
 	FieldRuns      = "runs"
+	FieldFramework = "framework"
+	FieldHandler   = "handler"
+	FieldChain     = "chain"
 	FieldEvidence  = "evidence"
 )
 
-var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldEvidence}
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldFramework, FieldHandler, FieldChain, FieldEvidence}
 
 // tableFields are the fields only the embedded tables may give: a user's
 // entry is told they do not exist.
-var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true}
+var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true, FieldFramework: true, FieldHandler: true, FieldChain: true}
 
 // Values of the joins and runs fields.
 const (
@@ -176,6 +195,8 @@ const (
 	JoinsArguments = "arguments"
 	// RunsOnce: a callback row's function runs once per value.
 	RunsOnce = "once"
+	// ChainYes: a route row's arguments after the handler are handlers too.
+	ChainYes = "yes"
 )
 
 // kindFields are the fields each kind takes besides kind and evidence.
@@ -192,11 +213,12 @@ var kindFields = map[Kind][]string{
 	KindGo:       nil,
 	KindFinisher: nil,
 	KindNoQuery:  nil,
+	KindRoute:    {FieldFramework, FieldHandler, FieldChain},
 }
 
-// required is the field every row of a kind needs in a table (a user's
-// entry may leave it out and gets a default).
-var required = map[Kind]string{KindBlocking: FieldUse, KindClient: FieldBuilds, KindWait: FieldHint, KindCallback: FieldParams}
+// required are the fields every row of a kind needs in a table (a user's
+// entry may leave them out and gets a default).
+var required = map[Kind][]string{KindBlocking: {FieldUse}, KindClient: {FieldBuilds}, KindWait: {FieldHint}, KindCallback: {FieldParams}, KindRoute: {FieldFramework, FieldHandler}}
 
 // Hooks that a blocking row's routed field may name. The analyzer
 // implements each (ctxRouted in package analyzer): they are predicates on
@@ -230,9 +252,9 @@ const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.N
 // Only the key is required here; the fields may come in any order, each
 // once. Without a kind field the kind is client when builds is given,
 // wait when hint is, else blocking. A value may not contain "|". The
-// tables' own kinds (callback, go, finisher, noquery) and fields
-// (request, joins, params, runs) are unknown here: only ParseTable reads
-// them.
+// tables' own kinds (callback, go, finisher, noquery, route) and fields
+// (request, joins, params, runs, framework, handler, chain) are unknown
+// here: only ParseTable reads them.
 func ParseRow(s string) (Row, error) { return parseRow(s, false) }
 
 // parseRow is ParseRow; table says the row is an embedded table's, which
@@ -335,6 +357,12 @@ func parseRow(s string, table bool) (Row, error) {
 	if r.Runs != "" && r.Runs != RunsOnce {
 		return Row{}, fmt.Errorf("%s: runs %q: want %s (or no runs field: every call runs it)", r.Key, r.Runs, RunsOnce)
 	}
+	if r.Handler != "" && r.HandlerIndex() < 0 {
+		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1", r.Key, r.Handler)
+	}
+	if r.Chain != "" && r.Chain != ChainYes {
+		return Row{}, fmt.Errorf("%s: chain %q: want %s (or no chain field: the arguments after the handler are no handlers)", r.Key, r.Chain, ChainYes)
+	}
 	return r, nil
 }
 
@@ -364,6 +392,16 @@ func (r Row) Indexes() []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// HandlerIndex returns a route row's handler field as an index, or -1
+// when it is empty or malformed.
+func (r Row) HandlerIndex() int {
+	i, err := strconv.Atoi(r.Handler)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
 }
 
 func isHook(name string) bool {
@@ -399,6 +437,12 @@ func (r *Row) field(name string) *string {
 		return &r.Params
 	case FieldRuns:
 		return &r.Runs
+	case FieldFramework:
+		return &r.Framework
+	case FieldHandler:
+		return &r.Handler
+	case FieldChain:
+		return &r.Chain
 	case FieldEvidence:
 		return &r.Evidence
 	}
@@ -407,8 +451,8 @@ func (r *Row) field(name string) *string {
 
 // ParseTable parses a table: one row per line (ParseRow), blank lines and
 // lines starting with "#" skipped. Every row must have an evidence field
-// and its kind's required field (use, builds, hint or params), and no key may
-// repeat. Errors name file:line.
+// and its kind's required fields (use, builds, hint, params, or framework
+// and handler), and no key may repeat. Errors name file:line.
 func ParseTable(file, data string) ([]Row, error) {
 	var rows []Row
 	first := map[string]int{}
@@ -422,8 +466,8 @@ func ParseTable(file, data string) ([]Row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w; %s", file, n, err, RowSyntax)
 		}
-		for _, name := range []string{required[r.Kind], FieldEvidence} {
-			if name != "" && *r.field(name) == "" {
+		for _, name := range append(required[r.Kind][:len(required[r.Kind]):len(required[r.Kind])], FieldEvidence) {
+			if *r.field(name) == "" {
 				return nil, fmt.Errorf("%s:%d: %s: no %s field (every %s row of the table needs one)", file, n, r.Key, name, r.Kind)
 			}
 		}
