@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -74,7 +75,9 @@ func newAdopter(t *testing.T) *adopter {
 	}
 	tmp := t.TempDir()
 	a := &adopter{t: t, root: root, dir: filepath.Join(tmp, "yourservice"), doc: string(doc)}
-	writeFile(t, filepath.Join(a.dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	// An older Go than syncio's own go.mod asks for: syncio analyses the
+	// service's code, but must be built with the Go it needs.
+	writeFile(t, filepath.Join(a.dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
 	writeFile(t, filepath.Join(a.dir, "main.go"), svcMain)
 	gobin := filepath.Join(tmp, "gobin")
 	a.env = append(os.Environ(),
@@ -373,6 +376,68 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// goLineRE is a go.mod's go directive.
+var goLineRE = regexp.MustCompile(`(?m)^go (\S+)$`)
+
+// goDirective returns the go directive of the go.mod file at path.
+func goDirective(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := goLineRE.FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s has no go directive", path)
+	}
+	return "go" + string(m[1])
+}
+
+// wantWorkflowGo checks that the example workflow docs/ci/file sets up a
+// Go that can build syncio: setup-go's go-version-file, read in the
+// service set up by the docs, says at least the go of syncio's go.mod. A
+// service on an older Go (its own go.mod) would otherwise get a Go that
+// cannot build syncio (GOTOOLCHAIN=local) or a second toolchain download.
+func wantWorkflowGo(t *testing.T, root, svc, file string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("docs/ci/%s: %v", file, err)
+	}
+	need := goDirective(t, filepath.Join(root, "go.mod"))
+	found := 0
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
+				continue
+			}
+			found++
+			vf := s.With["go-version-file"]
+			if vf == "" {
+				t.Errorf("docs/ci/%s: setup-go has no go-version-file", file)
+				continue
+			}
+			if got := goDirective(t, filepath.Join(svc, vf)); version.Compare(got, need) < 0 {
+				t.Errorf("docs/ci/%s: setup-go takes %s from %s, but syncio needs %s", file, got, vf, need)
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("docs/ci/%s has no setup-go step", file)
+	}
+}
+
 // workflowStep returns the run script of the step called name in the
 // example workflow docs/ci/file.
 func workflowStep(t *testing.T, root, file, name string) string {
@@ -426,6 +491,7 @@ func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
 		}
 		return string(out), 0
 	}
+	wantWorkflowGo(t, a.root, a.dir, "syncio.yml")
 	if out, code := step("Build syncio (version pinned in tools/go.mod)"); code != 0 {
 		t.Fatalf("build step: exit %d\n%s", code, out)
 	}

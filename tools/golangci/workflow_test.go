@@ -55,7 +55,7 @@ func TestWorkflowRunStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
 	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
 	mustWrite(t, filepath.Join(dir, ".golangci.yml"), cfg)
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
