@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -419,7 +420,9 @@ func (r *Reporter) BadIgnores() {
 			problem = "syncio:ignore names no rule; write //syncio:ignore SIO001 -- why this is safe"
 		case len(unknown) > 0:
 			problem = "syncio:ignore names unknown rule " + strings.Join(unknown, ", ") + "; use IDs from docs/rules"
-		case ig.Reason == "":
+		case ig.Reason == "" && slices.ContainsFunc(ig.IDs, r.opts.Enabled):
+			// Judged only under a rule the run reports: -rules that
+			// switch it off have nothing to say about it.
 			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.IDs, ",") + " -- why this is safe"
 		default:
 			continue
