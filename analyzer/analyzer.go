@@ -171,6 +171,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	r.scanned.exportFacts(b.decls, b.roots)
 	pending, dropped := r.reportRoots(b.roots)
 	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
+	r.view.rep.Flush()
 	r.staleIgnores(b.decls)
 	held, decided := r.view.settleGin()
 	res := r.scanned.result(files, b.roots, unfollowed)
