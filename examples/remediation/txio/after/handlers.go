@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 )
 
 // Payments is the client of a remote payment service.
@@ -91,53 +90,4 @@ func (o *Orders) Status(w http.ResponseWriter, r *http.Request) {
 	default:
 		_ = json.NewEncoder(w).Encode(map[string]string{"id": id, "status": status})
 	}
-}
-
-// RunOutbox charges the orders of the outbox until ctx ends. It runs in
-// its own goroutine, started with the server, off every request path. Each
-// tick drains the outbox one order at a time; a failed charge stays in the
-// outbox for the next tick.
-func (o *Orders) RunOutbox(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		for o.chargeNext(ctx) {
-		}
-	}
-}
-
-// chargeNext charges the oldest order of the outbox and marks it done. It
-// reports whether there may be more to do now.
-func (o *Orders) chargeNext(ctx context.Context) bool {
-	var id string
-	if err := o.DB.QueryRowContext(ctx, "SELECT order_id FROM outbox WHERE done = false LIMIT 1").Scan(&id); err != nil {
-		return false // sql.ErrNoRows: nothing to do
-	}
-	if err := o.Payments.Charge(ctx, id); err != nil {
-		return false // retried on the next tick
-	}
-	// A crash here, after the charge and before the mark commits, leaves
-	// the row pending: the next run charges again, with the same key.
-	return o.markPaid(ctx, id) == nil
-}
-
-// markPaid marks the outbox row done and the order paid, together.
-func (o *Orders) markPaid(ctx context.Context, id string) error {
-	tx, err := o.DB.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
-	if _, err := tx.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
