@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 )
@@ -33,11 +34,20 @@ func (p *Payments) Charge(ctx context.Context, orderID string) error {
 		return fmt.Errorf("charge %s: %w", orderID, err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		return nil
+	case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests:
+		return fmt.Errorf("charge %s: %s: %w", orderID, resp.Status, ErrRefused)
+	default:
 		return fmt.Errorf("charge %s: %s", orderID, resp.Status)
 	}
-	return nil
 }
+
+// ErrRefused is a charge the payment service refused (a 4xx other than
+// 429: a declined card, a bad request). Retrying repeats the refusal, so
+// the worker moves the row to dead at once.
+var ErrRefused = errors.New("refused by the payment service")
 
 // Orders serves the order endpoints.
 type Orders struct {
@@ -52,20 +62,20 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	tx, err := o.DB.BeginTx(ctx, nil)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		fail(w, r, http.StatusServiceUnavailable, "db_unavailable", err)
 		return
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
 	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'charging' WHERE id = $1", id); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO outbox (kind, order_id) VALUES ('charge', $1)", id); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	if err := tx.Commit(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	// 202: accepted, not done. The client reads the outcome at Location.
@@ -90,4 +100,14 @@ func (o *Orders) Status(w http.ResponseWriter, r *http.Request) {
 	default:
 		_ = json.NewEncoder(w).Encode(map[string]string{"id": id, "status": status})
 	}
+}
+
+// fail logs err and answers a generic JSON error: the driver's or the
+// payment service's message may name hosts, queries or URLs, and stays in
+// the log.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "pay", "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

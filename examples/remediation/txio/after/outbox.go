@@ -2,6 +2,7 @@ package after
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"time"
@@ -95,7 +96,7 @@ func (w *Worker) Step(ctx context.Context) (bool, error) {
 		return true, w.Store.Done(ctx, c)
 	case ctx.Err() != nil:
 		return true, ctx.Err() // stopping: the lease runs out and the row is claimed again
-	case c.Attempts >= w.MaxAttempts:
+	case c.Attempts >= w.MaxAttempts || errors.Is(err, ErrRefused):
 		w.Log.Error("outbox row dead", "order", c.OrderID, "attempts", c.Attempts, "err", err)
 		return true, w.Store.Dead(ctx, c, err.Error())
 	default:

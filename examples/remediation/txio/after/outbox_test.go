@@ -30,6 +30,7 @@ type paymentService struct {
 	charged  map[string]int // order id → charges made
 	seen     map[string]bool
 	fail     func() bool
+	refuse   bool // answer 402
 	hang     bool
 }
 
@@ -45,6 +46,10 @@ func (p *paymentService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.requests++
+	if p.refuse {
+		w.WriteHeader(http.StatusPaymentRequired)
+		return
+	}
 	if p.fail != nil && p.fail() {
 		w.WriteHeader(http.StatusInternalServerError)
 		return
@@ -345,5 +350,25 @@ func TestMemStoreClaimOrder(t *testing.T) {
 	clk.Add(time.Second)
 	if got := claim(); got != "a" {
 		t.Errorf("claim after a's backoff: %q, want a", got)
+	}
+}
+
+// TestOutboxRefusedChargeGoesDeadAtOnce: a 402 is not retried: one
+// request, and the row is dead after its first attempt.
+func TestOutboxRefusedChargeGoesDeadAtOnce(t *testing.T) {
+	pay := newPaymentService()
+	pay.refuse = true
+	srv := httptest.NewServer(pay)
+	defer srv.Close()
+	store := NewMemStore((&clock{now: time.Unix(0, 0)}).Now)
+	store.Add("9")
+	w := newWorker(store, &Payments{Client: srv.Client(), URL: srv.URL})
+	if worked, err := w.Step(t.Context()); !worked || err != nil {
+		t.Fatalf("step: %v, %v", worked, err)
+	}
+	state, attempts, _ := store.Row(1)
+	if requests, _ := pay.counts("9"); state != "dead" || attempts != 1 || requests != 1 || store.Status("9") != "payment_failed" {
+		t.Errorf("row %s after %d attempts, %d requests, order %s; want dead after 1, 1 request, payment_failed",
+			state, attempts, requests, store.Status("9"))
 	}
 }
