@@ -3,5 +3,8 @@
 // write deadline itself before each event with http.ResponseController,
 // so a stream may last as long as its own bound (WithDeadline) while a
 // client that stops reading is still dropped within one write. It waits
-// on its feed and on the request's context together.
+// on its feed and on the request's context together. Upload does the same
+// on the read side: the server keeps its ReadTimeout, and an upload moves
+// its read deadline before each read, so a long upload is not cut and a
+// silent client is dropped.
 package after

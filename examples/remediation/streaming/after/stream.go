@@ -16,8 +16,10 @@ type Bounds struct {
 	Handler    time.Duration // a route that does not stream, answered 503 past it
 	Write      time.Duration // the whole response of a route that does not stream
 	Idle       time.Duration
-	Stream     time.Duration // the longest a stream may last
+	Read       time.Duration // the whole request, body included, of a route that does not upload
+	Stream     time.Duration // the longest a stream or an upload may last
 	WriteWait  time.Duration // the longest one event may take to reach the client's socket
+	ReadWait   time.Duration // the longest an upload may send nothing
 }
 
 // DefaultBounds are the bounds of ctxpropagation/after's server, and those
@@ -27,23 +29,29 @@ var DefaultBounds = Bounds{
 	Handler:    10 * time.Second,
 	Write:      15 * time.Second, // longer than Handler, so the 503 can still be written
 	Idle:       60 * time.Second,
+	Read:       10 * time.Second,
 	Stream:     30 * time.Minute,
 	WriteWait:  10 * time.Second,
+	ReadWait:   10 * time.Second,
 }
 
-// NewServer serves api under TimeoutHandler and streams under a deadline
-// of their own. The server's WriteTimeout stays: it bounds every response
-// that does not stream, and a streaming handler moves its connection's
-// write deadline itself (Events). Without that, WriteTimeout, fixed when
-// the request is read, cuts every stream that lasts longer.
-func NewServer(addr string, api, streams http.Handler, b Bounds) *http.Server {
+// NewServer serves api under TimeoutHandler, and streams and uploads
+// under a deadline of their own. The server's ReadTimeout and
+// WriteTimeout stay: they bound every request that does not stream or
+// upload, and the streaming and uploading handlers move their
+// connection's deadlines themselves (Events, Upload). Without that, the
+// server's timeouts, fixed when the request is read, cut every stream and
+// upload that lasts longer.
+func NewServer(addr string, api, streams, uploads http.Handler, b Bounds) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.TimeoutHandler(api, b.Handler, `{"error":"request took too long","code":"timeout"}`))
 	mux.Handle("GET /events", ctxprop.WithDeadline(streams, b.Stream))
+	mux.Handle("POST /uploads", ctxprop.WithDeadline(uploads, b.Stream))
 	return &http.Server{
 		Addr:              addr,
 		Handler:           mux,
 		ReadHeaderTimeout: b.ReadHeader,
+		ReadTimeout:       b.Read,
 		WriteTimeout:      b.Write,
 		IdleTimeout:       b.Idle,
 	}

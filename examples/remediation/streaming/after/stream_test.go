@@ -27,9 +27,11 @@ var scaled = Bounds{
 	ReadHeader: time.Second,
 	Handler:    time.Second,
 	Write:      writeTimeout,
+	Read:       writeTimeout,
 	Idle:       time.Second,
 	Stream:     time.Minute,
 	WriteWait:  10 * time.Second,
+	ReadWait:   time.Second,
 }
 
 // feed is one subscription the test drives: each event is handed to the
@@ -138,7 +140,7 @@ func TestStreamOutlivesWriteTimeout(t *testing.T) {
 	t.Run("ResponseController", func(t *testing.T) {
 		f := &feed{ch: make(chan string)}
 		h := &Events{Subscribe: f.subscribe, WriteWait: scaled.WriteWait, Log: slog.New(slog.DiscardHandler)}
-		lines, done := stream(t, NewServer("", http.NotFoundHandler(), h, scaled))
+		lines, done := stream(t, NewServer("", http.NotFoundHandler(), h, http.NotFoundHandler(), scaled))
 		r := drive(t, f, lines, done)
 		if len(r.data) != events || r.err != io.EOF {
 			t.Fatalf("got %d of %d events, ended by %v; want all, ended by io.EOF", len(r.data), events, r.err)
@@ -165,7 +167,7 @@ func TestStreamSurvivesTimeoutRoutes(t *testing.T) {
 	b := scaled
 	b.Handler = 10 * time.Millisecond
 	b.Write = time.Second
-	srv := NewServer("", slow, http.NotFoundHandler(), b)
+	srv := NewServer("", slow, http.NotFoundHandler(), http.NotFoundHandler(), b)
 	ts := httptest.NewUnstartedServer(srv.Handler)
 	ts.Config = srv
 	ts.Start()
