@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,7 +39,7 @@ func quote(t *testing.T, h http.HandlerFunc) int {
 }
 
 func newHandler(url string, client *http.Client, b *Budget, base time.Duration) *Handler {
-	c := &Client{HTTP: client, URL: url, Budget: b, Attempts: 3, Base: base,
+	c := &Client{HTTP: client, URL: url, Budget: b, Attempts: 3, Base: base, Max: 4 * base,
 		jitter: func(limit time.Duration) time.Duration { return limit }}
 	return &Handler{Quotes: &Service{Prices: c}, Timeout: time.Minute, Log: slog.New(slog.DiscardHandler)}
 }
@@ -119,5 +120,17 @@ func TestNoRetryPastTheDeadline(t *testing.T) {
 	}
 	if !b.Retry() || b.Denied() != 0 {
 		t.Error("the budget was spent on a retry that was not made")
+	}
+}
+
+// TestPauseCapped: the pause's range doubles per attempt up to Max.
+func TestPauseCapped(t *testing.T) {
+	c := &Client{Base: time.Second, Max: 4 * time.Second, jitter: func(limit time.Duration) time.Duration { return limit }}
+	var got []time.Duration
+	for attempt := 1; attempt <= 5; attempt++ {
+		got = append(got, c.pause(attempt))
+	}
+	if want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 4 * time.Second}; !slices.Equal(got, want) {
+		t.Errorf("pauses %v, want %v", got, want)
 	}
 }

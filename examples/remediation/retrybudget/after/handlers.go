@@ -21,6 +21,7 @@ type Client struct {
 	Budget   *Budget       // shared by every caller of the pricing service
 	Attempts int           // calls per request, the first included
 	Base     time.Duration // the cap of the first pause; it doubles after each attempt
+	Max      time.Duration // the cap of any pause
 
 	jitter func(limit time.Duration) time.Duration // rand.N; tests fix it
 }
@@ -55,11 +56,15 @@ func (c *Client) Price(ctx context.Context, id string) (string, error) {
 	}
 }
 
-// pause draws the pause after the given attempt in [0, Base·2^(attempt-1)]:
-// full jitter, so that callers that failed together do not come back
-// together.
+// pause draws the pause after the given attempt in
+// [0, min(Max, Base·2^(attempt-1))]: full jitter, so that callers that
+// failed together do not come back together.
 func (c *Client) pause(attempt int) time.Duration {
-	limit := c.Base << (attempt - 1)
+	limit := c.Base
+	for i := 1; i < attempt && limit < c.Max; i++ {
+		limit *= 2
+	}
+	limit = min(limit, c.Max)
 	if c.jitter != nil {
 		return c.jitter(limit)
 	}
