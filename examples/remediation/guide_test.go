@@ -10,15 +10,17 @@ import (
 
 const guidePath = "../../docs/remediation.md"
 
-// guidePages returns the guide's first page and its pages under
-// docs/remediation/ (one per rule, pprof, the demo).
+// guidePages returns the guide's first page, its pages under
+// docs/remediation/ (one per rule, pprof, the demo), and the rule pages
+// whose Go blocks are quoted from the examples too.
 func guidePages(t *testing.T) []string {
 	t.Helper()
 	more, err := filepath.Glob("../../docs/remediation/*.md")
 	if err != nil || len(more) == 0 {
 		t.Fatalf("no pages under docs/remediation/ (%v)", err)
 	}
-	return append([]string{guidePath}, more...)
+	pages := append([]string{guidePath}, more...)
+	return append(pages, "../../docs/rules/SIO002.md", "../../docs/rules/SIO007.md")
 }
 
 // pageName is how a failure names a page: "docs/remediation/SIO002.md".
