@@ -89,6 +89,12 @@ func (h *Hub) Events(w http.ResponseWriter, r *http.Request) {
 	defer h.Unsubscribe(s)
 	w.Header().Set("Content-Type", "text/event-stream")
 	rc := http.NewResponseController(w)
+	// Send the headers now: the client's request returns only when they
+	// arrive, which would otherwise wait for the first event.
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil {
+		return
+	}
 	for {
 		select {
 		case ev := <-s.C():

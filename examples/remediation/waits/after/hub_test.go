@@ -1,10 +1,15 @@
 package after
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // TestSlowSubscriberCannotBlockPublisher: one subscriber reads every event,
@@ -102,4 +107,49 @@ func TestNarrowedSendsPanic(t *testing.T) {
 		default:
 		}
 	}
+}
+
+// subscribers is how many subscribers h has.
+func (h *Hub) subscribers() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.subs)
+}
+
+// waitFor polls cond; the bound only turns a hang into a failure.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestEventsStreamsAndUnsubscribes: a client of Events receives a
+// published event as a server-sent event, and when it leaves, its handler
+// returns and unsubscribes, so the hub holds nothing for it.
+func TestEventsStreamsAndUnsubscribes(t *testing.T) {
+	var h Hub
+	srv := httptest.NewServer(http.HandlerFunc(h.Events))
+	defer srv.Close()
+	ctx, leave := context.WithCancel(context.Background())
+	defer leave()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	waitFor(t, "the client to subscribe", func() bool { return h.subscribers() == 1 })
+	h.Publish("hello")
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || line != "data: hello\n" {
+		t.Fatalf("read %q, %v; want the event", line, err)
+	}
+	leave()
+	waitFor(t, "the handler to unsubscribe", func() bool { return h.subscribers() == 0 })
 }
