@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -50,5 +51,21 @@ func TestHandlerUnderCreateTestContext(t *testing.T) {
 	p.Profile(c)
 	if rec.Code != http.StatusOK || rec.Body.String() != `{"name":"ada"}` {
 		t.Errorf("with newTestContext: %d %q, want 200 and the profile", rec.Code, rec.Body.String())
+	}
+}
+
+// TestProfileErrorIsNotEchoed: a request that cannot be built (a bad
+// profile URL) gets a generic JSON 500; the error goes to c.Errors for
+// the logging middleware, not to the client.
+func TestProfileErrorIsNotEchoed(t *testing.T) {
+	gin.SetMode(gin.TestMode)
+	p := &after.Proxy{Client: http.DefaultClient, ProfileURL: "http://internal.example\x7f"}
+	c, rec := newTestContext(t, http.MethodGet, "/profiles/7", nil)
+	p.Profile(c)
+	if body := rec.Body.String(); rec.Code != http.StatusInternalServerError || strings.Contains(body, "internal.example") || !strings.Contains(body, `"code":"internal"`) {
+		t.Errorf("status %d %q, want 500 with a generic JSON error", rec.Code, body)
+	}
+	if len(c.Errors) != 1 {
+		t.Errorf("c.Errors has %d errors, want the one for the logs", len(c.Errors))
 	}
 }
