@@ -31,7 +31,8 @@ func (p *Proxy) Profile(c *gin.Context) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.ProfileURL+"/profiles/"+c.Param("id"), nil)
 	if err != nil {
-		c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error(), "code": "internal"})
+		_ = c.Error(err) // for the logging middleware; the client gets no detail
+		c.JSON(http.StatusInternalServerError, gin.H{"error": "internal error", "code": "internal"})
 		return
 	}
 	resp, err := p.Client.Do(req)
