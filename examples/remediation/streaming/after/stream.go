@@ -76,7 +76,7 @@ func (e *Events) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	ev, ok := ": stream open", true // a comment line: the client sees the headers at once
+	ev := ": stream open" // a comment line: the client sees the headers at once
 	for {
 		// An error here means the writer cannot take a deadline (a
 		// wrapper without Unwrap, a test recorder): stop rather than
@@ -96,11 +96,11 @@ func (e *Events) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done(): // the client left, or the stream's deadline passed
 			return
-		case ev, ok = <-feed:
+		case next, ok := <-feed:
 			if !ok {
 				return
 			}
-			ev = "data: " + ev
+			ev = "data: " + next
 		}
 	}
 }
