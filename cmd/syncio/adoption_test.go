@@ -653,6 +653,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"golangci-main":       "tools/golangci TestDocRecipe",
 		"golangci-build":      "tools/golangci TestDocRecipe",
 		"golangci-config":     "tools/golangci TestDocRecipe",
+		"golangci-stock-step": "tools/golangci TestMigratedWorkflow",
 		"make-lint":           "tools/golangci TestWorkflowRunStep",
 		"settings-lists":      "analyzer/plugin TestDocSettingsLists",
 	}
