@@ -62,10 +62,11 @@ func New(cfg Config) *analysis.Analyzer {
 	return a
 }
 
-// The analysis of one package is three layers, each embedding the one
-// below it, so that a method's receiver says what it may read and the
-// compiler keeps the flow one way (a lower layer cannot reach a higher
-// one's fields or methods):
+// The analysis of one package is three layers, each holding the one below
+// it in a named field (no embedding), so that a method's receiver says what
+// it may read, a call says which layer it touches (r.scanned.collect,
+// s.view.site), and the compiler keeps the flow one way (a lower layer
+// cannot reach a higher one's fields or methods):
 //
 //	pkgView  the package as the driver gave it, the configuration, the
 //	         directives and the reporter: sites, and each rule's judgement
@@ -80,8 +81,8 @@ func New(cfg Config) *analysis.Analyzer {
 //	         that weigh several functions are handed (joins.go,
 //	         rule_dropped.go).
 //
-// Every layer's receiver is named r: it is one package's analysis, seen
-// from as high as the method needs.
+// Receivers are named by layer: v *pkgView, s *scanned, r *runner. A
+// method belongs on the lowest layer whose fields it reads.
 type pkgView struct {
 	pass  *analysis.Pass
 	cfg   runConfig
@@ -113,7 +114,7 @@ type pkgView struct {
 
 // scanned is the package with what its pre-passes found (see pkgView).
 type scanned struct {
-	pkgView
+	view *pkgView
 	// ctxs is SIO002 (internal/rules' dropped.go, wired in
 	// rule_dropped.go), with what its pre-pass found.
 	ctxs     *rules.Contexts
@@ -145,8 +146,9 @@ type scanned struct {
 
 // runner is the package with its functions' summaries (see pkgView).
 type runner struct {
-	scanned
-	byFunc map[*types.Func]*paths.Summary
+	scanned *scanned
+	view    *pkgView // scanned.view
+	byFunc  map[*types.Func]*paths.Summary
 	// litSummaries are the summaries of the literals the package stores
 	// or calls through a value (stored.go) and passes to interface
 	// methods (dyncallbacks.go).
@@ -164,15 +166,16 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
 	}
 	r := newRunner(pass, cfg)
-	files := r.scan()
+	files := r.scanned.scan()
 	b := r.findRoots(files)
 	r.summarize(b.decls)
-	r.exportFacts(b.decls, b.roots)
+	r.scanned.exportFacts(b.decls, b.roots)
 	pending, dropped := r.reportRoots(b.roots)
 	unfollowed := r.joinCalls(files, b.rootLits, pending, dropped)
+	r.view.rep.Flush()
 	r.staleIgnores(files, b.decls)
-	held, decided := r.settleGin()
-	res := r.result(files, b.roots, unfollowed)
+	held, decided := r.view.settleGin()
+	res := r.scanned.result(files, b.roots, unfollowed)
 	res.GinHeld, res.GinDecided = held, decided
 	return res, nil
 }

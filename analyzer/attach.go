@@ -17,20 +17,20 @@ func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx 
 
 // exportAttaches exports an attachFact for each function of files that
 // attaches a context parameter to a request parameter.
-func (r *pkgView) exportAttaches(files []*ast.File) {
-	info := r.pass.TypesInfo
+func (v *pkgView) exportAttaches(files []*ast.File) {
+	info := v.pass.TypesInfo
 	for fd, fn := range funcDecls(info, files) {
-		if a, ok := dataflow.Attaches(info, fn.Type().(*types.Signature), fd.Body, r.ginFallback, r.attachOf); ok {
+		if a, ok := dataflow.Attaches(info, fn.Type().(*types.Signature), fd.Body, v.ginFallback, v.attachOf); ok {
 			af := attachFact(a)
-			r.pass.ExportObjectFact(fn, &af)
+			v.pass.ExportObjectFact(fn, &af)
 		}
 	}
 }
 
 // attachOf reads fn's attachFact.
-func (r *pkgView) attachOf(fn *types.Func) (dataflow.Attach, bool) {
+func (v *pkgView) attachOf(fn *types.Func) (dataflow.Attach, bool) {
 	var f attachFact
-	if fn.Pkg() == nil || !r.pass.ImportObjectFact(fn, &f) {
+	if fn.Pkg() == nil || !v.pass.ImportObjectFact(fn, &f) {
 		return dataflow.Attach{}, false
 	}
 	return dataflow.Attach(f), true

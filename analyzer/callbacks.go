@@ -67,60 +67,62 @@ func (cb *callbacks) addExt(ref adaptedRef) {
 // scanCallbacks runs before bodies are summarised: it finds the package's
 // synchronous callbacks and adapters, exports them as facts, and finds the
 // functions passed to adapters.
-func (r *scanned) scanCallbacks(files []*ast.File) {
-	info := r.pass.TypesInfo
+func (s *scanned) scanCallbacks(files []*ast.File) {
+	info := s.view.pass.TypesInfo
 	cb := &callbacks{adapted: map[*types.Func]bool{}, adaptedLits: map[*ast.FuncLit]bool{}}
-	r.cb = cb
-	r.handlers = resolve.New(info, r.pass.Pkg, files)
-	r.handlers.IsHandler = registry.IsHandlerType
-	r.reg = registry.New(r.pass, r.handlers, r.site, func(ref registry.Ref) {
+	s.cb = cb
+	s.handlers = resolve.New(info, s.view.pass.Pkg, files)
+	s.handlers.IsHandler = registry.IsHandlerType
+	s.reg = registry.New(s.view.pass, s.handlers, s.view.site, func(ref registry.Ref) {
 		cb.addExt(adaptedRef{fn: ref.Fn, pos: ref.Pos, end: ref.End, in: ref.In, ignores: ref.Ignores,
 			how: seen.HowRegistration, framework: ref.Framework})
 	})
-	r.sync = resolve.NewSync(r.pass, r.slots)
-	r.adapters = resolve.NewAdapters(r.pass, r.handlers, r.sync)
-	isRoot := func(d resolve.Decl) bool { return resolve.DeclRoot(d.Fn, r.dirs.Handler(d.Fd.Doc)) != resolve.NotRoot }
+	s.sync = resolve.NewSync(s.view.pass, s.slots)
+	s.adapters = resolve.NewAdapters(s.view.pass, s.handlers, s.sync)
+	isRoot := func(d resolve.Decl) bool {
+		return resolve.DeclRoot(d.Fn, s.view.dirs.Handler(d.Fd.Doc)) != resolve.NotRoot
+	}
 	var decls []resolve.Decl
 	for fd, fn := range funcDecls(info, files) {
 		sig := fn.Type().(*types.Signature)
 		decls = append(decls, resolve.Decl{Fd: fd, Fn: fn, Params: resolve.FuncParams(sig)})
 		// The appHandler idiom: a func type whose ServeHTTP calls the
 		// value it is called on.
-		if recv := sig.Recv(); recv != nil && resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)) != resolve.NotRoot {
-			r.adapters.RootMethod(fd, recv)
+		if recv := sig.Recv(); recv != nil && resolve.DeclRoot(fn, s.view.dirs.Handler(fd.Doc)) != resolve.NotRoot {
+			s.adapters.RootMethod(fd, recv)
 		}
 	}
-	r.sync.Scan(decls)
-	r.memos = resolve.NewMemos(r.pass)
-	r.memos.Scan(decls)
-	r.adapters.Scan(decls, isRoot)
+	s.sync.Scan(decls)
+	s.memos = resolve.NewMemos(s.view.pass)
+	s.memos.Scan(decls)
+	s.adapters.Scan(decls, isRoot)
 	// What is passed to an adapter, anywhere in the package: as an
 	// argument to an adapter's parameter, or converted (explicitly, as an
 	// argument, a field or an element) to an adapter func type.
 	for _, f := range files {
 		for _, d := range f.Decls {
-			in := r.pass.Pkg.Name()
+			in := s.view.pass.Pkg.Name()
 			var ignores []*directive.Ignore
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				in = fd.Name.Name
 				if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil {
 					in = declName(fd, fn)
 				}
-				ignores = r.dirs.FuncIgnores(fd.Doc)
+				ignores = s.view.dirs.FuncIgnores(fd.Doc)
 			}
 			ast.Inspect(d, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
 					return true
 				}
-				r.reg.Visit(call, in, ignores)
+				s.reg.Visit(call, in, ignores)
 				var args []ast.Expr
 				if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-					if len(call.Args) == 1 && r.adapters.IsType(tv.Type) {
+					if len(call.Args) == 1 && s.adapters.IsType(tv.Type) {
 						args = call.Args
 					}
 				} else {
-					for _, j := range r.adapters.Params(typeutil.StaticCallee(info, call)) {
+					for _, j := range s.adapters.Params(typeutil.StaticCallee(info, call)) {
 						if j >= 0 && j < len(call.Args) {
 							args = append(args, call.Args[j])
 						}
@@ -138,7 +140,7 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 							case i < sig.Params().Len():
 								pt = sig.Params().At(i).Type()
 							}
-							if pt != nil && r.adapters.IsType(pt) {
+							if pt != nil && s.adapters.IsType(pt) {
 								args = append(args, a)
 							}
 						}
@@ -152,7 +154,7 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 					fn := funcRef(info, a)
 					switch {
 					case fn == nil:
-					case fn.Pkg() == r.pass.Pkg:
+					case fn.Pkg() == s.view.pass.Pkg:
 						cb.adapted[fn.Origin()] = true
 					default:
 						cb.addExt(adaptedRef{fn: fn.Origin(), pos: a.Pos(), end: a.End(), in: in, ignores: ignores, how: seen.HowAdapter, framework: "custom"})
@@ -162,7 +164,7 @@ func (r *scanned) scanCallbacks(files []*ast.File) {
 			})
 		}
 	}
-	r.reg.Registrars()
+	s.reg.Registrars()
 }
 
 // funcDecls yields the functions and methods declared in files that have

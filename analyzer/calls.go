@@ -36,7 +36,7 @@ func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 	for _, p := range f.All() {
 		// A path whose rule is off is still I/O: under a lock it is
 		// SIO003, and a caller may hold one (summary's paths.KeepIO).
-		if g := r.applyConfig(s, it, p); g != nil {
+		if g := r.view.applyConfig(s, it, p); g != nil {
 			out = append(out, g)
 		}
 	}
@@ -44,9 +44,9 @@ func (r *runner) resolveAt(s *paths.Summary, it paths.Item) []*paths.Finding {
 }
 
 // applyConfig is resolveAt for one path.
-func (r *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
-	return r.rules.Apply(f, it.Lock, it.Tx, func(rule string) bool {
-		return (it.Bounded && rule == rules.DeadlineRule) || r.rep.Suppressed(s, it, rule)
+func (v *pkgView) applyConfig(s *paths.Summary, it paths.Item, f *paths.Finding) *paths.Finding {
+	return v.rules.Apply(f, it.Lock, it.Tx, func(rule string) bool {
+		return (it.Bounded && rule == rules.DeadlineRule) || v.rep.Suppressed(s, it, rule)
 	})
 }
 
@@ -65,66 +65,66 @@ func (r *runner) resolve(it paths.Item) *paths.Finding {
 		if len(it.Ext.Chain) == 0 {
 			return nil // only interface calls, resolved by dispatch
 		}
-		f := r.fromFact(it.Ext)
+		f := r.view.fromFact(it.Ext)
 		for i := range it.Ext.More {
-			f.More = append(f.More, r.fromFact(&it.Ext.More[i]))
+			f.More = append(f.More, r.view.fromFact(&it.Ext.More[i]))
 		}
-		return paths.OwnLocks(f.Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+		return paths.OwnLocks(f.Prepend(it.Name, r.view.site(it.Pos), it.Pos), it.RecvOwn)
 	case it.Lit != nil:
 		callee := r.litSummaries[it.Lit]
 		if callee == nil || callee.Result == nil {
 			return nil
 		}
-		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.view.site(it.Pos), it.Pos), it.RecvOwn)
 	case it.Local != nil:
 		callee := r.byFunc[it.Local]
 		if callee == nil || callee.Root != resolve.NotRoot || callee.Result == nil {
 			return nil
 		}
-		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.site(it.Pos), it.Pos), it.RecvOwn)
+		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.view.site(it.Pos), it.Pos), it.RecvOwn)
 	}
 	return nil
 }
 
 // fromFact is the finding of one path of another package's fact.
-func (r *pkgView) fromFact(bf *paths.BlocksFact) *paths.Finding {
+func (v *pkgView) fromFact(bf *paths.BlocksFact) *paths.Finding {
 	f := &paths.Finding{Rule: bf.Rule, Lock: bf.Lock, Tx: bf.Tx, Chain: bf.Chain, Sites: bf.Sites, Detail: bf.Detail, Hint: bf.Hint,
 		Kind: bf.Kind, Ref: bf.Ref, Gin: bf.Gin, Over: bf.Over}
 	for _, s := range bf.Sites {
-		f.Poses = append(f.Poses, r.sitePos(s))
+		f.Poses = append(f.Poses, v.sitePos(s))
 	}
 	return f
 }
 
-func (r *pkgView) site(pos token.Pos) string {
-	p := r.pass.Fset.Position(pos)
+func (v *pkgView) site(pos token.Pos) string {
+	p := v.pass.Fset.Position(pos)
 	return p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
 }
 
 // sitePos maps a "file:line:col" site back to a position in this pass's
 // file set (report.SitePos: from disk when go vet's file set has only a
 // stand-in for the file); token.NoPos when it cannot.
-func (r *pkgView) sitePos(site string) token.Pos {
-	if r.files == nil {
-		r.files = report.FileTable(r.pass.Fset)
+func (v *pkgView) sitePos(site string) token.Pos {
+	if v.files == nil {
+		v.files = report.FileTable(v.pass.Fset)
 	}
-	return report.SitePos(r.pass.Fset, r.files, site)
+	return report.SitePos(v.pass.Fset, v.files, site)
 }
 
 // refItem is an item for a call of fn at [pos, end): a function value
 // passed to a synchronous parameter, or handed to an adapter.
-func (r *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (paths.Item, bool) {
+func (s *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (paths.Item, bool) {
 	fn = fn.Origin()
-	if fn.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
+	if fn.Pkg() == nil || s.view.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
 		return paths.Item{}, false
 	}
-	if fn.Pkg() == r.pass.Pkg {
+	if fn.Pkg() == s.view.pass.Pkg {
 		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: paths.DisplayName(fn)}, true
 	}
 	var f paths.BlocksFact
-	if r.pass.ImportObjectFact(fn, &f) {
-		ext := r.dropMemory(&f)
-		if ext.Opaque && r.memoryRow(fn) {
+	if s.view.pass.ImportObjectFact(fn, &f) {
+		ext := s.dropMemory(&f)
+		if ext.Opaque && s.memoryRow(fn) {
 			// The row's func values are the program's callbacks: opaque
 			// only where it registers one taking a context.
 			cp := *ext

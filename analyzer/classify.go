@@ -22,12 +22,12 @@ import (
 // collect walks a body in source order and records what may block. The
 // body of a go statement and func literals that are not called on the spot
 // are off the request path and skipped.
-func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Item {
+func (s *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Item {
 	if body == nil {
 		return nil
 	}
-	info := r.pass.TypesInfo
-	flow := dataflow.NewCtx(info, sig, body, r.ginFallback)
+	info := s.view.pass.TypesInfo
+	flow := dataflow.NewCtx(info, sig, body, s.view.ginFallback)
 	// Literals handed to a value that is then asked to run them (a hook
 	// chain) run before the function returns.
 	invoked := resolve.HandedAndRun(info, body)
@@ -37,9 +37,9 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// still blocks under a lock (SIO003).
 	//
 	gorm := dataflow.NewChain(info, sig, body)
-	later := dataflow.NewLater(info, flow, body, r.attachOf)
-	waits := r.rules.NewWaitFlow(body, flow)
-	deadlines := r.rules.NewDeadlines(sig, body)
+	later := dataflow.NewLater(info, flow, body, s.view.attachOf)
+	waits := s.view.rules.NewWaitFlow(body, flow)
+	deadlines := s.view.rules.NewDeadlines(sig, body)
 	var onceSpans [][2]token.Pos // arguments given to once-only parameters (memo.go)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -50,15 +50,15 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		case *ast.AssignStmt:
 			if len(n.Rhs) == 1 {
 				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					r.rep.Assigns[call] = n
+					s.view.rep.Assigns[call] = n
 				}
 			}
 		case *ast.CallExpr:
 			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
 				invoked[lit] = true
 			}
-			for _, j := range r.memos.Once(n) {
-				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !resolve.Kept(info, sig, sel.X, r.perRequest) {
+			for _, j := range s.memos.Once(n) {
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !resolve.Kept(info, sig, sel.X, s.perRequest) {
 					break // a sync.Once of this call's own: runs every time
 				}
 				for _, a := range resolve.CalledArgs(info, n, j) {
@@ -66,42 +66,42 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 				}
 			}
 			// Callbacks the callee runs before it returns are on this path.
-			for _, j := range r.sync.Params(typeutil.StaticCallee(info, n)) {
+			for _, j := range s.sync.Params(typeutil.StaticCallee(info, n)) {
 				for _, a := range resolve.CalledArgs(info, n, j) {
 					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 						invoked[lit] = true
 					} else if fn := funcRef(info, a); fn != nil {
-						if it, ok := r.refItem(fn, a.Pos(), a.End(), nil); ok {
+						if it, ok := s.refItem(fn, a.Pos(), a.End(), nil); ok {
 							items = append(items, it)
 						}
 					} else {
 						// A func value read from a slot: what is stored there.
-						items = append(items, r.slotItems(a, a.Pos(), a.End(), nil)...)
+						items = append(items, s.slotItems(a, a.Pos(), a.End(), nil)...)
 					}
 				}
 			}
-			if r.throughValue(n) {
-				found := r.slotItems(n.Fun, n.Pos(), n.End(), n)
-				found = append(found, r.valueItems(n)...)
+			if s.view.throughValue(n) {
+				found := s.slotItems(n.Fun, n.Pos(), n.End(), n)
+				found = append(found, s.valueItems(n)...)
 				// A dependency's func values are its own plumbing.
-				if len(found) == 0 && !r.thirdParty && resolve.KeptValue(info, n.Fun) {
-					found = append(found, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Unfollowed: r.site(n.Pos())})
+				if len(found) == 0 && !s.view.thirdParty && resolve.KeptValue(info, n.Fun) {
+					found = append(found, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Unfollowed: s.view.site(n.Pos())})
 				}
 				items = append(items, found...)
 			}
 			if it, ok := deadlines.Call(n); ok {
 				items = append(items, it) // SIO008's client part, besides the I/O it is
 			}
-			if it, ok := r.classifyCall(n, flow, gorm, later, false); ok {
+			if it, ok := s.classifyCall(n, flow, gorm, later, false); ok {
 				items = append(items, it)
 				if it.Also != nil {
 					items = append(items, *it.Also)
 				}
-			} else if r.opaqueCall(n) {
+			} else if s.view.opaqueCall(n) {
 				items = append(items, paths.Item{Pos: n.Pos(), End: n.End(), Call: n, Opaque: true})
 			}
 		case *ast.CompositeLit:
-			if it, ok := r.rules.ClientLiteral(n); ok {
+			if it, ok := s.view.rules.ClientLiteral(n); ok {
 				items = append(items, it)
 			}
 		case *ast.SelectStmt:
@@ -123,14 +123,14 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		}
 		return true
 	})
-	items = paths.Drop(items, r.exits.Spans(body))
+	items = paths.Drop(items, s.exits.Spans(body))
 	// A memoised getter's construction runs once, at start-up or on the
 	// first call: no request path's, whatever it blocks on.
-	items = paths.Drop(items, resolve.FirstUse(info, sig, body, r.perRequest))
+	items = paths.Drop(items, resolve.FirstUse(info, sig, body, s.perRequest))
 	markOnce(items, onceSpans)
 	deadlines.Mark(items)
-	r.markJoins(items, body, flow, gorm, later)
-	if locks := regions.Locks(info, r.pass.Fset, body); len(locks) > 0 {
+	s.markJoins(items, body, flow, gorm, later)
+	if locks := regions.Locks(info, s.view.pass.Fset, body); len(locks) > 0 {
 		for i := range items {
 			desc, root := regions.LockHeld(locks, items[i].Pos)
 			if desc != "" && root != nil && sig != nil && root == sig.Recv() {
@@ -143,11 +143,11 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	for i := range items {
 		items[i].RecvOwn = own.Call(items[i].Call)
 	}
-	if txs := regions.Txs(info, r.pass.Fset, body); len(txs) > 0 {
+	if txs := regions.Txs(info, s.view.pass.Fset, body); len(txs) > 0 {
 		for i := range items {
 			items[i].Tx = regions.OpenTxAt(info, txs, items[i].Pos, items[i].Call)
 		}
-		items = r.grpcUnderTx(body, txs, items, invoked)
+		items = s.view.grpcUnderTx(body, txs, items, invoked)
 	}
 	return items
 }
@@ -155,8 +155,8 @@ func (r *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 // classifyCall turns a call into an item when it may block.
 // With skipCtx the SIO002 check of the first argument is skipped: what
 // the call leads to otherwise.
-func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, skipCtx bool) (paths.Item, bool) {
-	info := r.pass.TypesInfo
+func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dataflow.Chain, later *dataflow.Later, skipCtx bool) (paths.Item, bool) {
+	info := s.view.pass.TypesInfo
 	tv, ok := info.Types[call.Fun]
 	if !ok || tv.IsType() || tv.IsBuiltin() || tv.Type == nil {
 		return paths.Item{}, false
@@ -169,7 +169,7 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 	var key string
 	if fn != nil && fn.Pkg() != nil {
 		key = knowledge.Qualified(fn, fn.Pkg().Path())
-		if r.cfg.Allow[key] {
+		if s.view.cfg.Allow[key] {
 			return paths.Item{}, false // declared safe: neither reported nor propagated
 		}
 	}
@@ -183,13 +183,13 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 			k = name
 		}
 		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
-			Rule: rule, Chain: []string{name}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Rule: rule, Chain: []string{name}, Sites: []string{s.view.site(pos)}, Poses: []token.Pos{pos},
 			Detail: detail, Hint: hint, Kind: knowledge.OpKindOf(k),
 		}}
 	}
 	if !skipCtx {
-		rest := func() (paths.Item, bool) { return r.classifyCall(call, flow, gorm, later, true) }
-		if it, ok := r.ctxs.Call(call, sig, fn, flow, mk, rest); ok {
+		rest := func() (paths.Item, bool) { return s.classifyCall(call, flow, gorm, later, true) }
+		if it, ok := s.ctxs.Call(call, sig, fn, flow, mk, rest); ok {
 			return it, true
 		}
 	}
@@ -200,9 +200,9 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		// Inside the library that declares the interface, a call through
 		// it is the library's own implementation (redigo's pooled Close
 		// flushing through Conn.Do("")), not a caller's round trip.
-		if im := interfaceMethod(info, call); im != nil && (!r.thirdParty || im.Pkg() != r.pass.Pkg) {
+		if im := interfaceMethod(info, call); im != nil && (!s.view.thirdParty || im.Pkg() != s.view.pass.Pkg) {
 			ikey := knowledge.Qualified(im, im.Pkg().Path())
-			if rep, ok := r.cfg.Blocking[ikey]; ok && !r.cfg.Allow[ikey] {
+			if rep, ok := s.view.cfg.Blocking[ikey]; ok && !s.view.cfg.Allow[ikey] {
 				return rules.Blocking(ikey, rep.Use, rep.Verb, mk), true
 			}
 		}
@@ -217,47 +217,47 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 				if !query {
 					return paths.Item{}, false // FullDataTypeOf, GetTypeAliases: no query
 				}
-				return r.rules.GormQuery(call, im, knowledge.PathGorm, gorm, mk), true
+				return s.view.rules.GormQuery(call, im, knowledge.PathGorm, gorm, mk), true
 			}
 		}
-		if d := r.dynItem(call); d != nil {
+		if d := s.dynItem(call); d != nil {
 			// Inside a dependency the call stays opaque as well, as it
 			// was before such calls were kept: dispatch follows it only
 			// to the program's own types (dynItem).
-			return paths.Item{Pos: pos, End: end, Call: call, Dyn: d, Opaque: d.Dep && r.opaqueCall(call)}, true
+			return paths.Item{Pos: pos, End: end, Call: call, Dyn: d, Opaque: d.Dep && s.view.opaqueCall(call)}, true
 		}
 	}
 	if fn == nil || fn.Pkg() == nil {
 		return paths.Item{}, false // an unknown func value: no guessing
 	}
-	if rep, ok := r.cfg.Blocking[key]; ok && !dataflow.CtxRouted(rep.Routed, info, call) {
+	if rep, ok := s.view.cfg.Blocking[key]; ok && !dataflow.CtxRouted(rep.Routed, info, call) {
 		if later.Silenced(key, call) {
 			return paths.Item{}, false // given the request's context later, or a detached daemon
 		}
 		return rules.Blocking(key, rep.Use, rep.Verb, mk), true
 	}
-	if it, ok, known := r.rules.TableWait(key, mk); known {
+	if it, ok, known := s.view.rules.TableWait(key, mk); known {
 		return it, ok
 	}
-	if it, ok := r.rules.GormFinisher(call, fn, gorm, mk); ok {
+	if it, ok := s.view.rules.GormFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.rules.DbxFinisher(call, fn, gorm, mk); ok {
+	if it, ok := s.view.rules.DbxFinisher(call, fn, gorm, mk); ok {
 		return it, true
 	}
-	if it, ok := r.rules.ClientCall(fn, key, mk); ok {
+	if it, ok := s.view.rules.ClientCall(fn, key, mk); ok {
 		return it, true
 	}
-	if it, ok := r.rules.FileCall(call, key, mk); ok {
+	if it, ok := s.view.rules.FileCall(call, key, mk); ok {
 		return it, true
 	}
-	if it, ok := r.refItem(fn, pos, end, call); ok {
+	if it, ok := s.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to
 	}
-	if dataflow.IsIOCall(r.cfg.IO, fn, sig, key, r.pass.Pkg.Path()) {
+	if dataflow.IsIOCall(s.view.cfg.IO, fn, sig, key, s.view.pass.Pkg.Path()) {
 		// I/O that honours its context: a finding only under a lock.
 		return paths.Item{Pos: pos, End: end, Call: call, Term: &paths.Finding{
-			Chain: []string{paths.TerminalName(fn)}, Sites: []string{r.site(pos)}, Poses: []token.Pos{pos},
+			Chain: []string{paths.TerminalName(fn)}, Sites: []string{s.view.site(pos)}, Poses: []token.Pos{pos},
 			Kind: knowledge.OpKindOf(key),
 		}}, true
 	}
@@ -270,8 +270,8 @@ func (r *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 // generated client, any interface inside a dependency) or a func value,
 // or reads the Done channel of a context (a wait that only it bounds).
 // Loggers' and tracers' interfaces take a context to read values from it.
-func (r *pkgView) opaqueCall(call *ast.CallExpr) bool {
-	info := r.pass.TypesInfo
+func (v *pkgView) opaqueCall(call *ast.CallExpr) bool {
+	info := v.pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
 		return false
 	}

@@ -26,12 +26,12 @@ import (
 // binding Dep calls only to the program's conversions, but some are the
 // program's to implement (a session library's Store, bound to the
 // service's Postgres store in main).
-func (r *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
+func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
-	selection := r.pass.TypesInfo.Selections[sel]
+	selection := s.view.pass.TypesInfo.Selections[sel]
 	if selection == nil || selection.Kind() != types.MethodVal {
 		return nil
 	}
@@ -41,17 +41,17 @@ func (r *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	}
 	it, _ := recv.Underlying().(*types.Interface)
 	key, ok := dispatch.IfaceKey(recv)
-	if !ok || (r.thirdParty && !dispatch.Implementable(recv, it)) {
+	if !ok || (s.view.thirdParty && !dispatch.Implementable(recv, it)) {
 		return nil
 	}
 	name := types.ExprString(sel)
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
-	sig, _ := r.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
-	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{r.site(call.Pos())}, Dep: r.thirdParty,
+	sig, _ := s.view.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{s.view.site(call.Pos())}, Dep: s.view.thirdParty,
 		Ctx: sig != nil && rules.TakesContext(sig)}
-	d.SetRefs(r.funcArgs(call, sig))
+	d.SetRefs(s.funcArgs(call, sig))
 	return d
 }
 
@@ -80,7 +80,7 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 	// used (never reported stale).
 	var ignore []string
 	for _, rule := range Rules {
-		if r.rep.Suppressed(s, it, rule.ID) {
+		if r.view.rep.Suppressed(s, it, rule.ID) {
 			ignore = append(ignore, rule.ID)
 		}
 	}
@@ -93,7 +93,7 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 		return []paths.DynCall{d}
 	}
 	out := make([]paths.DynCall, 0, len(in))
-	site := r.site(it.Pos)
+	site := r.view.site(it.Pos)
 	for _, d := range in {
 		d.Lock = paths.ThroughCall(d.Lock, it.RecvOwn)
 		out = append(out, d.Prepend(it.Name, site, it.Lock, ignore))
@@ -121,12 +121,12 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		return bf
 	}
 	key := knowledge.Qualified(m, m.Pkg().Path())
-	if r.cfg.Allow[key] {
+	if r.view.cfg.Allow[key] {
 		return nil
 	}
 	var f paths.BlocksFact
-	if r.pass.ImportObjectFact(m, &f) {
-		ext := r.dropMemory(&f)
+	if r.view.pass.ImportObjectFact(m, &f) {
+		ext := r.scanned.dropMemory(&f)
 		if len(ext.Chain) == 0 && len(ext.Dyn) == 0 {
 			return nil // only Opaque: nothing to dispatch to
 		}
@@ -136,16 +136,16 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		return nil
 	}
 	sig, _ := m.Type().(*types.Signature)
-	switch rep, ok := r.cfg.Blocking[key]; {
+	switch rep, ok := r.view.cfg.Blocking[key]; {
 	case ok:
 		verb := rep.Verb
 		if verb == "" {
 			verb = "blocks without the request context"
 		}
 		return &paths.BlocksFact{Rule: "SIO001", Chain: []string{key}, Sites: []string{""}, Detail: verb, Hint: "use " + rep.Use}
-	case r.cfg.Waits[key] != "":
-		return &paths.BlocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: r.cfg.Waits[key]}
-	case dataflow.IsIOCall(r.cfg.IO, m, sig, key, r.pass.Pkg.Path()):
+	case r.view.cfg.Waits[key] != "":
+		return &paths.BlocksFact{Rule: "SIO005", Chain: []string{key}, Sites: []string{""}, Detail: "waits with no way to cancel it", Hint: r.view.cfg.Waits[key]}
+	case dataflow.IsIOCall(r.view.cfg.IO, m, sig, key, r.view.pass.Pkg.Path()):
 		return &paths.BlocksFact{Chain: []string{key}, Sites: []string{""}}
 	}
 	return nil
@@ -156,36 +156,36 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 // methodFact, having no path to dispatch, leaves out.
 func (r *runner) methodOpaque(m *types.Func) bool {
 	m = m.Origin()
-	if m.Pkg() == nil || r.cfg.Allow[knowledge.Qualified(m, m.Pkg().Path())] {
+	if m.Pkg() == nil || r.view.cfg.Allow[knowledge.Qualified(m, m.Pkg().Path())] {
 		return false
 	}
 	if s := r.byFunc[m]; s != nil {
-		return s.Root == resolve.NotRoot && (s.Opaque || (s.MemOpaque && !r.memoryIdle()))
+		return s.Root == resolve.NotRoot && (s.Opaque || (s.MemOpaque && !r.scanned.memoryIdle()))
 	}
 	var f paths.BlocksFact
-	return r.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.memoryIdle()))
+	return r.view.pass.ImportObjectFact(m, &f) && (f.Opaque || (f.OpaqueMemory && !r.scanned.memoryIdle()))
 }
 
 // recorder is what the join's recording (join.Recorder) is handed of
 // the package: its pre-passes' stores and slot roots, its summaries, and
 // what a method of a concrete type does (methodFact).
 func (r *runner) recorder() *join.Recorder {
-	return &join.Recorder{Pass: r.pass, Tests: r.cfg.Tests, ThirdParty: r.thirdParty, Stored: r.stored, Handlers: r.handlers, SlotRoots: r.slotRoots,
-		Site:    r.site,
+	return &join.Recorder{Pass: r.view.pass, Tests: r.view.cfg.Tests, ThirdParty: r.view.thirdParty, Stored: r.scanned.stored, Handlers: r.scanned.handlers, SlotRoots: r.scanned.slotRoots,
+		Site:    r.view.site,
 		Summary: func(fn *types.Func) *paths.Summary { return r.byFunc[fn] },
 		Lit:     func(lit *ast.FuncLit) *paths.Summary { return r.litSummaries[lit] },
-		LitName: r.litName,
+		LitName: r.view.litName,
 		Method:  r.methodFact,
 		Opaque:  r.methodOpaque,
-		Calls:   r.sync.Params,
-		Root:    r.cfg.isRoot,
+		Calls:   r.scanned.sync.Params,
+		Root:    r.view.cfg.isRoot,
 	}
 }
 
 // walk is the dispatch walk over b (join.NewWalk), for the join and for
 // SIO002's deferred candidates.
-func (r *scanned) walk(b *paths.Bindings) *dispatch.Walk[paths.BlocksFact, *paths.Finding] {
-	return join.NewWalk(b, r.memoryIdle, r.fromFact, r.sitePos)
+func (s *scanned) walk(b *paths.Bindings) *dispatch.Walk[paths.BlocksFact, *paths.Finding] {
+	return join.NewWalk(b, s.memoryIdle, s.view.fromFact, s.view.sitePos)
 }
 
 // pendingOf returns the pending calls of a root's items.
@@ -194,7 +194,7 @@ func (r *runner) pendingOf(s *paths.Summary) []paths.PendingCall {
 	var out []paths.PendingCall
 	for _, it := range s.Items {
 		for _, d := range rec.SealArgs(r.dynOf(s, it)) {
-			out = append(out, paths.PendingCall{Root: s.Name, Site: r.site(it.Pos), EndSite: r.site(it.End), Dyn: d})
+			out = append(out, paths.PendingCall{Root: s.Name, Site: r.view.site(it.Pos), EndSite: r.view.site(it.End), Dyn: d})
 		}
 	}
 	return out

@@ -19,11 +19,11 @@ import (
 // for a summary of their own (argLits). A dependency's interface calls
 // carry none: they are bound only to the program's types, and their
 // callbacks are the library's plumbing.
-func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []dispatch.ArgRef {
-	if r.thirdParty || sig == nil || sig.Params().Len() == 0 {
+func (s *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []dispatch.ArgRef {
+	if s.view.thirdParty || sig == nil || sig.Params().Len() == 0 {
 		return nil
 	}
-	info := r.pass.TypesInfo
+	info := s.view.pass.TypesInfo
 	var out []dispatch.ArgRef
 	for i, a := range call.Args {
 		j := i
@@ -42,7 +42,7 @@ func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []dispatch.
 		}
 		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 			out = append(out, dispatch.ArgRef{Param: j, Lit: lit})
-			r.argLits = append(r.argLits, lit)
+			s.argLits = append(s.argLits, lit)
 		} else if fn := funcRef(info, a); fn != nil {
 			out = append(out, dispatch.ArgRef{Param: j, Fn: fn})
 		}
@@ -55,15 +55,15 @@ func (r *scanned) funcArgs(call *ast.CallExpr, sig *types.Signature) []dispatch.
 // roots, which report their own findings.
 func (r *runner) argLitSummaries(roots map[*ast.FuncLit]bool) []*paths.Summary {
 	var out []*paths.Summary
-	for i := 0; i < len(r.argLits); i++ {
-		lit := r.argLits[i]
+	for i := 0; i < len(r.scanned.argLits); i++ {
+		lit := r.scanned.argLits[i]
 		if roots[lit] || r.litSummaries[lit] != nil {
 			continue
 		}
-		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.litName(lit)}
+		sig, _ := r.view.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.view.litName(lit)}
 		r.litSummaries[lit] = s
-		s.Items = r.collect(sig, lit.Body)
+		s.Items = r.scanned.collect(sig, lit.Body)
 		out = append(out, s)
 	}
 	return out

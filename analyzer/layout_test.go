@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,8 +138,12 @@ func TestUnitsKnowNoRule(t *testing.T) {
 }
 
 // packageLayers are the layers of one package's analysis, lowest first
-// (see pkgView): each embeds the one before it.
+// (see pkgView): each holds the one before it in a named field.
 var packageLayers = []string{"pkgView", "scanned", "runner"}
+
+// layerLinks are the fields by which a layer holds those below it: a
+// use of r.scanned.X or s.view.X is a use of X on that layer.
+var layerLinks = map[string]bool{"view": true, "scanned": true}
 
 // TestMethodsAtTheirLayer: every method of a layer of the package's
 // analysis needs that layer: it reads one of the layer's own fields, or
@@ -186,8 +191,16 @@ func TestMethodsAtTheirLayer(t *testing.T) {
 						continue
 					}
 					for _, fl := range st.Fields.List {
+						if len(fl.Names) == 0 {
+							// Embedding would spread one method set over
+							// several layers and hide, at a call, which
+							// layer it touches.
+							t.Errorf("%s: %s embeds %s: hold it in a named field", fset.Position(fl.Pos()), ts.Name.Name, types.ExprString(fl.Type))
+						}
 						for _, n := range fl.Names {
-							fieldLayer[n.Name] = l
+							if !layerLinks[n.Name] {
+								fieldLayer[n.Name] = l
+							}
 						}
 					}
 				}
@@ -209,11 +222,21 @@ func TestMethodsAtTheirLayer(t *testing.T) {
 				}
 				recv := d.Recv.List[0].Names[0].Name
 				m := &method{layer: l, pos: fset.Position(d.Pos()).String(), uses: map[string]bool{}}
+				isRecv := func(e ast.Expr) bool {
+					x, ok := e.(*ast.Ident)
+					return ok && x.Name == recv
+				}
 				ast.Inspect(d.Body, func(n ast.Node) bool {
-					if se, ok := n.(*ast.SelectorExpr); ok {
-						if x, ok := se.X.(*ast.Ident); ok && x.Name == recv {
-							m.uses[se.Sel.Name] = true
-						}
+					se, ok := n.(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					if isRecv(se.X) && !layerLinks[se.Sel.Name] {
+						m.uses[se.Sel.Name] = true
+					}
+					// r.scanned.X, r.view.X, s.view.X
+					if link, ok := se.X.(*ast.SelectorExpr); ok && isRecv(link.X) && layerLinks[link.Sel.Name] {
+						m.uses[se.Sel.Name] = true
 					}
 					return true
 				})

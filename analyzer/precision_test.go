@@ -172,3 +172,12 @@ func TestValueOnlyCallee(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/valueonly", "prec/valueonly/deps")
 }
+
+// TestOneDiagnosticThroughTheJoin: a root's call whose static path and a
+// path the join finds through an interface bound in the same package
+// reach I/O for one rule gets one diagnostic that names both (yarr's
+// routes.go:231 had two, issue 37 item 7).
+func TestOneDiagnosticThroughTheJoin(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/onediag")
+}

@@ -57,17 +57,17 @@ func (c runConfig) isRoot(fn *types.Func) bool {
 // makes a root is one, and under which framework: the configuration names
 // it, an adapter is given it, a registration call or a stored handler
 // slot takes it. ok is false when none does.
-func (r *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature) (how, framework string, ok bool) {
+func (s *scanned) rootBy(fn *types.Func, lit *ast.FuncLit, sig *types.Signature) (how, framework string, ok bool) {
 	var named, adapted, registered, stored bool
 	var regFW, slotFW string
 	if lit != nil {
-		named, adapted = r.cfg.matchesRoot(sig), r.cb.adaptedLits[lit]
-		regFW, registered = r.reg.Lit(lit)
-		slotFW, stored = r.slotRoots.Lit(lit)
+		named, adapted = s.view.cfg.matchesRoot(sig), s.cb.adaptedLits[lit]
+		regFW, registered = s.reg.Lit(lit)
+		slotFW, stored = s.slotRoots.Lit(lit)
 	} else {
-		named, adapted = r.cfg.namesRoot(fn, sig), r.cb.adapted[fn]
-		regFW, registered = r.reg.Func(fn)
-		slotFW, stored = r.slotRoots.Func(fn)
+		named, adapted = s.view.cfg.namesRoot(fn, sig), s.cb.adapted[fn]
+		regFW, registered = s.reg.Func(fn)
+		slotFW, stored = s.slotRoots.Func(fn)
 	}
 	switch {
 	case named:

@@ -18,69 +18,69 @@ import (
 // fixes, and the join's walk.
 
 // newContexts is SIO002 for the package, before the pre-passes.
-func (r *pkgView) newContexts() *rules.Contexts {
-	c := r.rules.NewContexts(r.pass.Pkg, r.pass.Fset)
+func (v *pkgView) newContexts() *rules.Contexts {
+	c := v.rules.NewContexts(v.pass.Pkg, v.pass.Fset)
 	c.Fact = func(fn *types.Func) (paths.BlocksFact, bool) {
 		var f paths.BlocksFact
-		ok := r.pass.ImportObjectFact(fn, &f)
+		ok := v.pass.ImportObjectFact(fn, &f)
 		return f, ok
 	}
-	c.Root = r.cfg.isRoot
-	c.Row = func(key string) bool { _, ok := r.cfg.Blocking[key]; return ok }
-	c.Memory = r.cfg.Memory
-	c.SitePos = r.sitePos
+	c.Root = v.cfg.isRoot
+	c.Row = func(key string) bool { _, ok := v.cfg.Blocking[key]; return ok }
+	c.Memory = v.cfg.Memory
+	c.SitePos = v.sitePos
 	return c
 }
 
 // scanContexts is the pre-pass of SIO002: the memory rows' packages the
 // package hands context-taking callbacks (exported for the packages
 // above), and its functions that never read their context.
-func (r *scanned) scanContexts(files []*ast.File) {
-	below := make([]analysis.Fact, len(r.below))
-	for i, c := range r.below {
+func (s *scanned) scanContexts(files []*ast.File) {
+	below := make([]analysis.Fact, len(s.view.below))
+	for i, c := range s.view.below {
 		below[i] = c.Fact
 	}
-	if f := r.ctxs.ScanCallbacks(files, below); f != nil {
-		r.pass.ExportPackageFact(f)
+	if f := s.ctxs.ScanCallbacks(files, below); f != nil {
+		s.view.pass.ExportPackageFact(f)
 	}
-	r.ctxs.ScanUse(funcDecls(r.pass.TypesInfo, files))
+	s.ctxs.ScanUse(funcDecls(s.view.pass.TypesInfo, files))
 }
 
 // memoryRow, memoryIdle and dropMemory are rules.Contexts' MemoryRow,
 // MemoryIdle and DropMemory, for the callers that resolve an item.
-func (r *scanned) memoryRow(fn *types.Func) bool { return r.ctxs.MemoryRow(fn) }
+func (s *scanned) memoryRow(fn *types.Func) bool { return s.ctxs.MemoryRow(fn) }
 
-func (r *scanned) memoryIdle() bool { return r.ctxs.MemoryIdle() }
+func (s *scanned) memoryIdle() bool { return s.ctxs.MemoryIdle() }
 
-func (r *scanned) dropMemory(f *paths.BlocksFact) *paths.BlocksFact { return r.ctxs.DropMemory(f) }
+func (s *scanned) dropMemory(f *paths.BlocksFact) *paths.BlocksFact { return s.ctxs.DropMemory(f) }
 
 // idleDropped reports an SIO002 item whose callee, of this package, does
 // nothing with the context (rules.Contexts.IdleDropped).
-func (r *runner) idleDropped(it paths.Item) bool { return r.ctxs.IdleDropped(it, r.byFunc) }
+func (r *runner) idleDropped(it paths.Item) bool { return r.scanned.ctxs.IdleDropped(it, r.byFunc) }
 
 // deferDropped returns the deferred candidate of a root's item whose
 // paths (resolveAt) are fs, or false when the item is decided here
 // (rules.Contexts.Defer).
 func (r *runner) deferDropped(s *paths.Summary, it paths.Item, fs []*paths.Finding) (join.Dropped, bool) {
-	return r.ctxs.Defer(s, it, fs, r.byFunc, r.rep.Fixes)
+	return r.scanned.ctxs.Defer(s, it, fs, r.byFunc, r.view.rep.Fixes)
 }
 
 // decideDropped decides a deferred candidate with the bindings b this
 // package sees (rules.Contexts.Decide), following its interface calls
 // with the join's walk and bounds.
-func (r *scanned) decideDropped(dc join.Dropped, b *paths.Bindings, reported map[string]bool) (string, bool) {
+func (s *scanned) decideDropped(dc join.Dropped, b *paths.Bindings, reported map[string]bool) (string, bool) {
 	dispatch := func(d paths.DynCall) ([]*paths.Finding, bool) {
 		b.Start(join.MaxWork, join.MaxArgWork)
-		fs := r.walk(b).Dispatch(d)
+		fs := s.walk(b).Dispatch(d)
 		return fs, b.Opaque
 	}
-	return r.ctxs.Decide(dc, b, reported, dispatch, r.rep.Report)
+	return s.ctxs.Decide(dc, b, reported, dispatch, s.view.rep.Report)
 }
 
 // opaqueItem and memOpaqueItem report whether an item hands a context to
 // a call the analysis cannot follow, or to a memory row's function,
 // itself or through its callee (rules.Contexts.OpaqueItem,
 // rules.MemOpaqueItem).
-func (r *runner) opaqueItem(it paths.Item) bool { return r.ctxs.OpaqueItem(it, r.byFunc) }
+func (r *runner) opaqueItem(it paths.Item) bool { return r.scanned.ctxs.OpaqueItem(it, r.byFunc) }
 
 func (r *runner) memOpaqueItem(it paths.Item) bool { return rules.MemOpaqueItem(it, r.byFunc) }

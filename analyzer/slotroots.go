@@ -15,20 +15,20 @@ import (
 // this package's in run's root pass, another package's at the store, as
 // an adapter's argument is, named after the function that stores it and
 // under its ignores.
-func (r *scanned) findSlotRoots(files []*ast.File) {
+func (s *scanned) findSlotRoots(files []*ast.File) {
 	var decls map[*types.Func]*ast.FuncDecl
-	r.slotRoots = join.FindSlotRoots(r.pass, r.thirdParty, r.below, r.stored, r.handlers, func(fn *types.Func, st resolve.Store, fw string) {
+	s.slotRoots = join.FindSlotRoots(s.view.pass, s.view.thirdParty, s.view.below, s.stored, s.handlers, func(fn *types.Func, st resolve.Store, fw string) {
 		if decls == nil {
 			decls = map[*types.Func]*ast.FuncDecl{}
-			for fd, fn := range funcDecls(r.pass.TypesInfo, files) {
+			for fd, fn := range funcDecls(s.view.pass.TypesInfo, files) {
 				decls[fn] = fd
 			}
 		}
-		in, ignores := r.pass.Pkg.Name(), []*directive.Ignore(nil)
+		in, ignores := s.view.pass.Pkg.Name(), []*directive.Ignore(nil)
 		if fd := decls[st.In]; fd != nil {
-			in, ignores = declName(fd, st.In), r.dirs.FuncIgnores(fd.Doc)
+			in, ignores = declName(fd, st.In), s.view.dirs.FuncIgnores(fd.Doc)
 		}
-		r.cb.addExt(adaptedRef{fn: fn, pos: st.Value.Pos(), end: st.Value.End(), in: in, ignores: ignores,
+		s.cb.addExt(adaptedRef{fn: fn, pos: st.Value.Pos(), end: st.Value.End(), in: in, ignores: ignores,
 			how: seen.HowStored, framework: fw})
 	})
 }

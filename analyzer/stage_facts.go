@@ -13,25 +13,25 @@ import (
 // exportFacts is the stage that hands the summaries to the packages
 // above: a paths.BlocksFact for every function that is no root and leads to
 // something, then the slots the roots call (join.ExportRootSlots).
-func (r *scanned) exportFacts(decls, roots []*paths.Summary) {
-	for _, s := range decls {
+func (s *scanned) exportFacts(decls, roots []*paths.Summary) {
+	for _, sum := range decls {
 		// A function that reaches nothing still says so when it returns
 		// more than plain values but never uses its context beyond
 		// reading values from it (rules.Contexts.ScanUse): a caller in
 		// another package that gives it a dropped context is no SIO002.
-		if s.Root == resolve.NotRoot && (s.Result != nil || len(s.Dyn) > 0 || s.Opaque || s.MemOpaque || s.Unfollowed != "" || r.ctxs.Unused(s.Func)) && s.Func != nil && !named.EntryPoint(s.Func) &&
-			!r.cfg.Allow[knowledge.Qualified(s.Func, s.Func.Pkg().Path())] {
+		if sum.Root == resolve.NotRoot && (sum.Result != nil || len(sum.Dyn) > 0 || sum.Opaque || sum.MemOpaque || sum.Unfollowed != "" || s.ctxs.Unused(sum.Func)) && sum.Func != nil && !named.EntryPoint(sum.Func) &&
+			!s.view.cfg.Allow[knowledge.Qualified(sum.Func, sum.Func.Pkg().Path())] {
 			bf := &paths.BlocksFact{}
-			if s.Result != nil {
-				bf = s.WithMore(rules.Lockable).Fact()
+			if sum.Result != nil {
+				bf = sum.WithMore(rules.Lockable).Fact()
 			}
-			bf.Dyn = s.Dyn
-			bf.Opaque = s.Opaque
-			bf.Unfollowed = s.Unfollowed
-			bf.OpaqueMemory = s.MemOpaque && !s.Opaque
-			bf.CtxUnused = r.ctxs.Unused(s.Func)
-			r.pass.ExportObjectFact(s.Func, bf)
+			bf.Dyn = sum.Dyn
+			bf.Opaque = sum.Opaque
+			bf.Unfollowed = sum.Unfollowed
+			bf.OpaqueMemory = sum.MemOpaque && !sum.Opaque
+			bf.CtxUnused = s.ctxs.Unused(sum.Func)
+			s.view.pass.ExportObjectFact(sum.Func, bf)
 		}
 	}
-	join.ExportRootSlots(r.pass, r.thirdParty, roots, registry.FrameworkOf)
+	join.ExportRootSlots(s.view.pass, s.view.thirdParty, roots, registry.FrameworkOf)
 }

@@ -17,31 +17,31 @@ import (
 // the diagnostic for the packages above; where c is the request's, the
 // findings that facts from below bring (a helper given c in an
 // undecided package) are dropped.
-func (r *pkgView) decideGin(files []*ast.File) {
+func (v *pkgView) decideGin(files []*ast.File) {
 	mode := ginsetting.Auto
-	if v := r.cfg.GinContextFallback; v != nil && *v {
+	if set := v.cfg.GinContextFallback; set != nil && *set {
 		mode = ginsetting.On
-	} else if v != nil {
+	} else if set != nil {
 		mode = ginsetting.Off
 	}
-	r.ginOwn = ginsetting.Scan(r.pass, files)
-	below := make([]analysis.Fact, len(r.below))
-	for i, c := range r.below {
+	v.ginOwn = ginsetting.Scan(v.pass, files)
+	below := make([]analysis.Fact, len(v.below))
+	for i, c := range v.below {
 		below[i] = c.Fact
 	}
-	r.gin = ginsetting.Decide(mode, r.ginOwn, r.pass.Pkg.Name() == "main", below)
-	r.ginFallback = r.gin.Decision == ginsetting.Fallback
+	v.gin = ginsetting.Decide(mode, v.ginOwn, v.pass.Pkg.Name() == "main", below)
+	v.ginFallback = v.gin.Decision == ginsetting.Fallback
 	// paths.Finding.Gin travels with every path, through facts and the
 	// join's deferred candidates (rules.Contexts.Decide).
 	dependent := func(f *paths.Finding) bool {
 		return f.Rule == "SIO002" && f.Gin
 	}
-	switch r.gin.Decision {
+	switch v.gin.Decision {
 	case ginsetting.Fallback:
-		r.rep.Hold = &report.Hold{Finding: dependent, Diag: func(analysis.Diagnostic) {}}
+		v.rep.Hold = &report.Hold{Finding: dependent, Diag: func(analysis.Diagnostic) {}}
 	case ginsetting.Undecided:
-		r.rep.Hold = &report.Hold{Finding: dependent, Diag: func(d analysis.Diagnostic) {
-			r.ginHeld = append(r.ginHeld, ginsetting.Hold(d, r.site))
+		v.rep.Hold = &report.Hold{Finding: dependent, Diag: func(d analysis.Diagnostic) {
+			v.ginHeld = append(v.ginHeld, ginsetting.Hold(d, v.site))
 		}}
 	}
 }
@@ -49,6 +49,6 @@ func (r *pkgView) decideGin(files []*ast.File) {
 // settleGin is the last stage: it exports the package's part in the gin
 // decision and reports what it decided to report from below. It returns
 // the keys it held and decided, for the driver's account.
-func (r *pkgView) settleGin() (held, decided []string) {
-	return r.gin.Settle(r.ginOwn, r.ginHeld, r.pass.ExportPackageFact, r.sitePos, r.pass.Report)
+func (v *pkgView) settleGin() (held, decided []string) {
+	return v.gin.Settle(v.ginOwn, v.ginHeld, v.pass.ExportPackageFact, v.sitePos, v.pass.Report)
 }

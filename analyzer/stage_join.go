@@ -20,17 +20,17 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 	rec := r.recorder()
 	convs := rec.Conversions(files)
 	convs = append(convs, rec.Stores(rootLits)...)
-	below := make([]analysis.Fact, len(r.below))
-	for i, c := range r.below {
+	below := make([]analysis.Fact, len(r.view.below))
+	for i, c := range r.view.below {
 		below[i] = c.Fact
 	}
-	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.rep.Emitted}, below, join.Hooks{
-		Export:  r.pass.ExportPackageFact,
-		Walk:    r.walk,
-		Apply:   join.ApplyPending(r.rules),
-		SitePos: r.sitePos,
-		Report:  r.rep.Report,
-		Decide:  r.decideDropped,
+	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.view.rep.Emitted}, below, join.Hooks{
+		Export:  r.view.pass.ExportPackageFact,
+		Walk:    r.scanned.walk,
+		Apply:   join.ApplyPending(r.view.rules),
+		SitePos: r.view.sitePos,
+		Report:  r.view.rep.Report,
+		Decide:  r.scanned.decideDropped,
 	})
 	var unfollowed []seen.Unfollowed
 	for site, u := range un {

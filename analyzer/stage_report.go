@@ -19,7 +19,7 @@ func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []joi
 				// Decided where the bindings are seen (rules.Contexts.Decide).
 				dropped = append(dropped, dc)
 			} else {
-				r.rep.Report(s, it, fs)
+				r.view.rep.Report(s, it, fs)
 			}
 			if s.Unfollowed == "" {
 				s.Unfollowed = r.unfollowedItem(it)
@@ -31,7 +31,7 @@ func (r *runner) reportRoots(roots []*paths.Summary) ([]paths.PendingCall, []joi
 			// driver (seen.Report.ClearReached).
 			s.Unfollowed = ""
 		}
-		if !r.thirdParty {
+		if !r.view.thirdParty {
 			// A dependency's own roots (a library's middleware) would be
 			// reported in the dependency's files: not followed.
 			pending = append(pending, r.pendingOf(s)...)

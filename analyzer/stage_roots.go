@@ -30,19 +30,19 @@ type bodies struct {
 // and those that serve requests are the roots.
 func (r *runner) findRoots(files []*ast.File) *bodies {
 	b := &bodies{rootLits: map[*ast.FuncLit]bool{}}
-	returned := branches.ReturnedLits(r.pass.TypesInfo, files)
+	returned := branches.ReturnedLits(r.view.pass.TypesInfo, files)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
-				r.handlerLits(d, nil, returned, b)
+				r.scanned.handlerLits(d, nil, returned, b)
 				continue
 			}
 			if fd.Body == nil {
 				continue
 			}
-			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			s := &paths.Summary{Func: fn, Root: resolve.DeclRoot(fn, r.dirs.Handler(fd.Doc)), Ignores: r.dirs.FuncIgnores(fd.Doc), Name: declName(fd, fn), Pos: fd.Name.Pos(), End: fd.End()}
+			fn, _ := r.view.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			s := &paths.Summary{Func: fn, Root: resolve.DeclRoot(fn, r.view.dirs.Handler(fd.Doc)), Ignores: r.view.dirs.FuncIgnores(fd.Doc), Name: declName(fd, fn), Pos: fd.Name.Pos(), End: fd.End()}
 			s.How, s.Framework = seen.HowSignature, registry.FrameworkOf(s.Root)
 			if s.Root == resolve.RootCustom {
 				s.How = seen.HowDirective
@@ -50,14 +50,14 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 			if fn != nil {
 				s.Sig, _ = fn.Type().(*types.Signature)
 				if s.Root == resolve.NotRoot {
-					if how, framework, ok := r.rootBy(fn, nil, s.Sig); ok {
+					if how, framework, ok := r.scanned.rootBy(fn, nil, s.Sig); ok {
 						s.Root, s.How, s.Framework = resolve.RootCustom, how, framework
 					}
 				}
 				r.byFunc[fn] = s
 			}
-			s.Items = r.collect(s.Sig, fd.Body)
-			if len(r.memos.Of(fn)) > 0 {
+			s.Items = r.scanned.collect(s.Sig, fd.Body)
+			if len(r.scanned.memos.Of(fn)) > 0 {
 				// A memoiser's own waits are for another caller's
 				// construction, once per key.
 				for i := range s.Items {
@@ -71,14 +71,14 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 				}
 				b.roots = append(b.roots, s)
 			}
-			r.handlerLits(fd.Body, s.Ignores, returned, b)
+			r.scanned.handlerLits(fd.Body, s.Ignores, returned, b)
 		}
 	}
 
 	// Other packages' functions handed to an adapter here are roots too;
 	// their facts say what they do.
-	for _, ref := range r.cb.adaptedExt {
-		if it, ok := r.refItem(ref.fn, ref.pos, ref.end, nil); ok {
+	for _, ref := range r.scanned.cb.adaptedExt {
+		if it, ok := r.scanned.refItem(ref.fn, ref.pos, ref.end, nil); ok {
 			s := &paths.Summary{Root: resolve.RootCustom, Name: ref.in, Ignores: ref.ignores, Items: []paths.Item{it},
 				Pos: ref.pos, How: ref.how, Framework: ref.framework, Label: paths.DisplayName(ref.fn)}
 			branches.Mark(s, ref.fn, branches.Key(ref.fn))
@@ -97,30 +97,30 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 // handlerLits adds the handler literals under n (router arguments,
 // http.HandlerFunc conversions, …) to b's roots; they inherit the
 // enclosing function's doc-comment ignores.
-func (r *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned map[*ast.FuncLit]*types.Func, b *bodies) {
+func (s *scanned) handlerLits(n ast.Node, ignores []*directive.Ignore, returned map[*ast.FuncLit]*types.Func, b *bodies) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		lit, ok := n.(*ast.FuncLit)
 		if !ok {
 			return true
 		}
-		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		sig, _ := s.view.pass.TypesInfo.TypeOf(lit).(*types.Signature)
 		k := resolve.SignatureRoot(sig)
 		how, framework := seen.HowSignature, registry.FrameworkOf(k)
 		if k == resolve.NotRoot {
 			var ok bool
-			if how, framework, ok = r.rootBy(nil, lit, sig); ok {
+			if how, framework, ok = s.rootBy(nil, lit, sig); ok {
 				k = resolve.RootCustom
 			}
 		}
 		if k != resolve.NotRoot {
 			b.rootLits[lit] = true
-			s := &paths.Summary{Root: k, Sig: sig, Name: "func literal", Ignores: ignores, Pos: lit.Pos(), End: lit.End(), How: how, Framework: framework,
-				Wraps: r.handlers.Wraps(lit)}
+			sum := &paths.Summary{Root: k, Sig: sig, Name: "func literal", Ignores: ignores, Pos: lit.Pos(), End: lit.End(), How: how, Framework: framework,
+				Wraps: s.handlers.Wraps(lit)}
 			if fn := returned[lit]; fn != nil {
-				branches.Mark(s, nil, branches.RetKey(fn))
+				branches.Mark(sum, nil, branches.RetKey(fn))
 			}
-			s.Items = r.collect(sig, lit.Body)
-			b.roots = append(b.roots, s)
+			sum.Items = s.collect(sig, lit.Body)
+			b.roots = append(b.roots, sum)
 		}
 		return true
 	})

@@ -20,15 +20,17 @@ import (
 
 // newRunner is one package's analysis before any stage has run.
 func newRunner(pass *analysis.Pass, cfg *Config) *runner {
+	v := &pkgView{pass: pass, cfg: runConfig{cfg}}
 	r := &runner{
-		scanned:      scanned{pkgView: pkgView{pass: pass, cfg: runConfig{cfg}}},
+		scanned:      &scanned{view: v},
+		view:         v,
 		byFunc:       map[*types.Func]*paths.Summary{},
 		litSummaries: map[*ast.FuncLit]*paths.Summary{},
 	}
-	r.thirdParty = isThirdParty(pass)
-	r.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.site, Enabled: cfg.Enabled,
-		Files: pass.Files, ThirdParty: r.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
-	r.ctxs = r.newContexts()
+	r.view.thirdParty = isThirdParty(pass)
+	r.view.rules = &rules.Pkg{Info: pass.TypesInfo, Path: pass.Pkg.Path(), Site: r.view.site, Enabled: cfg.Enabled,
+		Files: pass.Files, ThirdParty: r.view.thirdParty, Clients: cfg.Clients, FileRows: cfg.Files, Waits: cfg.Waits}
+	r.scanned.ctxs = r.view.newContexts()
 	return r
 }
 
@@ -37,30 +39,30 @@ func newRunner(pass *analysis.Pass, cfg *Config) *runner {
 // stores, slot roots, context callbacks and use, attaches, the functions
 // that end the process), whose facts must be exported before any body is
 // turned into items. It returns the files analysed.
-func (r *scanned) scan() []*ast.File {
-	r.below = join.ReadBelow(r.pass)
+func (s *scanned) scan() []*ast.File {
+	s.view.below = join.ReadBelow(s.view.pass)
 	var files []*ast.File
-	for _, f := range r.pass.Files {
-		if tf := r.pass.Fset.File(f.Pos()); !r.cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
+	for _, f := range s.view.pass.Files {
+		if tf := s.view.pass.Fset.File(f.Pos()); !s.view.cfg.Tests && tf != nil && strings.HasSuffix(tf.Name(), "_test.go") {
 			continue // tests are rarely request paths; Config.Tests opts in
 		}
 		files = append(files, f)
 	}
-	r.dirs = directive.New(r.pass.Fset, files)
-	r.rep = report.New(r.pass, r.reportOpts(), r.dirs, r.site)
-	r.decideGin(files)
-	r.rep.BadIgnores()
-	r.slots = resolve.NewSlots(r.pass.TypesInfo, files)
-	r.scanCallbacks(files)
-	r.stored = resolve.NewStored(r.pass, r.slots)
-	if !r.thirdParty {
-		r.stored.Scan(files)
+	s.view.dirs = directive.New(s.view.pass.Fset, files)
+	s.view.rep = report.New(s.view.pass, s.view.reportOpts(), s.view.dirs, s.view.site)
+	s.view.decideGin(files)
+	s.view.rep.BadIgnores()
+	s.slots = resolve.NewSlots(s.view.pass.TypesInfo, files)
+	s.scanCallbacks(files)
+	s.stored = resolve.NewStored(s.view.pass, s.slots)
+	if !s.view.thirdParty {
+		s.stored.Scan(files)
 	}
-	r.findSlotRoots(files)
-	r.scanContexts(files)
-	r.exportAttaches(files)
-	r.exits = exits.Find(r.pass, r.cfg.Exits, files)
-	r.perRequest = resolve.PerRequestTypes(r.pass.Pkg, r.pass.TypesInfo, files)
+	s.findSlotRoots(files)
+	s.scanContexts(files)
+	s.view.exportAttaches(files)
+	s.exits = exits.Find(s.view.pass, s.view.cfg.Exits, files)
+	s.perRequest = resolve.PerRequestTypes(s.view.pass.Pkg, s.view.pass.TypesInfo, files)
 	return files
 }
 
@@ -113,19 +115,19 @@ func isThirdParty(pass *analysis.Pass) bool {
 
 // reportOpts is what the reporter is told of the configuration and of the
 // rules.
-func (r *pkgView) reportOpts() report.Options {
+func (v *pkgView) reportOpts() report.Options {
 	return report.Options{
-		ReportIgnored:  r.cfg.ReportIgnored,
-		Enabled:        r.cfg.Enabled,
+		ReportIgnored:  v.cfg.ReportIgnored,
+		Enabled:        v.cfg.Enabled,
 		Known:          func(id string) bool { _, ok := RuleByID(id); return ok },
-		FixURL:         r.cfg.FixURL,
-		SuppressionURL: r.cfg.SuppressionURL,
+		FixURL:         v.cfg.FixURL,
+		SuppressionURL: v.cfg.SuppressionURL,
 		Short: func(id string) string {
 			rule, _ := RuleByID(id)
 			return rule.Short
 		},
 		Replacement: func(key string) (string, string) {
-			rep := r.cfg.Blocking[key]
+			rep := v.cfg.Blocking[key]
 			return rep.Method, rep.ExtraArgs
 		},
 		Once: onceRules,

@@ -15,8 +15,8 @@ import (
 // the summaries are final: items of helpers past the one that set the
 // summary count too, because resolving them marks their ignores used.
 func (r *runner) staleIgnores(files []*ast.File, decls []*paths.Summary) {
-	for _, e := range r.rules.Edges(r.pass.Fset, files) {
-		r.rep.Site(e.Pos, e.End, rules.DeadlineRule, e.Message, e.Fixes)
+	for _, e := range r.view.rules.Edges(r.view.pass.Fset, files) {
+		r.view.rep.Site(e.Pos, e.End, rules.DeadlineRule, e.Message, e.Fixes)
 	}
 	for _, s := range decls {
 		if s.Root != resolve.NotRoot {
@@ -26,5 +26,5 @@ func (r *runner) staleIgnores(files []*ast.File, decls []*paths.Summary) {
 			r.resolveAt(s, it)
 		}
 	}
-	r.rep.Stale()
+	r.view.rep.Stale()
 }

@@ -24,10 +24,10 @@ import (
 // what they do.
 func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*paths.Summary {
 	var lits []*ast.FuncLit
-	for _, st := range r.stored.All() {
+	for _, st := range r.scanned.stored.All() {
 		// Stored as written, or returned by a function of the package
 		// (Func: middleware()), or kept in a local first.
-		ts, _ := r.handlers.Resolve(st.Value)
+		ts, _ := r.scanned.handlers.Resolve(st.Value)
 		for _, t := range ts {
 			if t.Lit != nil {
 				lits = append(lits, t.Lit)
@@ -36,8 +36,8 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*pa
 	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && r.throughValue(call) {
-				ts, _ := r.handlers.Resolve(call.Fun)
+			if call, ok := n.(*ast.CallExpr); ok && r.view.throughValue(call) {
+				ts, _ := r.scanned.handlers.Resolve(call.Fun)
 				for _, t := range ts {
 					if t.Lit != nil {
 						lits = append(lits, t.Lit)
@@ -52,9 +52,9 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*pa
 		if roots[lit] || r.litSummaries[lit] != nil {
 			continue
 		}
-		sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.litName(lit)}
-		s.Items = r.collect(sig, lit.Body)
+		sig, _ := r.view.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+		s := &paths.Summary{Root: resolve.NotRoot, Sig: sig, Pos: lit.Pos(), Name: r.view.litName(lit)}
+		s.Items = r.scanned.collect(sig, lit.Body)
 		r.litSummaries[lit] = s
 		out = append(out, s)
 	}
@@ -62,16 +62,16 @@ func (r *runner) laterLits(files []*ast.File, roots map[*ast.FuncLit]bool) []*pa
 }
 
 // litName names a literal in a chain: func literal at file.go:12.
-func (r *pkgView) litName(lit *ast.FuncLit) string {
-	p := r.pass.Fset.Position(lit.Pos())
+func (v *pkgView) litName(lit *ast.FuncLit) string {
+	p := v.pass.Fset.Position(lit.Pos())
 	return "func literal at " + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }
 
 // throughValue reports whether call calls a func value that is neither a
 // declared function, nor an interface's method, nor a literal called as
 // written: a local, a field, a package variable, an element, a result.
-func (r *pkgView) throughValue(call *ast.CallExpr) bool {
-	info := r.pass.TypesInfo
+func (v *pkgView) throughValue(call *ast.CallExpr) bool {
+	info := v.pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
 		return false
 	}
@@ -90,8 +90,8 @@ const maxValueTargets = 8
 // called (mk()(x), f := mk(); f(x)), a literal kept in a local or a
 // package variable of this package. resolve follows the value as it does
 // a handler given to a router.
-func (r *scanned) valueItems(call *ast.CallExpr) []paths.Item {
-	ts, _ := r.handlers.Resolve(call.Fun)
+func (s *scanned) valueItems(call *ast.CallExpr) []paths.Item {
+	ts, _ := s.handlers.Resolve(call.Fun)
 	var out []paths.Item
 	for _, t := range ts {
 		if len(out) >= maxValueTargets {
@@ -99,9 +99,9 @@ func (r *scanned) valueItems(call *ast.CallExpr) []paths.Item {
 		}
 		switch {
 		case t.Lit != nil:
-			out = append(out, paths.Item{Pos: call.Pos(), End: call.End(), Call: call, Lit: t.Lit, Name: r.litName(t.Lit)})
+			out = append(out, paths.Item{Pos: call.Pos(), End: call.End(), Call: call, Lit: t.Lit, Name: s.view.litName(t.Lit)})
 		case t.Func != nil && !t.Call:
-			if it, ok := r.refItem(t.Func, call.Pos(), call.End(), call); ok {
+			if it, ok := s.refItem(t.Func, call.Pos(), call.End(), call); ok {
 				out = append(out, it)
 			}
 		}
@@ -111,8 +111,8 @@ func (r *scanned) valueItems(call *ast.CallExpr) []paths.Item {
 
 // slotItems are the items of a call through a func value read from slots
 // (fun), or of such a value passed to a parameter its callee calls.
-func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []paths.Item {
-	if r.thirdParty || r.slots == nil {
+func (s *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr) []paths.Item {
+	if s.view.thirdParty || s.slots == nil {
 		return nil
 	}
 	name := types.ExprString(fun)
@@ -120,15 +120,15 @@ func (r *scanned) slotItems(fun ast.Expr, pos, end token.Pos, call *ast.CallExpr
 		name = "…" + name[len(name)-59:]
 	}
 	ctx := false
-	if t := r.pass.TypesInfo.TypeOf(fun); t != nil {
+	if t := s.view.pass.TypesInfo.TypeOf(fun); t != nil {
 		sig, _ := t.Underlying().(*types.Signature)
 		ctx = sig != nil && rules.TakesContext(sig)
 	}
 	var out []paths.Item
-	for _, k := range r.slots.Called(fun) {
-		d := &paths.DynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{r.site(pos)}, Ctx: ctx}
+	for _, k := range s.slots.Called(fun) {
+		d := &paths.DynCall{Iface: k.Key, One: k.One, Chain: []string{name}, Sites: []string{s.view.site(pos)}, Ctx: ctx}
 		if resolve.Generic(k.Key) {
-			d.Sig = resolve.Sig(r.pass.TypesInfo.TypeOf(fun))
+			d.Sig = resolve.Sig(s.view.pass.TypesInfo.TypeOf(fun))
 		}
 		out = append(out, paths.Item{Pos: pos, End: end, Call: call, Dyn: d})
 	}

@@ -19,8 +19,8 @@ import (
 // open remote I/O: interface dispatch does not carry the transaction, and
 // the generated client's concrete type is rarely bound where the analysis
 // can see it.
-func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []paths.Item, invoked map[*ast.FuncLit]bool) []paths.Item {
-	info := r.pass.TypesInfo
+func (v *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []paths.Item, invoked map[*ast.FuncLit]bool) []paths.Item {
+	info := v.pass.TypesInfo
 	at := map[*ast.CallExpr]int{}
 	for i, it := range items {
 		if it.Call != nil {
@@ -54,7 +54,7 @@ func (r *pkgView) grpcUnderTx(body *ast.BlockStmt, txs []regions.Tx, items []pat
 			if it.Tx == "" {
 				return true
 			}
-			it.Term = &paths.Finding{Chain: []string{paths.DisplayName(im)}, Sites: []string{r.site(n.Pos())}, Poses: []token.Pos{n.Pos()}}
+			it.Term = &paths.Finding{Chain: []string{paths.DisplayName(im)}, Sites: []string{v.site(n.Pos())}, Poses: []token.Pos{n.Pos()}}
 			if ok {
 				items[i] = it
 			} else {

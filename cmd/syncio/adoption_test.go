@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -69,14 +70,23 @@ type adopter struct {
 
 func newAdopter(t *testing.T) *adopter {
 	t.Helper()
+	return newAdopterAt(t, "yourservice")
+}
+
+// newAdopterAt is newAdopter with the service module at rel under the
+// temporary directory, e.g. "repo/backend" for a module in a subdirectory.
+func newAdopterAt(t *testing.T, rel string) *adopter {
+	t.Helper()
 	root := repoRoot(t)
 	doc, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	a := &adopter{t: t, root: root, dir: filepath.Join(tmp, "yourservice"), doc: string(doc)}
-	writeFile(t, filepath.Join(a.dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	a := &adopter{t: t, root: root, dir: filepath.Join(tmp, filepath.FromSlash(rel)), doc: string(doc)}
+	// An older Go than syncio's own go.mod asks for: syncio analyses the
+	// service's code, but must be built with the Go it needs.
+	writeFile(t, filepath.Join(a.dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
 	writeFile(t, filepath.Join(a.dir, "main.go"), svcMain)
 	gobin := filepath.Join(tmp, "gobin")
 	a.env = append(os.Environ(),
@@ -375,6 +385,69 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// goLineRE is a go.mod's go directive.
+var goLineRE = regexp.MustCompile(`(?m)^go (\S+)$`)
+
+// goDirective returns the go directive of the go.mod file at path.
+func goDirective(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := goLineRE.FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s has no go directive", path)
+	}
+	return "go" + string(m[1])
+}
+
+// wantWorkflowGo checks that the example workflow docs/ci/file sets up a
+// Go that can build syncio: setup-go's go-version-file, read in the
+// service set up by the docs, says at least the go of syncio's go.mod. A
+// service on an older Go (its own go.mod) would otherwise get a Go that
+// cannot build syncio (GOTOOLCHAIN=local) or a second toolchain download.
+func wantWorkflowGo(t *testing.T, root, svc, file string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("docs/ci/%s: %v", file, err)
+	}
+	need := goDirective(t, filepath.Join(root, "go.mod"))
+	found := 0
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
+				continue
+			}
+			found++
+			// MODULE is "." in the workflow as it is copied.
+			vf := strings.ReplaceAll(s.With["go-version-file"], "${{ env.MODULE }}", ".")
+			if vf == "" {
+				t.Errorf("docs/ci/%s: setup-go has no go-version-file", file)
+				continue
+			}
+			if got := goDirective(t, filepath.Join(svc, vf)); version.Compare(got, need) < 0 {
+				t.Errorf("docs/ci/%s: setup-go takes %s from %s, but syncio needs %s", file, got, vf, need)
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("docs/ci/%s has no setup-go step", file)
+	}
+}
+
 // workflowStep returns the run script of the step called name in the
 // example workflow docs/ci/file.
 func workflowStep(t *testing.T, root, file, name string) string {
@@ -428,6 +501,7 @@ func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
 		}
 		return string(out), 0
 	}
+	wantWorkflowGo(t, a.root, a.dir, "syncio.yml")
 	if out, code := step("Build syncio (version pinned in tools/go.mod)"); code != 0 {
 		t.Fatalf("build step: exit %d\n%s", code, out)
 	}
@@ -462,6 +536,108 @@ func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
 	}
 }
 
+// workflow is what TestWorkflowNestedModule reads of docs/ci/syncio.yml.
+type workflow struct {
+	Env  map[string]string `yaml:"env"`
+	Jobs map[string]struct {
+		Defaults struct {
+			Run struct {
+				WorkingDirectory string `yaml:"working-directory"`
+			} `yaml:"run"`
+		} `yaml:"defaults"`
+		Steps []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			With map[string]string `yaml:"with"`
+			If   string            `yaml:"if"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestWorkflowNestedModule runs docs/ci/syncio.yml for a service whose
+// go.mod is in backend/ of a git repository, with MODULE=backend as the
+// workflow's comment says: every path the workflow names resolves from the
+// repository's root, the run steps work in backend/, and the SARIF the
+// upload step reads names backend/main.go, the path code scanning needs.
+func TestWorkflowNestedModule(t *testing.T) {
+	a := newAdopterAt(t, "repo/backend")
+	repo := filepath.Dir(a.dir)
+	cmd := exec.Command("git", "init", "-q", repo)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	a.expect("tools-clone", 0, false)
+
+	data, err := os.ReadFile(filepath.Join(a.root, "docs", "ci", "syncio.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if wf.Env["MODULE"] != "." {
+		t.Fatalf("docs/ci/syncio.yml: env MODULE = %q, want \".\" (the go.mod at the root)", wf.Env["MODULE"])
+	}
+	// The expressions the workflow uses, with MODULE=backend.
+	expand := strings.NewReplacer("${{ env.MODULE }}", "backend", "format('{0}/syncio.sarif', env.MODULE)", "'backend/syncio.sarif'").Replace
+	var sarifFile string
+	for name, job := range wf.Jobs {
+		if wd := expand(job.Defaults.Run.WorkingDirectory); wd != "backend" {
+			t.Errorf("job %s: run steps work in %q, want MODULE's directory", name, job.Defaults.Run.WorkingDirectory)
+		}
+		for _, st := range job.Steps {
+			switch {
+			case strings.HasPrefix(st.Uses, "actions/checkout@") && st.With["repository"] == "syncio/syncio":
+				if p := expand(st.With["path"]); p != "backend/tools/syncio" {
+					t.Errorf("syncio is checked out to %q, want backend/tools/syncio, where tools/go.mod's replace points", p)
+				}
+			case strings.HasPrefix(st.Uses, "actions/setup-go@"):
+				// The service here has no requirements, so no go.sum: the
+				// paths must start in MODULE, and the tools module's exist.
+				for _, f := range append([]string{st.With["go-version-file"]}, strings.Fields(expand(st.With["cache-dependency-path"]))...) {
+					f = expand(f)
+					if !strings.HasPrefix(f, "backend/") {
+						t.Errorf("setup-go names %s, which is not in MODULE's directory", f)
+					} else if _, err := os.Stat(filepath.Join(repo, f)); err != nil && strings.HasPrefix(f, "backend/tools/") {
+						t.Errorf("setup-go names %s, which does not exist: %v", f, err)
+					}
+				}
+			case strings.HasPrefix(st.Uses, "github/codeql-action/upload-sarif@"):
+				sarifFile = expand(st.With["sarif_file"])
+				if !strings.Contains(expand(st.If), "hashFiles('backend/syncio.sarif')") {
+					t.Errorf("the upload's condition does not look for the SARIF in MODULE: %s", st.If)
+				}
+			}
+		}
+	}
+	if sarifFile != "backend/syncio.sarif" {
+		t.Fatalf("upload-sarif reads %q, want backend/syncio.sarif", sarifFile)
+	}
+
+	env := append(append([]string{}, a.env...), "MODULE=backend", "REPORT_ONLY=")
+	for _, name := range []string{"Build syncio (version pinned in tools/go.mod)", "Run syncio"} {
+		cmd := exec.Command("bash", "-eo", "pipefail", "-c", workflowStep(t, a.root, "syncio.yml", name))
+		cmd.Dir, cmd.Env = a.dir, env
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if name == "Run syncio" {
+			if !errors.As(err, &exit) || exit.ExitCode() != 3 || !svcFinding.MatchString(string(out)) {
+				t.Fatalf("step %s: %v, want exit 3 with the finding\n%s", name, err, out)
+			}
+		} else if err != nil {
+			t.Fatalf("step %s: %v\n%s", name, err, out)
+		}
+	}
+	rep, err := os.ReadFile(filepath.Join(repo, sarifFile))
+	if err != nil {
+		t.Fatalf("the run step wrote no %s: %v", sarifFile, err)
+	}
+	if !strings.Contains(string(rep), `"uri": "backend/main.go"`) && !strings.Contains(string(rep), `"uri":"backend/main.go"`) {
+		t.Errorf("%s names no backend/main.go: code scanning would not find the file\n%s", sarifFile, rep)
+	}
+}
+
 // TestEveryDocBlockIsRun: a block marked in docs/ci.md promises a test
 // runs it; this list names the test of each, so a new marker without a
 // test fails here.
@@ -480,6 +656,7 @@ func TestEveryDocBlockIsRun(t *testing.T) {
 		"golangci-main":       "tools/golangci TestDocRecipe",
 		"golangci-build":      "tools/golangci TestDocRecipe",
 		"golangci-config":     "tools/golangci TestDocRecipe",
+		"golangci-stock-step": "tools/golangci TestMigratedWorkflow",
 		"make-lint":           "tools/golangci TestWorkflowRunStep",
 		"settings-lists":      "analyzer/plugin TestDocSettingsLists",
 	}

@@ -32,10 +32,13 @@ func All(doc string) ([]Block, error) {
 			return nil, fmt.Errorf("line %d: block %q is named twice", i+1, name)
 		}
 		seen[name] = true
-		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+		if i+1 >= len(lines) || !strings.HasPrefix(strings.TrimLeft(lines[i+1], " "), "```") {
 			return nil, fmt.Errorf("line %d: block %q: the marker must be followed by a ``` fence", i+1, name)
 		}
-		b := Block{Name: name, Lang: strings.TrimSpace(strings.TrimPrefix(lines[i+1], "```"))}
+		// A block in a list item is indented as its fence is; the body
+		// loses that indentation, as Markdown renders it.
+		indent := lines[i+1][:len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " "))]
+		b := Block{Name: name, Lang: strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(lines[i+1], " "), "```"))}
 		var body strings.Builder
 		end := -1
 		for j := i + 2; j < len(lines); j++ {
@@ -43,7 +46,7 @@ func All(doc string) ([]Block, error) {
 				end = j
 				break
 			}
-			body.WriteString(lines[j] + "\n")
+			body.WriteString(strings.TrimPrefix(lines[j], indent) + "\n")
 		}
 		if end < 0 {
 			return nil, fmt.Errorf("line %d: block %q has no closing fence", i+1, name)

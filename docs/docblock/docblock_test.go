@@ -30,3 +30,16 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIndented: a block in a list item loses its fence's indentation and
+// keeps its own.
+func TestIndented(t *testing.T) {
+	doc := "1. Step:\n\n   <!-- block: item -->\n   ```yaml\n   - uses: x\n     with:\n       a: b\n   ```\n"
+	b, err := Find(doc, "item")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Block{"item", "yaml", "- uses: x\n  with:\n    a: b\n"}); b != want {
+		t.Errorf("got %+v, want %+v", b, want)
+	}
+}

@@ -10,8 +10,9 @@ import (
 
 const guidePath = "../../docs/remediation.md"
 
-// guidePages returns the guide's first page and its pages under
-// docs/remediation/ (one per rule, pprof, the demo).
+// guidePages returns the guide's first page, its pages under
+// docs/remediation/ (one per rule, pprof, the demo); rulePages are the
+// rule pages, held to the same test.
 func guidePages(t *testing.T) []string {
 	t.Helper()
 	more, err := filepath.Glob("../../docs/remediation/*.md")
@@ -19,6 +20,17 @@ func guidePages(t *testing.T) []string {
 		t.Fatalf("no pages under docs/remediation/ (%v)", err)
 	}
 	return append([]string{guidePath}, more...)
+}
+
+// rulePages returns the rule pages, docs/rules/*.md: what each rule flags,
+// with its before/after code, held to the same test as the guide.
+func rulePages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../../docs/rules/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages under docs/rules/ (%v)", err)
+	}
+	return pages
 }
 
 // pageName is how a failure names a page: "docs/remediation/SIO002.md".
@@ -54,22 +66,29 @@ func anchors(t *testing.T, path string) map[string]bool {
 	return out
 }
 
-// sourceRE finds the example file a code block quotes, named in a link on
-// the line before the block.
-var sourceRE = regexp.MustCompile(`\((?:\.\./)+(examples/remediation/[^)#]+\.go)\)`)
+// sourceRE finds the file a code block quotes, named in a link on the line
+// before the block: an example (built, vetted, linted by lint_test.go and
+// tested), the demo API (api/, built, tested and clean under syncio), or
+// the analyzer's test data, which analysistest checks against its // want
+// comments (a fix's output is a .go.golden file there).
+var sourceRE = regexp.MustCompile(`\((?:\.\./)+((?:examples/remediation|analyzer/testdata/src|api)/[^)#]+\.go(?:\.golden)?)\)`)
 
-// TestGuideQuotesExamples checks that every Go block in the guide is a
-// verbatim excerpt of the example file linked just before it, so the guide
-// cannot drift from code that the linter test checks; and that every
-// before and after package is quoted at least once.
+// TestGuideQuotesExamples checks that every Go block in the guide and in
+// the rule pages is a verbatim excerpt of the file linked just before it,
+// so the docs cannot drift from code that the linter test checks; and that
+// every before and after package is quoted at least once.
 func TestGuideQuotesExamples(t *testing.T) {
 	quoted := map[string]bool{} // example dir, e.g. "locks/after"
-	blocks := 0
+	guide, rules := 0, 0
 	for _, page := range guidePages(t) {
-		blocks += quotes(t, page, quoted)
+		guide += quotes(t, page, quoted)
 	}
-	if blocks == 0 {
-		t.Fatal("the guide has no Go blocks")
+	for _, page := range rulePages(t) {
+		rules += quotes(t, page, quoted)
+	}
+	t.Logf("Go blocks checked: %d in the guide, %d in docs/rules", guide, rules)
+	if guide == 0 || rules == 0 {
+		t.Fatal("the guide or the rule pages have no Go blocks")
 	}
 	for _, ex := range examples(t) {
 		if !quoted[ex.dir] {
@@ -81,6 +100,9 @@ func TestGuideQuotesExamples(t *testing.T) {
 // linkRE finds relative Markdown links.
 var linkRE = regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
 
+// codeSpanRE finds inline code, where "hooks[name](x)" is Go, not a link.
+var codeSpanRE = regexp.MustCompile("`[^`]*`")
+
 // anchorRE finds links to a heading of the same page.
 var anchorRE = regexp.MustCompile(`\]\(#([^)]+)\)`)
 
@@ -89,16 +111,17 @@ var anchorRE = regexp.MustCompile(`\]\(#([^)]+)\)`)
 // there; once the page exists the note is stale and must go.
 const pendingNote = "(not written yet)"
 
-// TestDocsLinks checks that relative links in the guide and in the docs
-// index point at files (and Markdown headings) that exist, and that the
+// TestDocsLinks checks that relative links in the guide, the rule pages
+// and the docs index point at files (and Markdown headings) that exist, and that the
 // index links every page under docs/.
 func TestDocsLinks(t *testing.T) {
-	for _, page := range append(guidePages(t), "../../docs/README.md") {
+	for _, page := range append(append(guidePages(t), rulePages(t)...), "../../docs/README.md") {
 		data, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for n, line := range strings.Split(string(data), "\n") {
+			line = codeSpanRE.ReplaceAllString(line, "``")
 			pending := strings.Contains(line, pendingNote)
 			missing := 0
 			for _, m := range linkRE.FindAllStringSubmatch(line, -1) {
@@ -149,29 +172,39 @@ func TestDocsLinks(t *testing.T) {
 }
 
 // quotes checks the Go blocks of one page, marks the example directories
-// they quote, and returns how many there are.
+// they quote, and returns how many there are. A block inside a list item
+// is indented; it is checked without its indentation.
 func quotes(t *testing.T, page string, quoted map[string]bool) int {
 	t.Helper()
 	lines := readLines(t, page)
 	name := pageName(page)
 	blocks := 0
 	for i := 0; i < len(lines); i++ {
-		if lines[i] != "```go" {
-			if strings.HasPrefix(lines[i], "```") && strings.TrimPrefix(lines[i], "```") != "" &&
-				strings.Contains(lines[i], "go") && lines[i] != "```go" {
+		fence := strings.TrimLeft(lines[i], " \t")
+		indent := lines[i][:len(lines[i])-len(fence)]
+		if fence != "```go" {
+			if strings.HasPrefix(fence, "```") && strings.TrimPrefix(fence, "```") != "" &&
+				strings.Contains(fence, "go") {
 				t.Errorf("%s:%d: write Go blocks as ```go", name, i+1)
 			}
 			continue
 		}
 		start := i + 1
 		end := start
-		for end < len(lines) && lines[end] != "```" {
+		for end < len(lines) && lines[end] != indent+"```" {
 			end++
 		}
 		if end == len(lines) {
 			t.Fatalf("%s:%d: unterminated code block", name, i+1)
 		}
-		block := strings.Join(lines[start:end], "\n") + "\n"
+		body := make([]string, 0, end-start)
+		for _, l := range lines[start:end] {
+			if l != "" && !strings.HasPrefix(l, indent) {
+				t.Errorf("%s:%d: a line of an indented block is not indented as its fence", name, start)
+			}
+			body = append(body, strings.TrimPrefix(l, indent))
+		}
+		block := strings.Join(body, "\n") + "\n"
 		i = end
 		blocks++
 		if strings.TrimSpace(block) == "" {
@@ -191,11 +224,15 @@ func quotes(t *testing.T, page string, quoted map[string]bool) int {
 			m = sourceRE.FindStringSubmatch(lines[j])
 		}
 		if m == nil {
-			t.Errorf("%s:%d: the line before a Go block must link the example file it quotes", name, start)
+			t.Errorf("%s:%d: the line before a Go block must link the file it quotes", name, start)
 			continue
 		}
-		rel := strings.TrimPrefix(m[1], "examples/remediation/")
-		src, err := os.ReadFile(filepath.FromSlash(rel))
+		rel, example := strings.CutPrefix(m[1], "examples/remediation/")
+		path := filepath.FromSlash(rel)
+		if !example {
+			path = filepath.Join("..", "..", filepath.FromSlash(m[1]))
+		}
+		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Errorf("%s:%d: %v", name, start, err)
 			continue
@@ -204,7 +241,9 @@ func quotes(t *testing.T, page string, quoted map[string]bool) int {
 			t.Errorf("%s:%d: block is not a verbatim excerpt of %s:\n%s", name, start, m[1], block)
 			continue
 		}
-		quoted[filepath.ToSlash(filepath.Dir(rel))] = true
+		if example {
+			quoted[filepath.ToSlash(filepath.Dir(rel))] = true
+		}
 	}
 	return blocks
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,7 +108,8 @@ func TestDocRecipe(t *testing.T) {
 	}
 
 	dir := filepath.Join(t.TempDir(), "yourservice")
-	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	// A service on an older Go than syncio needs (see wantWorkflowGo).
+	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
 	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
 	cfg, err := mergeYAML(userConfig, block("golangci-config", "yaml"))
 	if err != nil {
@@ -157,6 +159,7 @@ func TestDocRecipe(t *testing.T) {
 		module = docVersion.ReplaceAllString(module, "github.com/golangci/golangci-lint/v2@"+v)
 	}
 	mustRun("golangci-module", module)
+	wantWorkflowGo(t, root, dir)
 	mustWrite(t, filepath.Join(dir, "tools", "golangci", "main.go"), block("golangci-main", "go"))
 
 	out, code := sh("golangci-build", block("golangci-build", "sh"))
@@ -368,5 +371,62 @@ func mustWrite(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// goLineRE is a go.mod's go directive.
+var goLineRE = regexp.MustCompile(`(?m)^go (\S+)$`)
+
+func goDirective(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := goLineRE.FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s has no go directive", path)
+	}
+	return "go" + string(m[1])
+}
+
+// wantWorkflowGo checks that docs/ci/golangci.yml sets up a Go that can
+// build the custom binary: setup-go's go-version-file, read in the service
+// the recipe set up, says at least the go of syncio's go.mod, whatever the
+// service's own go.mod says (an older Go here).
+func wantWorkflowGo(t *testing.T, root, svc string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", "golangci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("docs/ci/golangci.yml: %v", err)
+	}
+	need := goDirective(t, filepath.Join(root, "go.mod"))
+	found := 0
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
+				continue
+			}
+			found++
+			// MODULE is "." in the workflow as it is copied.
+			vf := strings.ReplaceAll(s.With["go-version-file"], "${{ env.MODULE }}", ".")
+			if got := goDirective(t, filepath.Join(svc, vf)); vf == "" || version.Compare(got, need) < 0 {
+				t.Errorf("docs/ci/golangci.yml: setup-go takes %s from %q, but building syncio needs %s", got, vf, need)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("docs/ci/golangci.yml has no setup-go step")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func TestWorkflowRunStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.26\n")
+	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
 	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
 	mustWrite(t, filepath.Join(dir, ".golangci.yml"), cfg)
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
@@ -108,6 +109,18 @@ func TestWorkflowRunStep(t *testing.T) {
 			if !strings.Contains(out, w) {
 				t.Errorf("%s: output lacks %q:\n%s", c.name, w, out)
 			}
+		}
+	}
+
+	// MODULE names the go.mod's directory in the repository: the issues'
+	// paths, in the SARIF code scanning reads too, start there. At the
+	// root (MODULE=.), they stay as they are.
+	for _, c := range []struct{ module, want string }{{"backend", "backend/main.go"}, {".", "main.go"}} {
+		out, code := sh(step, "REPORT_ONLY=", "NEW_ONLY=", "NEW_FROM=origin/", "MODULE="+c.module)
+		sarif, err := os.ReadFile(filepath.Join(dir, "golangci.sarif"))
+		if code != 1 || err != nil || !strings.Contains(out, c.want+":10:15: net/http.Get blocks") ||
+			!regexp.MustCompile(`"uri":\s*"`+regexp.QuoteMeta(c.want)+`"`).Match(sarif) {
+			t.Errorf("MODULE=%s: exit %d (%v), want 1 and %s in the output and the SARIF\n%s\n%s", c.module, code, err, c.want, out, sarif)
 		}
 	}
 

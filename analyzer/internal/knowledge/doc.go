@@ -23,15 +23,19 @@
 // row's request field, HTTPShortcuts).
 // Both are embedded and parsed once (BuiltinRows), every row with the
 // evidence for it. A user's blocking setting is a row of the same format.
+// routes.txt, in the same format and read by the same parser, holds the
+// routers' registration calls (route rows, a table's own kind: the
+// handler argument and whether the arguments after it are handlers too;
+// Registrations, RegistrationOf), from which docs/frameworks.md's
+// registration table is generated.
 //
 // What a row cannot state stays Go in the analyzer, named: a blocking
 // row's routed field names a hook (RoutedHooks) that judges the call's
 // receiver or arguments (go-redis v7's stored receiver, OSS options,
 // Qiniu's input), implemented by dataflow.RoutedHooks.
 //
-// Besides the call tables it holds, as Go tables: the routers'
-// registration calls (Registrations, routes.go, from which
-// docs/frameworks.md's table is generated), the frameworks' import paths
-// (frameworks.go), gorm's and dbx's receiver types, and which packages
-// are the Go distribution's (std.go).
+// Besides the tables it holds, as Go: the generated gRPC and connect-go
+// registrations recognised by shape (ServiceOf, routes.go), the
+// frameworks' import paths (frameworks.go), gorm's and dbx's receiver
+// types, and which packages are the Go distribution's (std.go).
 package knowledge

@@ -2,7 +2,7 @@ package knowledge
 
 // Import paths of the frameworks whose handlers are request roots, and of
 // context, recognised by path and type name and never imported (gRPC's
-// and connect-go's are with their registrations, routes.go).
+// and connect-go's are with ServiceOf, routes.go).
 const (
 	PathHTTP       = "net/http"
 	PathContext    = "context"

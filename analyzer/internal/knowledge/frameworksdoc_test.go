@@ -12,16 +12,17 @@ import (
 const (
 	frameworksDoc   = "../../../docs/frameworks.md"
 	frameworksCmd   = "`go test ./analyzer/internal/knowledge -run TestFrameworksDoc -update`"
-	frameworksBegin = "<!-- registrations: generated from Registrations in analyzer/internal/knowledge/routes.go by " + frameworksCmd + "; do not edit by hand -->"
+	frameworksBegin = "<!-- registrations: generated from analyzer/internal/knowledge/routes.txt by " + frameworksCmd + "; do not edit by hand -->"
 	frameworksEnd   = "<!-- end of registrations -->"
 )
 
 // renderRegistrations is the registration table of docs/frameworks.md: a
 // line per framework and import path, its router types with the same
-// calls together, each call list with its handler argument.
-func renderRegistrations(regs []Registration) string {
+// calls together, each call list with its handler argument, and the
+// versions the rows' evidence was read in (readIn, by import path).
+func renderRegistrations(regs []Registration, readIn map[string][]string) string {
 	var sb strings.Builder
-	sb.WriteString("| framework | import path | router types | registration calls (handler argument) |\n|---|---|---|---|\n")
+	sb.WriteString("| framework | import path | router types | registration calls (handler argument) | read in |\n|---|---|---|---|---|\n")
 	type group struct {
 		framework, path string
 		types           []string // in table order
@@ -61,11 +62,18 @@ func renderRegistrations(regs []Registration) string {
 			byCalls[c] = append(byCalls[c], name)
 		}
 		for _, c := range seen {
-			sb.WriteString("| " + g.framework + " | `" + g.path + "` | " + strings.Join(byCalls[c], ", ") + " | " + c + " |\n")
+			sb.WriteString("| " + g.framework + " | `" + g.path + "` | " + strings.Join(byCalls[c], ", ") + " | " + c + " | `" + strings.Join(readIn[g.path], "`, `") + "` |\n")
 		}
 	}
 	return sb.String()
 }
+
+// verbs are the HTTP methods that routers name their registration
+// methods after, in the order renderNames shortens a run of them.
+var (
+	verbsUpper = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"}
+	verbsTitle = []string{"Get", "Post", "Put", "Delete", "Patch", "Head", "Options", "Connect", "Trace"}
+)
 
 // renderNames lists call names, a run of three or more HTTP verbs in
 // their usual order as its first and last ("`GET`…`OPTIONS`").
@@ -102,8 +110,26 @@ func ordinal(n int) string {
 }
 
 // TestFrameworksDoc: docs/frameworks.md's table of registration calls is
-// the Registrations table, rendered between its begin and end comments.
+// routes.txt (Registrations), rendered between its begin and end
+// comments, with the module versions (or Go release) its evidence was
+// read in.
 func TestFrameworksDoc(t *testing.T) {
+	if _, err := ParseRegistrations(RoutesFile, routesTable); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := ParseTable(RoutesFile, routesTable)
+	readIn := map[string][]string{}
+	for _, r := range rows {
+		m := versionRE.FindStringSubmatch(r.Evidence)
+		if m == nil {
+			t.Errorf("%s:%d: evidence %q does not start with module@version or a Go release", r.File, r.Line, r.Evidence)
+			continue
+		}
+		path, _, _ := splitKey(r.Key)
+		if !slices.Contains(readIn[path], m[1]) {
+			readIn[path] = append(readIn[path], m[1])
+		}
+	}
 	raw, err := os.ReadFile(filepath.FromSlash(frameworksDoc))
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +140,7 @@ func TestFrameworksDoc(t *testing.T) {
 	if !ok1 || !ok2 {
 		t.Fatalf("%s: no generated section between %q and %q", frameworksDoc, frameworksBegin, frameworksEnd)
 	}
-	want := before + frameworksBegin + "\n" + renderRegistrations(Registrations) + frameworksEnd + after
+	want := before + frameworksBegin + "\n" + renderRegistrations(Registrations(), readIn) + frameworksEnd + after
 	if *updateDoc {
 		if err := os.WriteFile(filepath.FromSlash(frameworksDoc), []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -122,6 +148,6 @@ func TestFrameworksDoc(t *testing.T) {
 		doc = want
 	}
 	if doc != want {
-		t.Errorf("%s: the registration table differs from knowledge.Registrations; run %s", frameworksDoc, frameworksCmd)
+		t.Errorf("%s: the registration table differs from %s; run %s", frameworksDoc, RoutesFile, frameworksCmd)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var updateDoc = flag.Bool("update", false, "rewrite the generated listings of docs/rules/libraries.md (from blocking.txt and calls.txt) and docs/frameworks.md (from Registrations)")
+var updateDoc = flag.Bool("update", false, "rewrite the generated listings of docs/rules/libraries.md (from blocking.txt and calls.txt) and docs/frameworks.md (from routes.txt)")
 
 const (
 	librariesDoc = "../../../docs/rules/libraries.md"
@@ -125,6 +125,9 @@ func TestLibrariesDoc(t *testing.T) {
 	}
 	doc := string(raw)
 	for _, k := range append(append([]Kind(nil), kinds...), tableKinds...) {
+		if k == KindRoute {
+			continue // routes.txt's rows are docs/frameworks.md's (TestFrameworksDoc)
+		}
 		if !slices.ContainsFunc(docSections, func(s docSection) bool { return s.kind == k }) {
 			t.Errorf("kind %s has no generated section in %s (docSections)", k, librariesDoc)
 		}

@@ -1,17 +1,27 @@
 package knowledge
 
 import (
+	_ "embed"
+	"fmt"
 	"go/types"
 	"strings"
+	"sync"
 
 	"github.com/syncio/syncio/analyzer/internal/named"
 )
 
+// RoutesFile names the embedded routes table in error messages and docs.
+const RoutesFile = "analyzer/internal/knowledge/routes.txt"
+
+//go:embed routes.txt
+var routesTable string
+
 // Registration describes the route-registration methods of one router
-// type (or the registration functions of one package): the calls that
-// hand a request handler to a router. Groups and sub-routers are covered
-// by their type: gin's *RouterGroup serves the engine and its groups, chi's
-// Router interface every Route and Group callback.
+// type (or the registration functions of one package) that take their
+// handler at the same argument: a run of rows of routes.txt. Groups and
+// sub-routers are covered by their type: gin's *RouterGroup serves the
+// engine and its groups, chi's Router interface every Route and Group
+// callback.
 type Registration struct {
 	Framework string   // as shown in the roots line: "gin", "chi", …
 	Path      string   // import path of the type or of the functions
@@ -26,83 +36,85 @@ type Registration struct {
 	Chain   bool
 }
 
-// verbs are the HTTP methods that routers name their registration
-// methods after.
-var (
-	verbsUpper = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"}
-	verbsTitle = []string{"Get", "Post", "Put", "Delete", "Patch", "Head", "Options", "Connect", "Trace"}
-)
+// RouteSyntax is what a routes table's row looks like, for error
+// messages.
+const RouteSyntax = `want "pkg/path.(*Router).Get | kind: route | framework: name | handler: index" (from 0), optionally "| chain: yes", then "| evidence: text"; see docs/frameworks.md`
 
-func with(names []string, more ...string) []string {
-	return append(append([]string(nil), names...), more...)
+// ParseRegistrations parses a routes table (ParseTable): route rows only,
+// a run of rows of one type with the same framework, handler and chain
+// one Registration. Errors name file:line.
+func ParseRegistrations(file, data string) ([]Registration, error) {
+	rows, err := ParseTable(file, data)
+	if err != nil {
+		// The call tables' syntax, which ParseTable names, is not this
+		// table's.
+		return nil, fmt.Errorf("%s; %s", strings.TrimSuffix(err.Error(), "; "+RowSyntax), RouteSyntax)
+	}
+	var regs []Registration
+	at := map[string]int{}
+	for _, r := range rows {
+		if r.Kind != KindRoute {
+			return nil, fmt.Errorf("%s:%d: %s: a %s row (a routes table holds route rows only); %s", file, r.Line, r.Key, r.Kind, RouteSyntax)
+		}
+		path, typ, name := splitKey(r.Key)
+		// RegistrationOf looks a method up by its receiver's type name,
+		// pointer or not: (*T).M and T.M are one call.
+		if line, dup := at[path+"."+typ+"."+name]; dup {
+			return nil, fmt.Errorf("%s:%d: %s names the call of line %d (a method is known by its type, pointer or not); %s", file, r.Line, r.Key, line, RouteSyntax)
+		}
+		at[path+"."+typ+"."+name] = r.Line
+		reg := Registration{Framework: r.Framework, Path: path, Type: typ, Handler: r.HandlerIndex(), Chain: r.Chain == ChainYes}
+		if n := len(regs); n > 0 {
+			last := &regs[n-1]
+			if last.Framework == reg.Framework && last.Path == reg.Path && last.Type == reg.Type && last.Handler == reg.Handler && last.Chain == reg.Chain {
+				last.Names = append(last.Names, name)
+				continue
+			}
+		}
+		reg.Names = []string{name}
+		regs = append(regs, reg)
+	}
+	return regs, nil
 }
 
-// Registrations is the table of known registration calls. Evidence: each
-// router's exported API at the versions named in docs/frameworks.md; every
-// entry has a testdata case (analyzer/testdata/src/registrations).
-var Registrations = []Registration{
-	{Framework: "net/http", Path: "net/http", Names: []string{"Handle", "HandleFunc"}, Handler: 1},
-	{Framework: "net/http", Path: "net/http", Type: "ServeMux", Names: []string{"Handle", "HandleFunc"}, Handler: 1},
-
-	{Framework: "gorilla/mux", Path: "github.com/gorilla/mux", Type: "Router", Names: []string{"Handle", "HandleFunc"}, Handler: 1},
-	{Framework: "gorilla/mux", Path: "github.com/gorilla/mux", Type: "Route", Names: []string{"Handler", "HandlerFunc"}, Handler: 0},
-
-	{Framework: "chi", Path: "github.com/go-chi/chi/v5", Type: "Router", Names: with(verbsTitle, "Handle", "HandleFunc"), Handler: 1},
-	{Framework: "chi", Path: "github.com/go-chi/chi/v5", Type: "Router", Names: []string{"Method", "MethodFunc"}, Handler: 2},
-	{Framework: "chi", Path: "github.com/go-chi/chi/v5", Type: "Mux", Names: with(verbsTitle, "Handle", "HandleFunc"), Handler: 1},
-	{Framework: "chi", Path: "github.com/go-chi/chi/v5", Type: "Mux", Names: []string{"Method", "MethodFunc"}, Handler: 2},
-	{Framework: "chi", Path: "github.com/go-chi/chi", Type: "Router", Names: with(verbsTitle, "Handle", "HandleFunc"), Handler: 1},
-	{Framework: "chi", Path: "github.com/go-chi/chi", Type: "Router", Names: []string{"Method", "MethodFunc"}, Handler: 2},
-	{Framework: "chi", Path: "github.com/go-chi/chi", Type: "Mux", Names: with(verbsTitle, "Handle", "HandleFunc"), Handler: 1},
-	{Framework: "chi", Path: "github.com/go-chi/chi", Type: "Mux", Names: []string{"Method", "MethodFunc"}, Handler: 2},
-
-	{Framework: "gin", Path: "github.com/gin-gonic/gin", Type: "RouterGroup", Names: with(verbsUpper[:7], "Any"), Handler: 1, Chain: true},
-	{Framework: "gin", Path: "github.com/gin-gonic/gin", Type: "RouterGroup", Names: []string{"Handle", "Match"}, Handler: 2, Chain: true},
-	{Framework: "gin", Path: "github.com/gin-gonic/gin", Type: "IRoutes", Names: with(verbsUpper[:7], "Any"), Handler: 1, Chain: true},
-	{Framework: "gin", Path: "github.com/gin-gonic/gin", Type: "IRoutes", Names: []string{"Handle", "Match"}, Handler: 2, Chain: true},
-	{Framework: "gin", Path: "github.com/gin-gonic/gin", Type: "Engine", Names: []string{"NoRoute", "NoMethod"}, Handler: 0, Chain: true},
-
-	{Framework: "echo", Path: "github.com/labstack/echo/v4", Type: "Echo", Names: with(verbsUpper, "Any", "RouteNotFound"), Handler: 1},
-	{Framework: "echo", Path: "github.com/labstack/echo/v4", Type: "Echo", Names: []string{"Add", "Match"}, Handler: 2},
-	{Framework: "echo", Path: "github.com/labstack/echo/v4", Type: "Group", Names: with(verbsUpper, "Any", "RouteNotFound"), Handler: 1},
-	{Framework: "echo", Path: "github.com/labstack/echo/v4", Type: "Group", Names: []string{"Add", "Match"}, Handler: 2},
-	{Framework: "echo", Path: "github.com/labstack/echo/v5", Type: "Echo", Names: with(verbsUpper, "Any", "RouteNotFound"), Handler: 1},
-	{Framework: "echo", Path: "github.com/labstack/echo/v5", Type: "Echo", Names: []string{"Add", "Match"}, Handler: 2},
-	{Framework: "echo", Path: "github.com/labstack/echo/v5", Type: "Group", Names: with(verbsUpper, "Any", "RouteNotFound"), Handler: 1},
-	{Framework: "echo", Path: "github.com/labstack/echo/v5", Type: "Group", Names: []string{"Add", "Match"}, Handler: 2},
-
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "App", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "App", Names: []string{"Add"}, Handler: 2, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "Group", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "Group", Names: []string{"Add"}, Handler: 2, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "Router", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v2", Type: "Router", Names: []string{"Add"}, Handler: 2, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "App", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "App", Names: []string{"Add"}, Handler: 2, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "Group", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "Group", Names: []string{"Add"}, Handler: 2, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "Router", Names: with(verbsTitle, "All"), Handler: 1, Chain: true},
-	{Framework: "fiber", Path: "github.com/gofiber/fiber/v3", Type: "Router", Names: []string{"Add"}, Handler: 2, Chain: true},
-
-	{Framework: "hertz", Path: "github.com/cloudwego/hertz/pkg/route", Type: "RouterGroup", Names: with(verbsUpper[:7], "Any"), Handler: 1, Chain: true},
-	{Framework: "hertz", Path: "github.com/cloudwego/hertz/pkg/route", Type: "RouterGroup", Names: []string{"Handle"}, Handler: 2, Chain: true},
-	{Framework: "hertz", Path: "github.com/cloudwego/hertz/pkg/route", Type: "IRoutes", Names: with(verbsUpper[:7], "Any"), Handler: 1, Chain: true},
-	{Framework: "hertz", Path: "github.com/cloudwego/hertz/pkg/route", Type: "IRoutes", Names: []string{"Handle"}, Handler: 2, Chain: true},
-
-	{Framework: "httprouter", Path: "github.com/julienschmidt/httprouter", Type: "Router", Names: verbsUpper[:7], Handler: 1},
-	{Framework: "httprouter", Path: "github.com/julienschmidt/httprouter", Type: "Router", Names: []string{"Handle", "Handler", "HandlerFunc"}, Handler: 2},
+// splitKey splits a key checked by ParseKey into its import path, its
+// type ("" for a package-level function; a pointer receiver's type
+// without the pointer) and the function's name.
+func splitKey(key string) (path, typ, name string) {
+	slash := strings.LastIndex(key, "/")
+	dot := slash + 1 + strings.Index(key[slash+1:], ".")
+	path, rest := key[:dot], key[dot+1:]
+	if t, n, ok := strings.Cut(rest, "."); ok && !strings.HasPrefix(rest, "(*") {
+		return path, t, n
+	}
+	if t, n, ok := strings.Cut(strings.TrimPrefix(rest, "(*"), ")."); ok {
+		return path, t, n
+	}
+	return path, "", rest
 }
 
-var registrationIndex = func() map[string]*Registration {
+// Registrations returns the table of known registration calls, routes.txt
+// parsed on first use, in its order. The slice is shared: callers do not
+// change it.
+var Registrations = sync.OnceValue(func() []Registration {
+	regs, err := ParseRegistrations(RoutesFile, routesTable)
+	if err != nil {
+		panic(err) // the embedded table is checked by TestRoutesTable
+	}
+	return regs
+})
+
+var registrationIndex = sync.OnceValue(func() map[string]*Registration {
+	regs := Registrations()
 	m := map[string]*Registration{}
-	for i := range Registrations {
-		r := &Registrations[i]
+	for i := range regs {
+		r := &regs[i]
 		for _, n := range r.Names {
 			m[r.Path+"."+r.Type+"."+n] = r
 		}
 	}
 	return m
-}()
+})
 
 // RegistrationOf returns the table entry of fn, a function or method (of
 // a router type, concrete or interface) that registers a route, or nil.
@@ -122,7 +134,7 @@ func RegistrationOf(fn *types.Func) *Registration {
 		}
 		typ = n.Obj().Name()
 	}
-	return registrationIndex[fn.Pkg().Path()+"."+typ+"."+fn.Name()]
+	return registrationIndex()[fn.Pkg().Path()+"."+typ+"."+fn.Name()]
 }
 
 // Import paths of gRPC and connect-go, whose registrations are generated

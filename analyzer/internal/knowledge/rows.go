@@ -86,13 +86,19 @@ const (
 	// frameworks' shortcuts over them (gin's Run). SIO008 flags it where
 	// the program calls it (ZeroServers). A table's own kind.
 	KindServe Kind = "serve"
+	// KindRoute: a router's method (or a package's function) that hands a
+	// request handler to the router, the rows of routes.txt: its
+	// framework, the handler argument and whether the arguments after it
+	// are handlers too (Registrations, RegistrationOf). A table's own
+	// kind.
+	KindRoute Kind = "route"
 )
 
 // kinds are the kinds a user's entry may give; tableKinds only the
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -144,6 +150,16 @@ type Row struct {
 	// stores of the package (serve; tables only). Without it the server
 	// is built inside the call, where no field can be set.
 	Serves string
+	// Framework names the router's framework as the roots line shows it
+	// ("gin", "chi", …) (route).
+	Framework string
+	// Handler is the index, from 0, of the handler argument (route).
+	Handler string
+	// Chain is ChainYes when every argument after the handler is a
+	// handler too, of the same type (gin, fiber, hertz: a route's
+	// middleware and its handler); without it later arguments are no
+	// handlers (echo's m ...MiddlewareFunc) (route).
+	Chain string
 	// Evidence says why the row holds: the module version read and the
 	// file:line that does the I/O or builds the pool
 	// (docs/rules/libraries.md tells the story).
@@ -169,14 +185,17 @@ const (
 	FieldParams    = "params"
 	FieldRuns      = "runs"
 	FieldServes    = "serves"
+	FieldFramework = "framework"
+	FieldHandler   = "handler"
+	FieldChain     = "chain"
 	FieldEvidence  = "evidence"
 )
 
-var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldServes, FieldEvidence}
+var fieldNames = []string{FieldKind, FieldUse, FieldMethod, FieldExtraArgs, FieldVerb, FieldRouted, FieldRequest, FieldBuilds, FieldHint, FieldJoins, FieldParams, FieldRuns, FieldServes, FieldFramework, FieldHandler, FieldChain, FieldEvidence}
 
 // tableFields are the fields only the embedded tables may give: a user's
 // entry is told they do not exist.
-var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true, FieldServes: true}
+var tableFields = map[string]bool{FieldRequest: true, FieldJoins: true, FieldParams: true, FieldRuns: true, FieldServes: true, FieldFramework: true, FieldHandler: true, FieldChain: true}
 
 // Values of the joins and runs fields.
 const (
@@ -188,6 +207,8 @@ const (
 	JoinsArguments = "arguments"
 	// RunsOnce: a callback row's function runs once per value.
 	RunsOnce = "once"
+	// ChainYes: a route row's arguments after the handler are handlers too.
+	ChainYes = "yes"
 )
 
 // kindFields are the fields each kind takes besides kind and evidence.
@@ -205,11 +226,12 @@ var kindFields = map[Kind][]string{
 	KindFinisher: nil,
 	KindNoQuery:  nil,
 	KindServe:    {FieldServes},
+	KindRoute:    {FieldFramework, FieldHandler, FieldChain},
 }
 
-// required is the field every row of a kind needs in a table (a user's
-// entry may leave it out and gets a default).
-var required = map[Kind]string{KindBlocking: FieldUse, KindClient: FieldBuilds, KindWait: FieldHint, KindCallback: FieldParams}
+// required are the fields every row of a kind needs in a table (a user's
+// entry may leave them out and gets a default).
+var required = map[Kind][]string{KindBlocking: {FieldUse}, KindClient: {FieldBuilds}, KindWait: {FieldHint}, KindCallback: {FieldParams}, KindRoute: {FieldFramework, FieldHandler}}
 
 // Hooks that a blocking row's routed field may name. The analyzer
 // implements each (ctxRouted in package analyzer): they are predicates on
@@ -243,9 +265,9 @@ const RowSyntax = `want "pkg/path.Func | use: replacement" (SIO001), "pkg/path.N
 // Only the key is required here; the fields may come in any order, each
 // once. Without a kind field the kind is client when builds is given,
 // wait when hint is, else blocking. A value may not contain "|". The
-// tables' own kinds (callback, go, finisher, noquery) and fields
-// (request, joins, params, runs) are unknown here: only ParseTable reads
-// them.
+// tables' own kinds (callback, go, finisher, noquery, route) and fields
+// (request, joins, params, runs, framework, handler, chain) are unknown
+// here: only ParseTable reads them.
 func ParseRow(s string) (Row, error) { return parseRow(s, false) }
 
 // parseRow is ParseRow; table says the row is an embedded table's, which
@@ -348,6 +370,12 @@ func parseRow(s string, table bool) (Row, error) {
 	if r.Runs != "" && r.Runs != RunsOnce {
 		return Row{}, fmt.Errorf("%s: runs %q: want %s (or no runs field: every call runs it)", r.Key, r.Runs, RunsOnce)
 	}
+	if r.Handler != "" && r.HandlerIndex() < 0 {
+		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1", r.Key, r.Handler)
+	}
+	if r.Chain != "" && r.Chain != ChainYes {
+		return Row{}, fmt.Errorf("%s: chain %q: want %s (or no chain field: the arguments after the handler are no handlers)", r.Key, r.Chain, ChainYes)
+	}
 	return r, nil
 }
 
@@ -377,6 +405,16 @@ func (r Row) Indexes() []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// HandlerIndex returns a route row's handler field as an index, or -1
+// when it is empty or malformed.
+func (r Row) HandlerIndex() int {
+	i, err := strconv.Atoi(r.Handler)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
 }
 
 func isHook(name string) bool {
@@ -414,6 +452,12 @@ func (r *Row) field(name string) *string {
 		return &r.Runs
 	case FieldServes:
 		return &r.Serves
+	case FieldFramework:
+		return &r.Framework
+	case FieldHandler:
+		return &r.Handler
+	case FieldChain:
+		return &r.Chain
 	case FieldEvidence:
 		return &r.Evidence
 	}
@@ -422,8 +466,8 @@ func (r *Row) field(name string) *string {
 
 // ParseTable parses a table: one row per line (ParseRow), blank lines and
 // lines starting with "#" skipped. Every row must have an evidence field
-// and its kind's required field (use, builds, hint or params), and no key may
-// repeat. Errors name file:line.
+// and its kind's required fields (use, builds, hint, params, or framework
+// and handler), and no key may repeat. Errors name file:line.
 func ParseTable(file, data string) ([]Row, error) {
 	var rows []Row
 	first := map[string]int{}
@@ -437,8 +481,8 @@ func ParseTable(file, data string) ([]Row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w; %s", file, n, err, RowSyntax)
 		}
-		for _, name := range []string{required[r.Kind], FieldEvidence} {
-			if name != "" && *r.field(name) == "" {
+		for _, name := range append(required[r.Kind][:len(required[r.Kind]):len(required[r.Kind])], FieldEvidence) {
+			if *r.field(name) == "" {
 				return nil, fmt.Errorf("%s:%d: %s: no %s field (every %s row of the table needs one)", file, n, r.Key, name, r.Kind)
 			}
 		}

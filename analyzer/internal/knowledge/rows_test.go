@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,11 +18,14 @@ func TestBuiltinRowsParse(t *testing.T) {
 	n := map[Kind]int{}
 	for _, r := range rows {
 		n[r.Kind]++
-		if r.Line == 0 || r.Evidence == "" || required[r.Kind] != "" && *r.field(required[r.Kind]) == "" {
-			t.Errorf("row %+v: no line, evidence or %s", r, required[r.Kind])
+		if r.Line == 0 || r.Evidence == "" || slices.ContainsFunc(required[r.Kind], func(f string) bool { return *r.field(f) == "" }) {
+			t.Errorf("row %+v: no line, evidence or one of %s", r, required[r.Kind])
 		}
 		if (r.File == BlockingFile) != (r.Kind == KindBlocking) {
 			t.Errorf("%s:%d: a %s row (blocking rows go in %s, the others in %s)", r.File, r.Line, r.Kind, BlockingFile, CallsFile)
+		}
+		if r.Kind == KindRoute {
+			t.Errorf("%s:%d: a route row (route rows go in %s, which BuiltinRows does not read)", r.File, r.Line, RoutesFile)
 		}
 	}
 	for _, r := range rows {
@@ -41,7 +45,7 @@ func TestParseTableErrors(t *testing.T) {
 	const ok = "# a comment\n\nexample.com/a.F | use: a.FContext(ctx) | evidence: a@v1 a.go:1\n"
 	for _, tc := range []struct{ row, want string }{
 		{"example.com/a.G use: x", `t.txt:4: "example.com/a.G use: x": want "pkg/path.Func"`},
-		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, request, builds, hint, joins, params, runs, serves, evidence`},
+		{"example.com/a.G | use x | evidence: e", `t.txt:4: example.com/a.G: field "use x": want one of kind, use, method, extra-args, verb, routed, request, builds, hint, joins, params, runs, serves, framework, handler, chain, evidence`},
 		{"example.com/a.G | usage: x | evidence: e", `t.txt:4: example.com/a.G: field "usage: x"`},
 		{"example.com/a.G | use: x | use: y | evidence: e", `t.txt:4: example.com/a.G: field "use" given twice`},
 		{"example.com/a.G | use: | evidence: e", `t.txt:4: example.com/a.G: field "use" is empty`},
@@ -92,6 +96,9 @@ func TestUserRowsKnowNoTableKinds(t *testing.T) {
 		{"example.com/a.G | use: x | request: GET", `example.com/a.G: field "request: GET": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
 		{"example.com/a.G | params: 1", `example.com/a.G: field "params: 1": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence,`},
 		{"example.com/a.(*G).Wait | kind: wait | builds: x", `example.com/a.(*G).Wait: field "builds" does not belong in a wait row (its fields: hint, evidence)`},
+		{"example.com/r.(*R).Get | kind: route", `example.com/r.(*R).Get: kind "route": want one of blocking, client, wait, file, io, memory, noio, exit`},
+		{"example.com/r.(*R).Get | handler: 1", `example.com/r.(*R).Get: field "handler: 1": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence, as "name: value"`},
+		{"example.com/r.(*R).Get | framework: r", `example.com/r.(*R).Get: field "framework: r": want one of kind, use, method, extra-args, verb, routed, builds, hint, evidence,`},
 	} {
 		_, err := ParseRow(tc.row)
 		if err == nil || err.Error() != tc.want && !strings.HasPrefix(err.Error(), tc.want) {

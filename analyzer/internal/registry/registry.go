@@ -210,8 +210,13 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 		return // error.Error and other universe methods have no package
 	}
 	fn = fn.Origin()
+	k := knowledge.RegistrationOf(fn)
+	svc, isSvc := knowledge.ServiceOf(fn)
+	if k == nil && (!isSvc || svc.Arg >= len(call.Args)) {
+		return // most calls: no site to format
+	}
 	reg := seen.Registration{Pos: g.site(call.Pos()), Call: paths.TerminalName(fn)}
-	if k := knowledge.RegistrationOf(fn); k != nil {
+	if k != nil {
 		if k.Handler >= len(call.Args) {
 			return
 		}
@@ -227,7 +232,7 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 			reg.Unresolved = append(reg.Unresolved, exprText(last)+": a slice of handlers")
 		}
 		g.registerArgs(&reg, args, in, ignores)
-	} else if svc, ok := knowledge.ServiceOf(fn); ok && svc.Arg < len(call.Args) {
+	} else {
 		reg.Framework = svc.Framework
 		a := call.Args[svc.Arg]
 		ts, why := g.handlers.Service(a, svc.Iface)
@@ -235,8 +240,6 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
 		}
 		g.addTargets(&reg, a, ts, in, ignores)
-	} else {
-		return
 	}
 	if !g.first.IsValid() {
 		g.first = call.Pos()

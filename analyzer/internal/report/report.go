@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -36,6 +37,19 @@ type Reporter struct {
 	// instead of the pass: the analyzer holds those that depend on a
 	// setting a package above decides (internal/ginsetting).
 	Hold *Hold
+	// queue holds each call's findings until Flush, by extent: what the
+	// join adds at a call whose static path was reported joins the same
+	// diagnostic per rule instead of making a second one.
+	queue map[string]*queued
+	order []string
+}
+
+// queued is one call's findings: the first report's root and item (the
+// root's own, with what its fixes need), every report's findings.
+type queued struct {
+	s  *paths.Summary
+	it paths.Item
+	fs []*paths.Finding
 }
 
 // Hold selects findings (Finding) whose diagnostics go to Diag, not to
@@ -84,6 +98,7 @@ func New(pass *analysis.Pass, opts Options, dirs *directive.Index, site func(tok
 		dirs:    dirs,
 		site:    site,
 		Emitted: map[string]bool{},
+		queue:   map[string]*queued{},
 		Assigns: map[*ast.CallExpr]*ast.AssignStmt{},
 		src:     map[string][]byte{},
 	}
@@ -104,7 +119,55 @@ func (r *Reporter) Suppressed(s *paths.Summary, it paths.Item, rule string) bool
 // about the rule's first path; the rule's other distinct blocking
 // operations (terminals) are listed in the same message ("also reaches"),
 // so that every one is visible at once, in one diagnostic per rule.
+//
+// The diagnostics are made at Flush; Report marks what they will show
+// (Emitted) and the root as reporting, as if they were made now.
 func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
+	site := r.site(it.Pos)
+	shows := false
+	for _, f := range fs {
+		for _, rule := range []string{f.Rule, cond(f.Lock != "", "SIO003"), cond(f.Tx != "", "SIO007")} {
+			if rule != "" {
+				r.Emitted[site+"|"+rule+"|"+f.Terminal()] = true
+				shows = true
+			}
+		}
+	}
+	if !shows {
+		return
+	}
+	s.Reported++
+	// By the call's extent: a call and the call of its result
+	// (exec.Command("ls").Run()) start at one position.
+	key := fmt.Sprint(site, "|", it.End)
+	q := r.queue[key]
+	if q == nil {
+		q = &queued{s: s, it: it}
+		r.queue[key] = q
+		r.order = append(r.order, key)
+	}
+	q.fs = append(q.fs, fs...)
+}
+
+func cond(ok bool, rule string) string {
+	if ok {
+		return rule
+	}
+	return ""
+}
+
+// Flush makes the diagnostics of the findings reported so far, one per
+// call and rule, in the order their calls were first reported.
+func (r *Reporter) Flush() {
+	for _, key := range r.order {
+		q := r.queue[key]
+		r.reportNow(q.s, q.it, q.fs)
+	}
+	r.queue, r.order = map[string]*queued{}, nil
+}
+
+// reportNow is Report's diagnostics for one call.
+func (r *Reporter) reportNow(s *paths.Summary, it paths.Item, fs []*paths.Finding) {
 	if r.Hold == nil {
 		r.report(s, it, fs, r.pass.Report)
 		return
@@ -163,10 +226,6 @@ func (r *Reporter) report(s *paths.Summary, it paths.Item, fs []*paths.Finding, 
 	}
 	for _, rule := range order {
 		g := groups[rule]
-		site := r.site(it.Pos)
-		for _, f := range append([]*paths.Finding{g.main}, g.also...) {
-			r.Emitted[site+"|"+rule+"|"+f.Terminal()] = true
-		}
 		// The count of what the message does not name: exact for one
 		// callee's paths of one rule; a lower bound where a count past
 		// paths.MaxOps meets other paths (dispatch over several bindings, a lock
@@ -213,7 +272,6 @@ func (m moreOps) String() string {
 // and every one is attached as related information at its operation, so
 // that -json and SARIF carry them all.
 func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule, detail, hint string, also []*paths.Finding, more moreOps, sink func(analysis.Diagnostic)) {
-	s.Reported++
 	var msg string
 	last := f.Chain[len(f.Chain)-1]
 	if f.Ref && detail == "" {
@@ -372,7 +430,9 @@ func (r *Reporter) BadIgnores() {
 			problem = "syncio:ignore names no rule; write //syncio:ignore SIO001 -- why this is safe"
 		case len(unknown) > 0:
 			problem = "syncio:ignore names unknown rule " + strings.Join(unknown, ", ") + "; use IDs from docs/rules"
-		case ig.Reason == "":
+		case ig.Reason == "" && slices.ContainsFunc(ig.IDs, r.opts.Enabled):
+			// Judged only under a rule the run reports: -rules that
+			// switch it off have nothing to say about it.
 			problem = "syncio:ignore needs a reason; write //syncio:ignore " + strings.Join(ig.IDs, ",") + " -- why this is safe"
 		default:
 			continue

@@ -107,6 +107,7 @@ type options struct {
 	context      int
 	includeTests bool
 	sarif        string
+	sarifRoot    string // -sarif-root; "" is the git work tree's top, else the working directory
 	confirm      string
 	report       blockwatch.Report // read from confirm before the analysis
 	partial      bool
@@ -152,6 +153,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	// adds no "(default true)" after the usage that tells the default.
 	fs.BoolVar(&o.includeTests, "test", false, "load the packages' test variants too (default: the analyzer's -tests; without it they only repeat the package's findings, and a _test.go file that does not compile would fail the run)")
 	fs.StringVar(&o.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `file` (for GitHub code scanning)")
+	fs.StringVar(&o.sarifRoot, "sarif-root", "", "write -sarif file locations relative to `dir` (default: the top of the git work tree around the working directory, else the working directory), so that code scanning finds the files of a module in a subdirectory")
 	fs.StringVar(&o.rootsReport, "roots-report", "", "write every request root found (by framework and how it was found) and every route registration, with the handlers it resolved to or why it could not, as JSON to `file`")
 	fs.BoolVar(&o.strictRoots, "strict-roots", false, fmt.Sprintf("exit %d when a package registers routes but no request root was found in it (its handlers were not analysed), instead of only warning", ExitBlind))
 	fs.StringVar(&o.confirm, "confirm", "", "join the findings with a run-time blocking report (`file`: the JSON of /debug/syncio/blocking after a load): confirm each finding with its share of request time, or not seen, and list blocking sites no finding covers")
@@ -261,7 +263,7 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"-sarif", o.sarif != ""}, {"-confirm", o.confirm != ""}, {"-roots-report", o.rootsReport != ""}, {"-strict-roots", o.strictRoots}} {
+		}{{"-sarif", o.sarif != ""}, {"-sarif-root", o.sarifRoot != ""}, {"-confirm", o.confirm != ""}, {"-roots-report", o.rootsReport != ""}, {"-strict-roots", o.strictRoots}} {
 			if f.set {
 				given = append(given, f.name)
 			}
@@ -274,6 +276,10 @@ func run(cfg Config, args []string) (code int, delegate bool) {
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
+		return ExitUsage, false
+	}
+	if o.sarifRoot != "" && o.sarif == "" {
+		fmt.Fprintf(stderr, "%s: -sarif-root says where -sarif's file paths start; give -sarif too\n", cfg.Analyzer.Name)
 		return ExitUsage, false
 	}
 	if o.confirm != "" {
@@ -462,7 +468,7 @@ func analyze(cfg Config, o options, patterns []string) int {
 				notices = append(notices, note)
 			}
 		}
-		if err := writeSARIF(cfg, o.sarif, dir, found, problems, blindWarnings(roots), notices, joined); err != nil {
+		if err := writeSARIF(cfg, o.sarif, dir, sarifRoot(dir, o.sarifRoot), found, problems, blindWarnings(roots), notices, joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			code = ExitError
 		}
@@ -721,6 +727,31 @@ func shortPath(dir, path string) string {
 	return path
 }
 
+// sarifRoot is the directory SARIF file URIs are relative to. Code
+// scanning resolves them against the repository's root, so a module in a
+// subdirectory (backend/) must say backend/x.go, not x.go: the default is
+// the top of the git work tree, found by its .git entry (a directory, or
+// a file in a worktree or submodule), and the working directory outside
+// one.
+func sarifRoot(dir, flagged string) string {
+	if flagged != "" {
+		if !filepath.IsAbs(flagged) {
+			flagged = filepath.Join(dir, flagged)
+		}
+		return filepath.Clean(flagged)
+	}
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
+}
+
 func sarifFindings(found []finding) []sarifreport.Finding {
 	out := make([]sarifreport.Finding, 0, len(found))
 	for _, f := range found {
@@ -733,10 +764,10 @@ func sarifFindings(found []finding) []sarifreport.Finding {
 
 // writeSARIF writes the findings, with the run-time verdicts of joined
 // (nil without -confirm) as properties and its uncovered sites as notes.
-func writeSARIF(cfg Config, path, dir string, found []finding, problems, warnings, notices []string, joined *confirm.Result) error {
-	run := sarifreport.Run{SrcRoot: dir, Problems: problems, Warnings: warnings, Notices: notices, Findings: sarifFindings(found)}
+func writeSARIF(cfg Config, path, dir, root string, found []finding, problems, warnings, notices []string, joined *confirm.Result) error {
+	run := sarifreport.Run{SrcRoot: root, Problems: problems, Warnings: warnings, Notices: notices, Findings: sarifFindings(found)}
 	if joined != nil {
-		props, notes := joined.SARIF(func(p string) string { return shortPath(dir, p) })
+		props, notes := joined.SARIF(func(p string) string { return shortPath(root, p) })
 		for i := range run.Findings {
 			run.Findings[i].Properties = props[i]
 		}

@@ -145,7 +145,7 @@ func TestCleanExitZero(t *testing.T) {
 // the other packages are still analysed and reported.
 func TestBrokenPackageDoesNotStopTheRun(t *testing.T) {
 	sarifPath := filepath.Join(t.TempDir(), "out.sarif")
-	r := run(t, "-sarif", sarifPath, "./...")
+	r := run(t, "-sarif", sarifPath, "-sarif-root", ".", "./...")
 	if r.code != driver.ExitError {
 		t.Errorf("exit %d, want %d (incomplete run)", r.code, driver.ExitError)
 	}
@@ -187,7 +187,7 @@ func TestBrokenPackageDoesNotStopTheRun(t *testing.T) {
 	}
 	uri := *run0.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI
 	if uri != "good/good.go" {
-		t.Errorf("SARIF uri = %q, want good/good.go (relative to the working dir)", uri)
+		t.Errorf("SARIF uri = %q, want good/good.go (relative to -sarif-root .)", uri)
 	}
 	inv := run0.Invocations[0]
 	if inv.ExecutionSuccessful == nil || *inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) == 0 {
@@ -409,5 +409,66 @@ func TestTestFileHeadersFailEveryRun(t *testing.T) {
 				t.Errorf("%v: stderr does not name %s:\n%s", c.args, file, errb.String())
 			}
 		}
+	}
+}
+
+// TestSARIFRoot: code scanning resolves SARIF paths against the
+// repository's root, so by default they start at the top of the git work
+// tree (a module in backend/ says backend/good/good.go); outside a work
+// tree, and with -sarif-root, they start where they are told.
+func TestSARIFRoot(t *testing.T) {
+	repo := t.TempDir()
+	mod := filepath.Join(repo, "backend")
+	for _, f := range []string{"go.mod", "good/good.go"} {
+		data, err := os.ReadFile(filepath.Join(modDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uri := func(args ...string) string {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "out.sarif")
+		var errb bytes.Buffer
+		code := driver.Run(driver.Config{Analyzer: testAnalyzer, Rules: testRules, Dir: mod, Stdout: io.Discard, Stderr: &errb},
+			append([]string{"-sarif", out}, append(args, "./good")...))
+		if code != driver.ExitFindings {
+			t.Fatalf("exit %d, want %d; stderr:\n%s", code, driver.ExitFindings, errb.String())
+		}
+		rep, err := sarif.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rep.Runs[0].Results
+		if len(res) != 1 {
+			t.Fatalf("%d results, want 1", len(res))
+		}
+		return *res[0].Locations[0].PhysicalLocation.ArtifactLocation.URI
+	}
+	if got := uri(); got != "good/good.go" {
+		t.Errorf("outside a git work tree: uri %q, want good/good.go", got)
+	}
+	// A worktree or submodule has a .git file, not a directory.
+	if err := os.WriteFile(filepath.Join(repo, ".git"), []byte("gitdir: elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := uri(); got != "backend/good/good.go" {
+		t.Errorf("module in backend/ of a work tree: uri %q, want backend/good/good.go", got)
+	}
+	if got := uri("-sarif-root", "."); got != "good/good.go" {
+		t.Errorf("-sarif-root .: uri %q, want good/good.go", got)
+	}
+	if got := uri("-sarif-root", ".."); got != "backend/good/good.go" {
+		t.Errorf("-sarif-root ..: uri %q, want backend/good/good.go", got)
+	}
+	var errb bytes.Buffer
+	if code := driver.Run(driver.Config{Analyzer: testAnalyzer, Rules: testRules, Dir: mod, Stdout: io.Discard, Stderr: &errb},
+		[]string{"-sarif-root", ".", "./good"}); code != driver.ExitUsage || !strings.Contains(errb.String(), "give -sarif too") {
+		t.Errorf("-sarif-root without -sarif: exit %d, stderr %q; want %d and a line that says so", code, errb.String(), driver.ExitUsage)
 	}
 }

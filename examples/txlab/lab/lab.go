@@ -5,7 +5,9 @@ package lab
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -83,7 +85,17 @@ func Start(ctx context.Context, cfg Config) (*Lab, error) {
 	l.AfterDB = openDB(l.Outbox, cfg.Conns)
 	l.before = &before.Orders{DB: l.BeforeDB, Payments: &before.Payments{Client: client, URL: url}}
 	l.after = &after.Orders{DB: l.AfterDB, Payments: &after.Payments{Client: client, URL: url}}
-	go l.after.RunOutbox(ctx)
+	w := &after.Worker{
+		Store:       modelStore{l.AfterDB},
+		Payments:    l.after.Payments,
+		CallTimeout: 30 * time.Second, // the client's own timeout; the lab's payment service does not fail
+		MaxAttempts: 5,
+		BaseBackoff: time.Second,
+		MaxBackoff:  time.Minute,
+		Poll:        time.Second,
+		Log:         slog.New(slog.DiscardHandler),
+	}
+	go w.Run(ctx)
 
 	l.reg.MustRegister(
 		collectors.NewDBStatsCollector(l.BeforeDB, "before"),
@@ -126,3 +138,41 @@ func (l *Lab) Close() {
 	_ = l.BeforeDB.Close()
 	_ = l.AfterDB.Close()
 }
+
+// modelStore is the after service's outbox as the model database keeps
+// it, through the statements latencydb models: the oldest row first,
+// marked done with the order paid. latencydb does not parse
+// after.SQLStore's claim (no leases, attempts or next_attempt_at), so
+// the lab runs one worker and never retries: its payment service does
+// not fail. The worker's retry, dead-letter and crash paths are tested
+// against after.MemStore.
+type modelStore struct{ db *sql.DB }
+
+func (s modelStore) Claim(ctx context.Context, _ time.Duration) (after.Claim, bool, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, "SELECT order_id FROM outbox WHERE done = false ORDER BY id LIMIT 1").Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return after.Claim{}, false, nil
+	}
+	return after.Claim{OrderID: id, Attempts: 1}, err == nil, err
+}
+
+func (s modelStore) Done(ctx context.Context, c after.Claim) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
+	if _, err := tx.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", c.OrderID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", c.OrderID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+var errNoRetry = errors.New("lab: the model database keeps no retry state; the row is claimed again at the next poll")
+
+func (modelStore) Retry(context.Context, after.Claim, time.Duration, string) error { return errNoRetry }
+func (modelStore) Dead(context.Context, after.Claim, string) error                 { return errNoRetry }

@@ -17,6 +17,8 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	time.Sleep(time.Millisecond)
 	//syncio:ignore SIO006 -- SIO006 is off: nothing to judge
 	_, _ = os.ReadFile("x")
+	//syncio:ignore SIO006
+	_, _ = os.ReadFile("y") // the ignore above has no reason, but its rule is off: nothing to judge either
 	time.Sleep(time.Millisecond) //nolint:syncio // golangci-lint's own directive is left alone // want `time.Sleep waits`
 }
 

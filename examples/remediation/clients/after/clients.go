@@ -1,8 +1,11 @@
 package after
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -63,37 +66,68 @@ type Proxy struct {
 func (p *Proxy) Profile(w http.ResponseWriter, r *http.Request) {
 	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, p.ProfileURL, nil)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		slog.ErrorContext(r.Context(), "profile request", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error", "internal")
 		return
 	}
 	resp, err := p.Client.Do(req)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		slog.ErrorContext(r.Context(), "profile call", "err", err)
+		writeError(w, http.StatusBadGateway, "profile service unavailable", "upstream")
 		return
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(w, resp.Body)
 }
 
-// maxUpload bounds an upload, which is read into memory before it is sent.
-const maxUpload = 4 << 20
+// An upload is streamed to the blob store in blocks: it holds at most
+// uploadConcurrency blocks of uploadBlockSize in memory (4 MiB here),
+// whatever its size, so maxUpload caps what a client may store, not what
+// the service holds.
+const (
+	maxUpload         = 256 << 20
+	uploadBlockSize   = 1 << 20 // azblob's minimum for UploadStream
+	uploadConcurrency = 4
+)
 
 // Uploader stores request bodies as blobs.
 type Uploader struct {
 	Blobs     *azblob.Client // from NewBlobClient
 	Container string
+	MaxBytes  int64 // the cap on one upload; maxUpload when zero
 }
 
-// Upload uses the shared azblob client.
+// Upload streams the body to the shared azblob client. Past the cap,
+// MaxBytesReader fails the read, UploadStream returns that error, and the
+// client gets 413; the blocks staged so far are never committed, and the
+// store drops them.
 func (u *Uploader) Upload(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxUpload))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
-		return
+	limit := u.MaxBytes
+	if limit <= 0 {
+		limit = maxUpload
 	}
-	if _, err := u.Blobs.UploadBuffer(r.Context(), u.Container, r.PathValue("name"), data, nil); err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
+	body := http.MaxBytesReader(w, r.Body, limit)
+	_, err := u.Blobs.UploadStream(r.Context(), u.Container, r.PathValue("name"), body, &azblob.UploadStreamOptions{
+		BlockSize:   uploadBlockSize,
+		Concurrency: uploadConcurrency,
+	})
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, "upload too large", "too_large")
+	case err != nil:
+		// The error names the storage account's URL: log it, do not send it.
+		slog.ErrorContext(r.Context(), "upload", "blob", r.PathValue("name"), "err", err)
+		writeError(w, http.StatusBadGateway, "storage unavailable", "upstream")
+	default:
+		w.WriteHeader(http.StatusCreated)
 	}
-	w.WriteHeader(http.StatusCreated)
+}
+
+// writeError answers with a JSON error that says what failed and nothing
+// more.
+func writeError(w http.ResponseWriter, status int, msg, code string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg, "code": code})
 }

@@ -5,6 +5,12 @@ import (
 	"time"
 )
 
+// pathIdleTimeout is the shortest idle cut-off on the network path to the
+// database: a load balancer, NAT gateway or proxy that drops a connection
+// idle for longer, usually without telling either end. Azure Load
+// Balancer's default is 4 minutes, AWS NLB's is 350 s; set yours.
+const pathIdleTimeout = 4 * time.Minute
+
 // ConfigurePool sizes db's connection pool for a service that runs up to
 // maxOpen queries at once. Call it once, next to sql.Open.
 func ConfigurePool(db *sql.DB, maxOpen int) {
@@ -18,11 +24,16 @@ func ConfigurePool(db *sql.DB, maxOpen int) {
 	// dialled again for the next query (go_sql_max_idle_closed_total).
 	// Keep as many as may be open.
 	db.SetMaxIdleConns(maxOpen)
-	// Give back what a burst opened once the service is quiet again.
-	db.SetConnMaxIdleTime(5 * time.Minute)
-	// Replace connections now and then, so that a failover, a DNS change
-	// or a new replica is picked up; keep it below any proxy's or load
-	// balancer's idle cut-off, so that no query meets a connection it has
-	// already dropped.
+	// Close a connection idle for longer than the path keeps one, so that
+	// no query meets a connection the load balancer has already dropped (it
+	// would fail, or wait for TCP to give up); this also gives back what a
+	// burst opened once the service is quiet again. Below the cut-off,
+	// with a margin: database/sql closes idle connections in the
+	// background, up to a second late.
+	db.SetConnMaxIdleTime(pathIdleTimeout * 3 / 4)
+	// Replace every connection now and then, busy or idle, so that a
+	// failover, a DNS change or a new replica is picked up. This is not
+	// the idle setting: a connection in use every few seconds is never
+	// idle long enough to be cut off, and lives this long.
 	db.SetConnMaxLifetime(30 * time.Minute)
 }

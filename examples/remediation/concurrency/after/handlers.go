@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -84,7 +85,7 @@ func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 		select {
 		case res := <-results:
 			if res.err != nil {
-				http.Error(w, res.err.Error(), http.StatusBadGateway)
+				fail(w, r, http.StatusBadGateway, "upstream", res.err)
 				return
 			}
 			total += res.price
@@ -93,4 +94,13 @@ func (q *Quotes) Quote(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	_, _ = w.Write([]byte(strconv.FormatFloat(total, 'f', 2, 64)))
+}
+
+// fail logs err and answers with a generic JSON error: err may name a
+// downstream's URL or a host, which the client must not see.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

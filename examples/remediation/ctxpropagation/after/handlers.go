@@ -2,6 +2,7 @@ package after
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,7 +47,7 @@ func (h *Handler) Get(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	v, err := h.Store.Load(ctx, r.PathValue("key"))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		fail(w, r, http.StatusBadGateway, "upstream", err)
 		return
 	}
 	_, _ = w.Write(v)
@@ -56,7 +57,7 @@ func (h *Handler) Get(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 	v, err := h.preview(r.Context(), r.PathValue("key"))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		fail(w, r, http.StatusBadGateway, "upstream", err)
 		return
 	}
 	_, _ = w.Write(v)
@@ -91,4 +92,13 @@ func (h *Handler) Warm(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// fail logs err and answers with a generic JSON error: err may name a
+// downstream's URL or a host, which the client must not see.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

@@ -13,6 +13,7 @@ import (
 const (
 	readHeaderTimeout = 5 * time.Second  // a slow or idle client cannot hold a connection before its request
 	handlerTimeout    = 10 * time.Second // the whole handler, answered with 503 past it
+	readTimeout       = 10 * time.Second // the whole request, body included: a body read does not watch the context
 	writeTimeout      = 15 * time.Second // longer than handlerTimeout, so the 503 can still be written
 	idleTimeout       = 60 * time.Second
 )
@@ -23,6 +24,7 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		Addr:              addr,
 		Handler:           http.TimeoutHandler(h, handlerTimeout, `{"error":"request took too long","code":"timeout"}`),
 		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 	}

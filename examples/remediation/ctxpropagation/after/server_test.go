@@ -13,7 +13,7 @@ import (
 // fits inside the write bound (otherwise the 503 could not be written).
 func TestServerBounds(t *testing.T) {
 	srv := NewServer("127.0.0.1:0", http.NotFoundHandler())
-	if srv.ReadHeaderTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 {
+	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 {
 		t.Fatalf("unbounded server: %+v", srv)
 	}
 	if handlerTimeout >= srv.WriteTimeout {

@@ -3,7 +3,9 @@ package after
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"os/exec"
 	"time"
@@ -39,12 +41,13 @@ func (s *Service) Profile(w http.ResponseWriter, r *http.Request) {
 	url := s.ProfileURL + "/profiles/" + r.PathValue("id")
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	resp, err := s.Client.Do(req)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		// err holds the upstream's URL: fail logs it and sends neither.
+		fail(w, r, http.StatusBadGateway, "upstream", err)
 		return
 	}
 	defer resp.Body.Close()
@@ -56,7 +59,7 @@ func (s *Service) Profile(w http.ResponseWriter, r *http.Request) {
 func (s *Service) Orders(w http.ResponseWriter, r *http.Request) {
 	rows, err := s.DB.QueryContext(r.Context(), "SELECT id FROM orders WHERE customer = $1", r.PathValue("id"))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	defer rows.Close()
@@ -64,7 +67,7 @@ func (s *Service) Orders(w http.ResponseWriter, r *http.Request) {
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			fail(w, r, http.StatusInternalServerError, "internal", err)
 			return
 		}
 		ids = append(ids, id)
@@ -72,7 +75,7 @@ func (s *Service) Orders(w http.ResponseWriter, r *http.Request) {
 	// Next returns false on an error too (a cancelled query, a dropped
 	// connection): without this check the client gets a truncated 200.
 	if err := rows.Err(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	for _, id := range ids {
@@ -93,8 +96,18 @@ func (s *Service) Thumbnail(w http.ResponseWriter, r *http.Request) {
 	cmd.Stdin = r.Body
 	out, err := cmd.Output()
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	_, _ = w.Write(out)
+}
+
+// fail logs err and answers with a generic JSON error. err is for the
+// logs only: a client error names the upstream's URL, a driver's the
+// database host or the values in the query.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

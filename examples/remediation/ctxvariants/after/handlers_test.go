@@ -139,3 +139,20 @@ func TestThumbnailWaitDelay(t *testing.T) {
 		t.Errorf("the converter's child had already exited when Thumbnail returned (%v): it waited for the child's output to close", err)
 	}
 }
+
+// TestProfileErrorIsNotEchoed: a failed call's error, which names the
+// upstream's URL, is logged; the client gets a generic JSON 502.
+func TestProfileErrorIsNotEchoed(t *testing.T) {
+	up := httptest.NewServer(http.NotFoundHandler())
+	up.Close() // every call fails to connect
+	s := &Service{Client: up.Client(), ProfileURL: up.URL + "/internal/profiles"}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/profiles/1", nil)
+	req.SetPathValue("id", "1")
+	s.Profile(rec, req)
+	body := rec.Body.String()
+	if rec.Code != http.StatusBadGateway || rec.Header().Get("Content-Type") != "application/json" ||
+		strings.Contains(body, up.URL) || strings.Contains(body, "internal/profiles") || !strings.Contains(body, `"code":"upstream"`) {
+		t.Errorf("status %d, %q, body %q: want a generic JSON 502 that names no URL", rec.Code, rec.Header().Get("Content-Type"), body)
+	}
+}

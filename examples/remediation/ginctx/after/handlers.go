@@ -3,10 +3,13 @@ package after
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	detached "github.com/syncio/syncio/examples/remediation/detached/after"
 )
 
 // Proxy serves a gin route that calls the profile service.
@@ -28,7 +31,8 @@ func (p *Proxy) Profile(c *gin.Context) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.ProfileURL+"/profiles/"+c.Param("id"), nil)
 	if err != nil {
-		c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error(), "code": "internal"})
+		_ = c.Error(err) // for the logging middleware; the client gets no detail
+		c.JSON(http.StatusInternalServerError, gin.H{"error": "internal error", "code": "internal"})
 		return
 	}
 	resp, err := p.Client.Do(req)
@@ -41,17 +45,16 @@ func (p *Proxy) Profile(c *gin.Context) {
 	_, _ = io.Copy(c.Writer, resp.Body)
 }
 
-// Audit records a visit after the response. The goroutine never sees c:
-// gin pools its Contexts and hands this one to another request once the
-// handler returns. It gets what it needs copied out, and a context that
-// keeps the request's values without its cancellation.
-func (p *Proxy) Audit(c *gin.Context, record func(ctx context.Context, route, id string)) {
-	ctx := context.WithoutCancel(c.Request.Context())
+// Audit records a visit after the response, on a Detacher: a bounded
+// queue and a few workers (../../detached/after), not a goroutine per
+// request. The job never sees c: gin pools its Contexts and hands this one
+// to another request once the handler returns. It gets what it needs
+// copied out, and the Detacher runs it with the request's values, without
+// its cancellation, under a deadline of its own.
+func (p *Proxy) Audit(c *gin.Context, d *detached.Detacher, record func(ctx context.Context, route, id string)) {
 	route, id := c.FullPath(), c.Param("id")
-	go func() {
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		record(ctx, route, id)
-	}()
+	if !d.Go(c.Request.Context(), func(ctx context.Context) { record(ctx, route, id) }) {
+		slog.WarnContext(c.Request.Context(), "audit dropped: queue full", "route", route, "id", id)
+	}
 	c.Status(http.StatusNoContent)
 }

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
 
+	detached "github.com/syncio/syncio/examples/remediation/detached/after"
 	"github.com/syncio/syncio/examples/remediation/ginctx/after"
 	"github.com/syncio/syncio/examples/remediation/ginctx/before"
 )
@@ -170,5 +172,43 @@ func TestContextWithFallback(t *testing.T) {
 func TestNewEngineFallsBack(t *testing.T) {
 	if !after.NewEngine(&after.Proxy{}).ContextWithFallback {
 		t.Error("NewEngine leaves ContextWithFallback off")
+	}
+}
+
+// TestAuditAfterTheResponse: the visit is recorded after the handler has
+// returned and gin has reused c for the next request, with the route and
+// id it copied out, and a context the request's end did not cancel.
+func TestAuditAfterTheResponse(t *testing.T) {
+	gin.SetMode(gin.TestMode)
+	d := detached.NewDetacher(1, 8, time.Minute, prometheus.NewCounter(prometheus.CounterOpts{Name: "dropped", Help: "Dropped."}))
+	release := make(chan struct{})
+	type visit struct {
+		route, id string
+		err       error
+	}
+	visits := make(chan visit, 2)
+	record := func(ctx context.Context, route, id string) {
+		<-release
+		visits <- visit{route, id, ctx.Err()}
+	}
+	p := &after.Proxy{}
+	e := gin.New()
+	e.GET("/visits/:id", func(c *gin.Context) { p.Audit(c, d, record) })
+	for _, id := range []string{"1", "2"} {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/visits/"+id, nil))
+		if rec.Code != http.StatusNoContent {
+			t.Fatalf("GET /visits/%s: %d", id, rec.Code)
+		}
+	}
+	close(release)
+	for _, want := range []string{"1", "2"} {
+		v := <-visits
+		if v.route != "/visits/:id" || v.id != want || v.err != nil {
+			t.Errorf("visit %+v, want route /visits/:id, id %s, a live context", v, want)
+		}
+	}
+	if err := d.Close(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,8 +2,10 @@ package after
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -49,9 +51,7 @@ type Cache struct {
 func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	key := r.PathValue("key")
-	c.mu.Lock()
-	v, ok := c.items[key]
-	c.mu.Unlock()
+	v, ok := c.lookup(key)
 	if !ok {
 		ch := c.loads.DoChan(key, func() (any, error) {
 			// Shared by every request waiting for key: detach from this
@@ -60,19 +60,17 @@ func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 			defer cancel()
 			v, err := c.Store.Load(ctx, key)
 			if err == nil {
-				c.mu.Lock()
-				if c.items == nil {
-					c.items = map[string][]byte{}
-				}
-				c.items[key] = v
-				c.mu.Unlock()
+				c.keep(key, v)
 			}
 			return v, err
 		})
 		select {
 		case res := <-ch:
 			if res.Err != nil {
-				http.Error(w, res.Err.Error(), http.StatusBadGateway)
+				// The error names the downstream's URL: log it, and tell the
+				// client only what failed.
+				slog.ErrorContext(ctx, "cache load", "key", key, "err", res.Err)
+				fail(w, http.StatusBadGateway, "value unavailable", "upstream")
 				return
 			}
 			v = res.Val.([]byte)
@@ -81,4 +79,32 @@ func (c *Cache) Get(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	_, _ = w.Write(v)
+}
+
+// lookup and keep are the whole critical section, each a function of its
+// own with a deferred Unlock: a panic under the lock (a nil map written,
+// an index out of range) cannot leave mu held, which net/http, recovering
+// the handler's panic and serving on, would turn into every later request
+// hanging on Lock.
+func (c *Cache) lookup(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.items[key]
+	return v, ok
+}
+
+func (c *Cache) keep(key string, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items == nil {
+		c.items = map[string][]byte{}
+	}
+	c.items[key] = v
+}
+
+// fail answers with a JSON error that says what failed and nothing more.
+func fail(w http.ResponseWriter, status int, msg, code string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg, "code": code})
 }

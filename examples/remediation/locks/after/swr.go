@@ -1,7 +1,9 @@
 package after
 
 import (
+	"container/list"
 	"context"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -18,33 +20,61 @@ import (
 // With singleflight alone and a TTL, every expiry of a hot key makes all
 // of its requests wait for the reload: sharing the load spares the
 // downstream, not the requests.
+//
+// It holds at most a bound of keys (MaxKeys), evicting the least recently
+// used: the keys come from requests, so an unbounded cache is memory that
+// the clients decide.
 type TTLCache struct {
 	load       func(ctx context.Context, key string) ([]byte, error)
 	ttl, stale time.Duration
+	maxKeys    int
 	now        func() time.Time // time.Now; tests replace it
 
 	mu    sync.Mutex
-	items map[string]cached
+	items map[string]*list.Element // of *cached, in lru
+	lru   list.List                // most recently used first
 	loads singleflight.Group
 }
 
 type cached struct {
+	key string
 	val []byte
 	at  time.Time
 }
 
+// DefaultMaxKeys bounds a TTLCache built without MaxKeys.
+const DefaultMaxKeys = 10_000
+
+// Option configures a TTLCache.
+type Option func(*TTLCache)
+
+// MaxKeys bounds the cache to n keys (n > 0): storing one more evicts the
+// least recently used. Without a bound, a client that asks for ever new
+// keys grows the cache until the process runs out of memory.
+func MaxKeys(n int) Option { return func(c *TTLCache) { c.maxKeys = n } }
+
 // NewTTLCache returns a cache that loads with load, keeps values for ttl
-// and serves them stale for up to stale more while they are refreshed.
-func NewTTLCache(load func(ctx context.Context, key string) ([]byte, error), ttl, stale time.Duration) *TTLCache {
-	return &TTLCache{load: load, ttl: ttl, stale: stale, now: time.Now, items: map[string]cached{}}
+// and serves them stale for up to stale more while they are refreshed. It
+// holds at most DefaultMaxKeys keys unless MaxKeys says otherwise.
+func NewTTLCache(load func(ctx context.Context, key string) ([]byte, error), ttl, stale time.Duration, opts ...Option) *TTLCache {
+	c := &TTLCache{load: load, ttl: ttl, stale: stale, maxKeys: DefaultMaxKeys, now: time.Now, items: map[string]*list.Element{}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Len is the number of keys held.
+func (c *TTLCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
 }
 
 // Get returns key's value: at once if it is fresh or stale (starting a
 // refresh for a stale one, unless one runs), else after the shared load.
 func (c *TTLCache) Get(ctx context.Context, key string) ([]byte, error) {
-	c.mu.Lock()
-	e, ok := c.items[key]
-	c.mu.Unlock()
+	e, ok := c.lookup(key)
 	age := c.now().Sub(e.at)
 	if ok && age < c.ttl {
 		return e.val, nil
@@ -74,10 +104,38 @@ func (c *TTLCache) fill(ctx context.Context, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err // a failed refresh keeps the stale value until it is too old
 	}
-	c.mu.Lock()
-	c.items[key] = cached{val: v, at: c.now()}
-	c.mu.Unlock()
+	c.store(key, v)
 	return v, nil
+}
+
+// lookup returns key's entry and marks it recently used.
+func (c *TTLCache) lookup(key string) (cached, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[key]
+	if !ok {
+		return cached{}, false
+	}
+	c.lru.MoveToFront(el)
+	return *el.Value.(*cached), true
+}
+
+// store keeps v for key and evicts the least recently used keys past the
+// bound.
+func (c *TTLCache) store(key string, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		*el.Value.(*cached) = cached{key: key, val: v, at: c.now()}
+		c.lru.MoveToFront(el)
+		return
+	}
+	c.items[key] = c.lru.PushFront(&cached{key: key, val: v, at: c.now()})
+	for len(c.items) > c.maxKeys {
+		oldest := c.lru.Back()
+		c.lru.Remove(oldest)
+		delete(c.items, oldest.Value.(*cached).key)
+	}
 }
 
 // Serve answers GET /{key} from the cache.
@@ -85,7 +143,8 @@ func (c *TTLCache) Serve(w http.ResponseWriter, r *http.Request) {
 	v, err := c.Get(r.Context(), r.PathValue("key"))
 	if err != nil {
 		if r.Context().Err() == nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
+			slog.ErrorContext(r.Context(), "cache load", "key", r.PathValue("key"), "err", err)
+			fail(w, http.StatusBadGateway, "value unavailable", "upstream")
 		}
 		return
 	}

@@ -6,6 +6,7 @@ package confirm
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 
 	"github.com/syncio/syncio/blockwatch"
@@ -29,7 +30,8 @@ func Routes(ctx context.Context, backend func(context.Context) error, slots int)
 		ctx, release := blockwatch.Hold(r.Context(), "slot") // the wait below counts as holding a slot
 		defer release()
 		if err := backend(ctx); err != nil {
-			http.Error(rw, err.Error(), http.StatusBadGateway)
+			slog.WarnContext(r.Context(), "quote backend failed", "err", err) // the error stays in the log, not the body
+			http.Error(rw, "quote unavailable", http.StatusBadGateway)
 			return
 		}
 		rw.WriteHeader(http.StatusNoContent)

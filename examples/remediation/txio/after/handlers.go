@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
 )
 
 // Payments is the client of a remote payment service.
@@ -34,11 +34,20 @@ func (p *Payments) Charge(ctx context.Context, orderID string) error {
 		return fmt.Errorf("charge %s: %w", orderID, err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		return nil
+	case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests:
+		return fmt.Errorf("charge %s: %s: %w", orderID, resp.Status, ErrRefused)
+	default:
 		return fmt.Errorf("charge %s: %s", orderID, resp.Status)
 	}
-	return nil
 }
+
+// ErrRefused is a charge the payment service refused (a 4xx other than
+// 429: a declined card, a bad request). Retrying repeats the refusal, so
+// the worker moves the row to dead at once.
+var ErrRefused = errors.New("refused by the payment service")
 
 // Orders serves the order endpoints.
 type Orders struct {
@@ -53,20 +62,20 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	tx, err := o.DB.BeginTx(ctx, nil)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		fail(w, r, http.StatusServiceUnavailable, "db_unavailable", err)
 		return
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
 	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'charging' WHERE id = $1", id); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO outbox (kind, order_id) VALUES ('charge', $1)", id); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	if err := tx.Commit(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	// 202: accepted, not done. The client reads the outcome at Location.
@@ -93,51 +102,12 @@ func (o *Orders) Status(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// RunOutbox charges the orders of the outbox until ctx ends. It runs in
-// its own goroutine, started with the server, off every request path. Each
-// tick drains the outbox one order at a time; a failed charge stays in the
-// outbox for the next tick.
-func (o *Orders) RunOutbox(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		for o.chargeNext(ctx) {
-		}
-	}
-}
-
-// chargeNext charges the oldest order of the outbox and marks it done. It
-// reports whether there may be more to do now.
-func (o *Orders) chargeNext(ctx context.Context) bool {
-	var id string
-	if err := o.DB.QueryRowContext(ctx, "SELECT order_id FROM outbox WHERE done = false LIMIT 1").Scan(&id); err != nil {
-		return false // sql.ErrNoRows: nothing to do
-	}
-	if err := o.Payments.Charge(ctx, id); err != nil {
-		return false // retried on the next tick
-	}
-	// A crash here, after the charge and before the mark commits, leaves
-	// the row pending: the next run charges again, with the same key.
-	return o.markPaid(ctx, id) == nil
-}
-
-// markPaid marks the outbox row done and the order paid, together.
-func (o *Orders) markPaid(ctx context.Context, id string) error {
-	tx, err := o.DB.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
-	if _, err := tx.ExecContext(ctx, "UPDATE outbox SET done = true WHERE order_id = $1", id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
-		return err
-	}
-	return tx.Commit()
+// fail logs err and answers a generic JSON error: the driver's or the
+// payment service's message may name hosts, queries or URLs, and stays in
+// the log.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "pay", "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

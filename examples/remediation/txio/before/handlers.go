@@ -3,7 +3,9 @@ package before
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 )
@@ -44,21 +46,31 @@ func (o *Orders) Pay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	tx, err := o.DB.BeginTx(ctx, nil)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		fail(w, r, http.StatusServiceUnavailable, "db_unavailable", err)
 		return
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it returns sql.ErrTxDone, which is expected
 	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	if err := o.Payments.Charge(ctx, id); err != nil { // syncio: SIO007
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		fail(w, r, http.StatusBadGateway, "payment_failed", err)
 		return
 	}
 	if err := tx.Commit(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(w, r, http.StatusInternalServerError, "internal", err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// fail logs err and answers a generic JSON error: the driver's or the
+// payment service's message may name hosts, queries or URLs, and stays in
+// the log.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "pay", "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

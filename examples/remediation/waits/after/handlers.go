@@ -2,6 +2,8 @@ package after
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -19,7 +21,7 @@ var pingBackoff = Backoff{Attempts: 5, Base: 100 * time.Millisecond, Max: time.S
 // Health stops retrying when the client goes away.
 func (j *Jobs) Health(w http.ResponseWriter, r *http.Request) {
 	if err := pingBackoff.Do(r.Context(), j.Ping); err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		fail(w, r, http.StatusServiceUnavailable, "unavailable", err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -33,4 +35,13 @@ func (j *Jobs) Next(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		// The client is gone; the job stays queued for the next one.
 	}
+}
+
+// fail logs err and answers with a generic JSON error: err may name a
+// downstream's URL or a host, which the client must not see.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

@@ -2,9 +2,11 @@ package after
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 
 	"github.com/syncio/syncio/api/pool"
@@ -44,7 +46,7 @@ func (a *App) Profile(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		fail(w, r, http.StatusBadGateway, "upstream", err)
 		return
 	}
 	_, _ = w.Write(body)
@@ -61,4 +63,13 @@ func (a *App) fetch(ctx context.Context) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	return io.ReadAll(resp.Body)
+}
+
+// fail logs err and answers with a generic JSON error: err may name a
+// downstream's URL or a host, which the client must not see.
+func fail(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "code", code, "err", err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": http.StatusText(status), "code": code})
 }

@@ -1,0 +1,140 @@
+package knowledge
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+// TestRoutesTable: routes.txt parses into the registrations the analyzer
+// reads, so the start-up (which panics on a bad embedded row) cannot
+// fail in a release; every row has its evidence, and no framework lost
+// its rows.
+func TestRoutesTable(t *testing.T) {
+	regs, err := ParseRegistrations(RoutesFile, routesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ParseTable(RoutesFile, routesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]int{}
+	for _, r := range regs {
+		calls[r.Framework] += len(r.Names)
+	}
+	for _, r := range rows {
+		if r.Evidence == "" || r.Framework == "" || r.HandlerIndex() < 0 {
+			t.Errorf("%s:%d: %s: no evidence, framework or handler", r.File, r.Line, r.Key)
+		}
+	}
+	if len(rows) < 228 || calls["net/http"] < 4 || calls["gorilla/mux"] < 4 || calls["chi"] < 52 || calls["gin"] < 22 || calls["echo"] < 52 || calls["fiber"] < 66 || calls["hertz"] < 18 || calls["httprouter"] < 10 {
+		t.Errorf("%d rows, calls by framework %v: the table lost rows", len(rows), calls)
+	}
+}
+
+// TestParseRegistrationsErrors: a malformed route row is an error naming
+// file:line and saying what is wrong.
+func TestParseRegistrationsErrors(t *testing.T) {
+	const ok = "# a comment\n\nexample.com/r.(*R).Get | kind: route | framework: r | handler: 1 | evidence: r@v1 r.go:1\n"
+	for _, tc := range []struct{ row, want string }{
+		{"example.com/r.(*R).Post | kind: route | handler: 1 | evidence: e", `t.txt:4: example.com/r.(*R).Post: no framework field (every route row of the table needs one)`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | evidence: e", `t.txt:4: example.com/r.(*R).Post: no handler field (every route row`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | handler: 1", `t.txt:4: example.com/r.(*R).Post: no evidence field`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | handler: second | evidence: e", `t.txt:4: example.com/r.(*R).Post: handler "second": want the handler argument's index from 0`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | handler: -1 | evidence: e", `t.txt:4: example.com/r.(*R).Post: handler "-1"`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | handler: 1 | chain: all | evidence: e", `t.txt:4: example.com/r.(*R).Post: chain "all": want yes`},
+		{"example.com/r.(*R).Post | kind: route | framework: r | handler: 1 | use: x | evidence: e", `t.txt:4: example.com/r.(*R).Post: field "use" does not belong in a route row (its fields: framework, handler, chain, evidence)`},
+		{"example.com/r.(*R).Post | kind: route | framework: r handler: 1 | evidence: e", `t.txt:4: example.com/r.(*R).Post: no handler field`},
+		{"example.com/r.(*R) | kind: route | framework: r | handler: 1 | evidence: e", `t.txt:4: "example.com/r.(*R)": want "pkg/path.Func"`},
+		{"example.com/r.(*R).Get | kind: route | framework: r | handler: 2 | evidence: e", `t.txt:4: example.com/r.(*R).Get is already at line 3`},
+		{"example.com/r.R.Get | kind: route | framework: r | handler: 1 | evidence: e", `t.txt:4: example.com/r.R.Get names the call of line 3`},
+		{"example.com/r.Handle | use: r.HandleContext | evidence: e", `t.txt:4: example.com/r.Handle: a blocking row (a routes table holds route rows only`},
+	} {
+		_, err := ParseRegistrations("t.txt", ok+tc.row+"\n")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; "+RouteSyntax) || strings.Contains(err.Error(), RowSyntax) {
+			t.Errorf("%q: error %v, want it to contain %q and end in the routes table's syntax", tc.row, err, tc.want)
+		}
+	}
+	regs, err := ParseRegistrations("t.txt", ok)
+	if err != nil || len(regs) != 1 || regs[0].Path != "example.com/r" || regs[0].Type != "R" || regs[0].Handler != 1 || regs[0].Chain {
+		t.Fatalf("good table: %+v, %v", regs, err)
+	}
+}
+
+// TestParseRegistrationsRuns: a run of rows of one type with the same
+// framework, handler and chain is one Registration, its names in the
+// table's order; a change of any of them starts another.
+func TestParseRegistrationsRuns(t *testing.T) {
+	regs, err := ParseRegistrations("t.txt", strings.Join([]string{
+		"example.com/r.Handle | kind: route | framework: r | handler: 1 | evidence: e",
+		"example.com/r.(*Mux).Get | kind: route | framework: r | handler: 1 | chain: yes | evidence: e",
+		"example.com/r.(*Mux).Post | kind: route | framework: r | handler: 1 | chain: yes | evidence: e",
+		"example.com/r.(*Mux).Add | kind: route | framework: r | handler: 2 | chain: yes | evidence: e",
+		"example.com/r.Router.Get | kind: route | framework: r | handler: 1 | chain: yes | evidence: e",
+		"example.com/r.Router.Use | kind: route | framework: r | handler: 1 | evidence: e",
+	}, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range regs {
+		got = append(got, r.Path+" "+r.Type+" "+strings.Join(r.Names, ",")+" "+string(rune('0'+r.Handler))+map[bool]string{true: " chain"}[r.Chain])
+	}
+	want := []string{"example.com/r  Handle 1", "example.com/r Mux Get,Post 1 chain", "example.com/r Mux Add 2 chain", "example.com/r Router Get 1 chain", "example.com/r Router Use 1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("registrations\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRegistrationOf: a row's key finds the function it names, whatever
+// its receiver (pointer, value, interface) or none; a type of the same
+// name in another package, or a method the table does not list, is no
+// registration.
+func TestRegistrationOf(t *testing.T) {
+	pkg := func(path string) *types.Package { return types.NewPackage(path, path[strings.LastIndex(path, "/")+1:]) }
+	noSig := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	method := func(p *types.Package, typ string, iface bool, ptr bool, name string) *types.Func {
+		tn := types.NewTypeName(token.NoPos, p, typ, nil)
+		var under types.Type = types.NewStruct(nil, nil)
+		if iface {
+			under = types.NewInterfaceType(nil, nil)
+		}
+		n := types.NewNamed(tn, under, nil)
+		var rt types.Type = n
+		if ptr {
+			rt = types.NewPointer(n)
+		}
+		recv := types.NewVar(token.NoPos, p, "r", rt)
+		return types.NewFunc(token.NoPos, p, name, types.NewSignatureType(recv, nil, nil, nil, nil, false))
+	}
+	gin, chi, nethttp, fake := pkg("github.com/gin-gonic/gin"), pkg("github.com/go-chi/chi/v5"), pkg("net/http"), pkg("example.com/gin")
+	for _, tc := range []struct {
+		fn        *types.Func
+		framework string
+		handler   int
+		chain     bool
+	}{
+		{method(gin, "RouterGroup", false, true, "GET"), "gin", 1, true},
+		{method(gin, "RouterGroup", false, false, "Match"), "gin", 2, true}, // the receiver's pointer does not matter
+		{method(gin, "IRoutes", true, false, "Any"), "gin", 1, true},
+		{method(gin, "Engine", false, true, "NoRoute"), "gin", 0, true},
+		{method(chi, "Router", true, false, "MethodFunc"), "chi", 2, false},
+		{types.NewFunc(token.NoPos, nethttp, "HandleFunc", noSig), "net/http", 1, false},
+		{method(nethttp, "ServeMux", false, true, "Handle"), "net/http", 1, false},
+		{method(fake, "RouterGroup", false, true, "GET"), "", 0, false},
+		{method(gin, "RouterGroup", false, true, "Use"), "", 0, false},
+		{types.NewFunc(token.NoPos, nethttp, "ListenAndServe", noSig), "", 0, false},
+	} {
+		r := RegistrationOf(tc.fn)
+		switch {
+		case tc.framework == "" && r != nil:
+			t.Errorf("%s: registration %+v, want none", tc.fn.FullName(), r)
+		case tc.framework != "" && r == nil:
+			t.Errorf("%s: no registration, want %s's", tc.fn.FullName(), tc.framework)
+		case r != nil && (r.Framework != tc.framework || r.Handler != tc.handler || r.Chain != tc.chain):
+			t.Errorf("%s: %+v, want %s handler %d chain %v", tc.fn.FullName(), r, tc.framework, tc.handler, tc.chain)
+		}
+	}
+}
