@@ -156,6 +156,14 @@ func TestDocRecipe(t *testing.T) {
 		if !docVersion.MatchString(module) {
 			t.Fatalf("block golangci-module names no golangci-lint version:\n%s", module)
 		}
+		// A user who pins another version later: the module as the docs
+		// give it, tidied, then the block again with v. Minimal version
+		// selection would keep the first tidy's newer linters, which do
+		// not build with v's golangci-lint, unless the block starts the
+		// module from scratch.
+		mustRun("golangci-module", module)
+		mustWrite(t, filepath.Join(dir, "tools", "golangci", "main.go"), block("golangci-main", "go"))
+		mustRun("tidy", "cd tools/golangci && go mod tidy")
 		module = docVersion.ReplaceAllString(module, "github.com/golangci/golangci-lint/v2@"+v)
 	}
 	mustRun("golangci-module", module)
