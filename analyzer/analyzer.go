@@ -53,6 +53,12 @@ func New(cfg Config) *analysis.Analyzer {
 		// package in the graph, the standard library included.
 		FactTypes: factTypes(),
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
+		// A package with type errors is analysed for its facts, so that
+		// the packages importing it are analysed too (one broken leaf
+		// package would otherwise cost every package above it); its own
+		// diagnostics, judged on incomplete types, are not reported
+		// (runBroken).
+		RunDespiteErrors: true,
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
 		ResultType: reflect.TypeOf((*seen.Package)(nil)),
@@ -158,6 +164,9 @@ type runner struct {
 // (stage_*.go), in the order their side effects need. Diagnostics and
 // facts come out in this order, which every driver sees.
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	if len(pass.TypeErrors) > 0 {
+		return runBroken(pass, cfg)
+	}
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
@@ -186,4 +195,20 @@ func declName(fd *ast.FuncDecl, fn *types.Func) string {
 	}
 	q := knowledge.Qualified(fn, "")
 	return strings.TrimPrefix(q, ".")
+}
+
+// runBroken analyses a package that has type errors for the facts the
+// packages above it read. The driver has named the package and its first
+// error; its diagnostics are dropped, and a panic on what the type
+// checker left out costs this package's facts alone.
+func runBroken(pass *analysis.Pass, cfg *Config) (res any, err error) {
+	quiet := *pass
+	quiet.Report = func(analysis.Diagnostic) {}
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
+		}
+	}()
+	quiet.TypeErrors = nil
+	return run(&quiet, cfg)
 }
