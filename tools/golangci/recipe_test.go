@@ -407,7 +407,8 @@ func wantWorkflowGo(t *testing.T, root, svc string) {
 				continue
 			}
 			found++
-			vf := s.With["go-version-file"]
+			// MODULE is "." in the workflow as it is copied.
+			vf := strings.ReplaceAll(s.With["go-version-file"], "${{ env.MODULE }}", ".")
 			if got := goDirective(t, filepath.Join(svc, vf)); vf == "" || version.Compare(got, need) < 0 {
 				t.Errorf("docs/ci/golangci.yml: setup-go takes %s from %q, but building syncio needs %s", got, vf, need)
 			}
