@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestBrokenLeafCostsOnlyItself: a package with a type error (leaf) is
-// named with its error and fails the run, but the package that imports
-// it is analysed, facts through the broken package included, and the
-// broken package's own findings are not reported. -partial judges the run
+// TestBrokenLeafCostsOnlyItself: a package with a type error (leaf) or a
+// syntax error (parseleaf) is named with its error and fails the run, but
+// the package that imports them is analysed, facts through the broken
+// packages included, and their own findings and handlers are not
+// reported. -partial judges the run
 // on the findings.
 func TestBrokenLeafCostsOnlyItself(t *testing.T) {
 	bin := syncioBinary(t)
@@ -37,16 +38,18 @@ func TestBrokenLeafCostsOnlyItself(t *testing.T) {
 	}
 	for _, want := range []string{
 		"syncio: package example.com/brokenleaf/leaf: type error: leaf/leaf.go:",
-		"api/api.go:12:", // through leaf's fact
-		"calls leaf.Fetch → net/http.Get",
-		"api/api.go:13:", // its own
+		"syncio: package example.com/brokenleaf/parseleaf: parse error: parseleaf/parseleaf.go:",
+		"api/api.go:13:6: Handler calls leaf.Fetch → net/http.Get", // through the type error's package
+		"api/api.go:14:15: net/http.Get blocks",                    // its own
+		"api/api.go:18:9: Handler calls parseleaf.Dial → net.Dial", // through the syntax error's package
+		"syncio: roots: 1 request handler",                         // leaf's own handler is not counted
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "leaf/leaf.go:") && strings.Contains(l, "(SIO") {
+		if (strings.HasPrefix(l, "leaf/") || strings.HasPrefix(l, "parseleaf/")) && strings.Contains(l, "(SIO") {
 			t.Errorf("a finding in the broken package was reported: %s", l)
 		}
 		if strings.Contains(l, "not analysed") {

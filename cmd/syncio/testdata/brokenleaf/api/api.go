@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"example.com/brokenleaf/leaf"
+	"example.com/brokenleaf/parseleaf"
 )
 
 // Handler reaches I/O through leaf and on its own.
@@ -14,4 +15,5 @@ func Handler(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		resp.Body.Close()
 	}
+	_, _ = parseleaf.Dial() // finding: through parseleaf
 }
