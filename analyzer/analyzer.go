@@ -54,6 +54,12 @@ func New(cfg Config) *analysis.Analyzer {
 		// package in the graph, the standard library included.
 		FactTypes: factTypes(),
 		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, c) },
+		// A package with type errors is analysed for its facts, so that
+		// the packages importing it are analysed too (one broken leaf
+		// package would otherwise cost every package above it); its own
+		// diagnostics, judged on incomplete types, are not reported
+		// (runBroken).
+		RunDespiteErrors: true,
 		// What the run saw (roots, registrations) for the standalone
 		// driver's roots line; other drivers drop it.
 		ResultType: reflect.TypeOf((*seen.Package)(nil)),
@@ -159,6 +165,14 @@ type runner struct {
 // (stage_*.go), in the order their side effects need. Diagnostics and
 // facts come out in this order, which every driver sees.
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	if len(pass.TypeErrors) > 0 || unparsed(pass.Files) {
+		return runBroken(pass, cfg)
+	}
+	return stages(pass, cfg)
+}
+
+// stages is run's list of stages.
+func stages(pass *analysis.Pass, cfg *Config) (any, error) {
 	if inGOROOT(pass) {
 		// The standard library's blocking APIs are in the SIO001 table and
 		// are judged at the caller; its internals (runtime channels and the
@@ -187,4 +201,43 @@ func declName(fd *ast.FuncDecl, fn *types.Func) string {
 	}
 	q := knowledge.Qualified(fn, "")
 	return strings.TrimPrefix(q, ".")
+}
+
+// runBroken analyses a package that has type or syntax errors for the
+// facts the packages above it read. The driver has named the package and its first
+// error; its diagnostics are dropped, and a panic on what the type
+// checker left out costs this package's facts alone.
+func runBroken(pass *analysis.Pass, cfg *Config) (res any, err error) {
+	quiet := *pass
+	quiet.Report = func(analysis.Diagnostic) {}
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
+		}
+	}()
+	if _, err := stages(&quiet, cfg); err != nil {
+		return nil, err
+	}
+	// Its roots are not counted: none of their findings is reported.
+	return &seen.Package{Path: pass.Pkg.Path(), Roots: []seen.Root{}, Registrations: []seen.Registration{}}, nil
+}
+
+// unparsed reports whether a file lost code to a syntax error: the
+// parser leaves Bad nodes there, and the type checker, taking the error as
+// reported, may add no type error of its own.
+func unparsed(files []*ast.File) bool {
+	bad := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.BadExpr, *ast.BadStmt, *ast.BadDecl:
+				bad = true
+			}
+			return !bad
+		})
+		if bad {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,3 @@
+module example.com/brokenleaf
+
+go 1.25
