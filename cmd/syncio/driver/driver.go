@@ -145,7 +145,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.SetOutput(stderrOf(cfg))
 	fs.BoolVar(&o.json, "json", false, "emit JSON output (exit code 0 even with findings)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "report findings but exit 0 (report, don't block); a package that fails to load still exits 1 unless -partial")
-	fs.BoolVar(&o.partial, "partial", false, "analyse the packages that load and name the others on stderr (and in -sarif) without failing the run for them: the exit code then depends on findings alone")
+	fs.BoolVar(&o.partial, "partial", false, "analyse the packages that load and name the others on stderr (and in -sarif) without failing the run for them: the exit code then depends on findings alone (still 1 when no package loaded)")
 	fs.StringVar(&o.baseline, "baseline", "", "fail only on findings not in the baseline `file`; when the file does not exist, write it with the current findings and exit 0")
 	fs.BoolVar(&o.baseWrite, "baseline-write", false, "with -baseline, (re)write the baseline file with the current findings and exit 0")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
@@ -474,7 +474,12 @@ func analyze(cfg Config, o options, patterns []string) int {
 		}
 	}
 	if len(problems) > 0 {
-		if o.partial {
+		if o.partial && loadedClean(initial, problems) == 0 {
+			// Nothing was analysed: an exit by findings would pass a run
+			// that judged nothing.
+			fmt.Fprintf(stderr, "%s: exit 1: -partial, but none of the %d packages loaded without errors, so there is nothing to judge; generate or fix what they need (see above)\n", name, len(initial))
+			code = ExitError
+		} else if o.partial {
 			fmt.Fprintf(stderr, "%s: -partial: the packages above were not (fully) analysed; their findings are missing, and the exit code does not count them\n", name)
 		} else {
 			// An incomplete run must not pass for a clean one, and a
@@ -750,6 +755,25 @@ func sarifRoot(dir, flagged string) string {
 		}
 		d = up
 	}
+}
+
+// loadedClean counts the packages asked for that no problem line names
+// (each begins "package <name>:" or "package <name> not analysed").
+func loadedClean(initial []*packages.Package, problems []string) int {
+	n := 0
+	for _, p := range initial {
+		named := "package " + pkgName(p)
+		clean := len(p.Errors) == 0
+		for _, line := range problems {
+			if strings.HasPrefix(line, named+":") || strings.HasPrefix(line, named+" ") {
+				clean = false
+			}
+		}
+		if clean {
+			n++
+		}
+	}
+	return n
 }
 
 func sarifFindings(found []finding) []sarifreport.Finding {

@@ -29,6 +29,9 @@ func TestPartial(t *testing.T) {
 		{[]string{"-partial", "-exit-zero", "./embedmiss", "./good"}, driver.ExitClean, "-partial: the packages above were not (fully) analysed"},
 		{[]string{"-partial", "./embedmiss", "./clean"}, driver.ExitClean, "-partial: the packages above were not (fully) analysed"},
 		{[]string{"-partial", "./bad", "./good"}, driver.ExitFindings, "-partial: the packages above were not (fully) analysed"},
+		// Nothing loaded: no exit by findings for a run that judged nothing.
+		{[]string{"-partial", "./bad", "./embedmiss"}, driver.ExitError, "none of the 2 packages loaded without errors, so there is nothing to judge"},
+		{[]string{"-partial", "-exit-zero", "./bad"}, driver.ExitError, "none of the 1 packages loaded without errors"},
 	} {
 		r := run(t, c.args...)
 		if r.code != c.want {

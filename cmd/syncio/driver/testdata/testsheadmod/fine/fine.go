@@ -1,0 +1,5 @@
+// Package fine loads: with -partial the run is judged on it.
+package fine
+
+// Nothing blocks here.
+func Nothing() {}
