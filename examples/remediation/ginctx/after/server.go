@@ -27,6 +27,7 @@ func NewServer(addr string, e *gin.Engine) *http.Server {
 		Addr:              addr,
 		Handler:           e,
 		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second, // a client that stops sending a body halfway
 		WriteTimeout:      15 * time.Second,
 		IdleTimeout:       60 * time.Second,
 	}
