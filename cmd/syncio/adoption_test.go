@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/syncio/syncio/docs/docblock"
+	"github.com/syncio/syncio/docs/workflow"
 )
 
 // The adoption tests play a new user: a service module outside this
@@ -385,97 +383,40 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// goLineRE is a go.mod's go directive.
-var goLineRE = regexp.MustCompile(`(?m)^go (\S+)$`)
-
-// goDirective returns the go directive of the go.mod file at path.
-func goDirective(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := goLineRE.FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("%s has no go directive", path)
-	}
-	return "go" + string(m[1])
-}
-
 // wantWorkflowGo checks that the example workflow docs/ci/file sets up a
-// Go that can build syncio: setup-go's go-version-file, read in the
-// service set up by the docs, says at least the go of syncio's go.mod. A
+// Go that can build syncio, read in the service svc the docs set up: a
 // service on an older Go (its own go.mod) would otherwise get a Go that
 // cannot build syncio (GOTOOLCHAIN=local) or a second toolchain download.
 func wantWorkflowGo(t *testing.T, root, svc, file string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
+	need, err := workflow.GoDirective(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string            `yaml:"uses"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
+	for _, p := range workflow.SetupGoProblems(readWorkflow(t, root, file), svc, need) {
+		t.Errorf("docs/ci/%s: %s", file, p)
 	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatalf("docs/ci/%s: %v", file, err)
+}
+
+// readWorkflow reads the example workflow docs/ci/file.
+func readWorkflow(t *testing.T, root, file string) *workflow.File {
+	t.Helper()
+	f, err := workflow.Read(filepath.Join(root, "docs", "ci", file))
+	if err != nil {
+		t.Fatal(err)
 	}
-	need := goDirective(t, filepath.Join(root, "go.mod"))
-	found := 0
-	for _, job := range wf.Jobs {
-		for _, s := range job.Steps {
-			if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
-				continue
-			}
-			found++
-			// MODULE is "." in the workflow as it is copied.
-			vf := strings.ReplaceAll(s.With["go-version-file"], "${{ env.MODULE }}", ".")
-			if vf == "" {
-				t.Errorf("docs/ci/%s: setup-go has no go-version-file", file)
-				continue
-			}
-			if got := goDirective(t, filepath.Join(svc, vf)); version.Compare(got, need) < 0 {
-				t.Errorf("docs/ci/%s: setup-go takes %s from %s, but syncio needs %s", file, got, vf, need)
-			}
-		}
-	}
-	if found == 0 {
-		t.Errorf("docs/ci/%s has no setup-go step", file)
-	}
+	return f
 }
 
 // workflowStep returns the run script of the step called name in the
 // example workflow docs/ci/file.
 func workflowStep(t *testing.T, root, file, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", file))
-	if err != nil {
-		t.Fatal(err)
+	run := readWorkflow(t, root, file).Run(name)
+	if run == "" {
+		t.Fatalf("docs/ci/%s has no step %q with a run script", file, name)
 	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Name string `yaml:"name"`
-				Run  string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatalf("docs/ci/%s: %v", file, err)
-	}
-	for _, job := range wf.Jobs {
-		for _, s := range job.Steps {
-			if s.Name == name && s.Run != "" {
-				return s.Run
-			}
-		}
-	}
-	t.Fatalf("docs/ci/%s has no step %q with a run script", file, name)
-	return ""
+	return run
 }
 
 // TestWorkflowRunsTheDocumentedRoute runs the build and run steps of
@@ -536,24 +477,6 @@ func TestWorkflowRunsTheDocumentedRoute(t *testing.T) {
 	}
 }
 
-// workflow is what TestWorkflowNestedModule reads of docs/ci/syncio.yml.
-type workflow struct {
-	Env  map[string]string `yaml:"env"`
-	Jobs map[string]struct {
-		Defaults struct {
-			Run struct {
-				WorkingDirectory string `yaml:"working-directory"`
-			} `yaml:"run"`
-		} `yaml:"defaults"`
-		Steps []struct {
-			Name string            `yaml:"name"`
-			Uses string            `yaml:"uses"`
-			With map[string]string `yaml:"with"`
-			If   string            `yaml:"if"`
-		} `yaml:"steps"`
-	} `yaml:"jobs"`
-}
-
 // TestWorkflowNestedModule runs docs/ci/syncio.yml for a service whose
 // go.mod is in backend/ of a git repository, with MODULE=backend as the
 // workflow's comment says: every path the workflow names resolves from the
@@ -568,19 +491,12 @@ func TestWorkflowNestedModule(t *testing.T) {
 	}
 	a.expect("tools-clone", 0, false)
 
-	data, err := os.ReadFile(filepath.Join(a.root, "docs", "ci", "syncio.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf workflow
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatal(err)
-	}
+	wf := readWorkflow(t, a.root, "syncio.yml")
 	if wf.Env["MODULE"] != "." {
 		t.Fatalf("docs/ci/syncio.yml: env MODULE = %q, want \".\" (the go.mod at the root)", wf.Env["MODULE"])
 	}
 	// The expressions the workflow uses, with MODULE=backend.
-	expand := strings.NewReplacer("${{ env.MODULE }}", "backend", "format('{0}/syncio.sarif', env.MODULE)", "'backend/syncio.sarif'").Replace
+	expand := strings.NewReplacer(workflow.Module, "backend", "format('{0}/syncio.sarif', env.MODULE)", "'backend/syncio.sarif'").Replace
 	var sarifFile string
 	for name, job := range wf.Jobs {
 		if wd := expand(job.Defaults.Run.WorkingDirectory); wd != "backend" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/syncio/syncio/docs/docblock"
+	"github.com/syncio/syncio/docs/workflow"
 )
 
 // versionEnv selects the golangci-lint version the recipe is built with,
@@ -295,27 +295,14 @@ func TestDocRecipe(t *testing.T) {
 // workflowSteps returns the run scripts of a workflow's steps by name.
 func workflowSteps(t *testing.T, path string) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	f, err := workflow.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Name string `yaml:"name"`
-				Run  string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	steps := map[string]string{}
-	for _, job := range wf.Jobs {
-		for _, s := range job.Steps {
-			if s.Run != "" {
-				steps[s.Name] = s.Run
-			}
+	for _, s := range f.Steps() {
+		if s.Run != "" {
+			steps[s.Name] = s.Run
 		}
 	}
 	return steps
@@ -382,59 +369,20 @@ func mustWrite(t *testing.T, path, content string) {
 	}
 }
 
-// goLineRE is a go.mod's go directive.
-var goLineRE = regexp.MustCompile(`(?m)^go (\S+)$`)
-
-func goDirective(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := goLineRE.FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("%s has no go directive", path)
-	}
-	return "go" + string(m[1])
-}
-
 // wantWorkflowGo checks that docs/ci/golangci.yml sets up a Go that can
-// build the custom binary: setup-go's go-version-file, read in the service
-// the recipe set up, says at least the go of syncio's go.mod, whatever the
-// service's own go.mod says (an older Go here).
+// build the custom binary, read in the service svc the recipe set up,
+// whatever the service's own go.mod says (an older Go here).
 func wantWorkflowGo(t *testing.T, root, svc string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "docs", "ci", "golangci.yml"))
+	need, err := workflow.GoDirective(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string            `yaml:"uses"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
+	f, err := workflow.Read(filepath.Join(root, "docs", "ci", "golangci.yml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatalf("docs/ci/golangci.yml: %v", err)
-	}
-	need := goDirective(t, filepath.Join(root, "go.mod"))
-	found := 0
-	for _, job := range wf.Jobs {
-		for _, s := range job.Steps {
-			if !strings.HasPrefix(s.Uses, "actions/setup-go@") {
-				continue
-			}
-			found++
-			// MODULE is "." in the workflow as it is copied.
-			vf := strings.ReplaceAll(s.With["go-version-file"], "${{ env.MODULE }}", ".")
-			if got := goDirective(t, filepath.Join(svc, vf)); vf == "" || version.Compare(got, need) < 0 {
-				t.Errorf("docs/ci/golangci.yml: setup-go takes %s from %q, but building syncio needs %s", got, vf, need)
-			}
-		}
-	}
-	if found == 0 {
-		t.Error("docs/ci/golangci.yml has no setup-go step")
+	for _, p := range workflow.SetupGoProblems(f, svc, need) {
+		t.Errorf("docs/ci/golangci.yml: %s", p)
 	}
 }
