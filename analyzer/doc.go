@@ -10,15 +10,18 @@
 //
 // run (analyzer.go) analyses one package as a list of stages, a file
 // each, in the order their side effects need; the package's analysis is
-// three layers that embed one another (pkgView ⊂ scanned ⊂ runner,
-// analyzer.go), each method on the lowest it needs:
+// three layers, each holding the one below in a named field (runner.scanned,
+// scanned.view: pkgView), each method on the lowest it needs. A package
+// with type or syntax errors runs the same stages for its facts alone
+// (runBroken), so the packages importing it are analysed too:
 //
 //	scan          stage_scan.go       facts of the packages below, the files, directives, pre-passes
 //	findRoots     stage_roots.go      every body into items (classify.go); the request roots
 //	summarize     stage_summarize.go  the fixpoint: each function's paths.Summary
 //	exportFacts   stage_facts.go      a paths.BlocksFact for each function that is no root
-//	reportRoots   stage_report.go     diagnostics at the roots' calls; their pending calls
+//	reportRoots   stage_report.go     the roots' calls' findings, queued; their pending calls
 //	joinCalls     stage_join.go       calls through interfaces and stored funcs joined (internal/join)
+//	rep.Flush     internal/report     one diagnostic per call and rule, the join's paths included
 //	staleIgnores  stage_stale.go      SIO008's sites (servers, dialers); the ignores that hid nothing
 //	settleGin     stage_gin.go        gin diagnostics held here, or decided from below (decideGin: in scan)
 //	result        stage_result.go     the seen.Package: roots, registrations, references
