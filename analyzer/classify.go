@@ -147,7 +147,7 @@ func (s *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 		for i := range items {
 			items[i].Tx = regions.OpenTxAt(info, txs, items[i].Pos, items[i].Call)
 		}
-		items = s.view.grpcUnderTx(body, txs, items, invoked)
+		items = s.view.rules.GRPCUnderTx(body, txs, items, invoked)
 	}
 	return items
 }
@@ -200,7 +200,7 @@ func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		// Inside the library that declares the interface, a call through
 		// it is the library's own implementation (redigo's pooled Close
 		// flushing through Conn.Do("")), not a caller's round trip.
-		if im := interfaceMethod(info, call); im != nil && (!s.view.thirdParty || im.Pkg() != s.view.pass.Pkg) {
+		if im := resolve.InterfaceMethod(info, call); im != nil && (!s.view.thirdParty || im.Pkg() != s.view.pass.Pkg) {
 			ikey := knowledge.Qualified(im, im.Pkg().Path())
 			if rep, ok := s.view.cfg.Blocking[ikey]; ok && !s.view.cfg.Allow[ikey] {
 				return rules.Blocking(ikey, rep.Use, rep.Verb, mk), true
@@ -212,7 +212,7 @@ func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 		// its queries on the chain it was built from, whatever its
 		// implementation (a query on its stored DB) says, so it is judged
 		// here like a finisher and not dispatched into gorm's source.
-		if im := interfaceMethod(info, call); im != nil {
+		if im := resolve.InterfaceMethod(info, call); im != nil {
 			if method, query := knowledge.GormMigratorMethod(im); method {
 				if !query {
 					return paths.Item{}, false // FullDataTypeOf, GetTypeAliases: no query
@@ -294,28 +294,8 @@ func (v *pkgView) opaqueCall(call *ast.CallExpr) bool {
 	if !ctxArg {
 		return false
 	}
-	if im := interfaceMethod(info, call); im != nil && knowledge.Observability(im.Pkg().Path()) {
+	if im := resolve.InterfaceMethod(info, call); im != nil && knowledge.Observability(im.Pkg().Path()) {
 		return false
 	}
 	return true
-}
-
-// interfaceMethod returns the method of a named interface type that call
-// invokes through dynamic dispatch, or nil.
-func interfaceMethod(info *types.Info, call *ast.CallExpr) *types.Func {
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil {
-		return nil
-	}
-	recv := named.Recv(fn)
-	if recv == nil {
-		return nil
-	}
-	if _, ok := recv.Type().Underlying().(*types.Interface); !ok {
-		return nil
-	}
-	if _, ok := types.Unalias(recv.Type()).(*types.Named); !ok {
-		return nil
-	}
-	return fn
 }

@@ -78,7 +78,7 @@ func (v *pkgView) throughValue(call *ast.CallExpr) bool {
 	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit {
 		return false
 	}
-	return typeutil.StaticCallee(info, call) == nil && interfaceMethod(info, call) == nil
+	return typeutil.StaticCallee(info, call) == nil && resolve.InterfaceMethod(info, call) == nil
 }
 
 // maxValueTargets bounds the functions one call through a value is
