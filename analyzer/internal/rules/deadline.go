@@ -338,7 +338,8 @@ func (p *Pkg) serveFix(fset *token.FileSet, call *ast.CallExpr, fn *types.Func, 
 }
 
 // boundedDialers are the net.Dialer literals of f whose every use is a
-// DialContext given a context with a deadline in the same body:
+// DialContext given a context with a deadline in the same body, or a dial
+// of a unix socket (a local connect, no remote peer to wait on):
 // (&net.Dialer{}).DialContext(ctx, …) inline, or through a local that
 // nothing else reads.
 func (p *Pkg) boundedDialers(f *ast.File) map[*ast.CompositeLit]bool {
@@ -382,7 +383,7 @@ func (p *Pkg) boundedDialers(f *ast.File) map[*ast.CompositeLit]bool {
 				}
 			case *ast.CallExpr:
 				sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-				if !ok || sel.Sel.Name != "DialContext" || len(n.Args) == 0 || d.ctx(n.Args[0], 0) != bounded {
+				if !ok || !p.boundedDial(d, sel.Sel.Name, n.Args) {
 					return true
 				}
 				if l := lit(sel.X); l != nil {
@@ -400,6 +401,34 @@ func (p *Pkg) boundedDialers(f *ast.File) map[*ast.CompositeLit]bool {
 		}
 	}
 	return out
+}
+
+// boundedDial reports whether a dial cannot wait on a remote peer for
+// ever: DialContext given a context with a deadline, or Dial or
+// DialContext of a unix socket.
+func (p *Pkg) boundedDial(d *Deadlines, method string, args []ast.Expr) bool {
+	network := -1
+	switch method {
+	case "DialContext":
+		if len(args) > 0 && d.ctx(args[0], 0) == bounded {
+			return true
+		}
+		network = 1
+	case "Dial":
+		network = 0
+	}
+	if network < 0 || network >= len(args) {
+		return false
+	}
+	tv, ok := p.Info.Types[args[network]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	switch constant.StringVal(tv.Value) {
+	case "unix", "unixgram", "unixpacket":
+		return true
+	}
+	return false
 }
 
 // dialerEdge is the finding for a net.Dialer literal with neither

@@ -81,3 +81,14 @@ func dialBounded(ctx context.Context) { // want dialBounded:`^io\(net.\(\*Dialer
 	_, _ = leaks.DialContext(dctx, "tcp", "db:5432")
 	_, _ = leaks.Dial("tcp", "db:5432")
 }
+
+// A dialer whose every dial is to a unix socket waits on no remote peer: a
+// local connect fails at once when nothing listens (opengist's IPC client).
+func dialUnix(ctx context.Context, socket string) { // want dialUnix:`^io\(net.\(\*Dialer\).DialContext\)$`
+	_, _ = (&net.Dialer{}).DialContext(ctx, "unix", socket)
+	local := &net.Dialer{}
+	_, _ = local.Dial("unixpacket", socket)
+	mixed := &net.Dialer{} // want `net.Dialer\{\} has no Timeout`
+	_, _ = mixed.DialContext(ctx, "unix", socket)
+	_, _ = mixed.DialContext(ctx, "tcp", "db:5432")
+}
