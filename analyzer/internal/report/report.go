@@ -40,8 +40,9 @@ type Reporter struct {
 	// queue holds each call's findings until Flush, by extent: what the
 	// join adds at a call whose static path was reported joins the same
 	// diagnostic per rule instead of making a second one.
-	queue map[string]*queued
-	order []string
+	queue   map[string]*queued
+	order   []string
+	flushed bool // a Report after Flush is made at once, not lost
 }
 
 // queued is one call's findings: the first report's root and item (the
@@ -137,6 +138,10 @@ func (r *Reporter) Report(s *paths.Summary, it paths.Item, fs []*paths.Finding) 
 		return
 	}
 	s.Reported++
+	if r.flushed {
+		r.reportNow(s, it, fs)
+		return
+	}
 	// By the call's extent: a call and the call of its result
 	// (exec.Command("ls").Run()) start at one position.
 	key := fmt.Sprint(site, "|", it.End)
@@ -163,7 +168,7 @@ func (r *Reporter) Flush() {
 		q := r.queue[key]
 		r.reportNow(q.s, q.it, q.fs)
 	}
-	r.queue, r.order = map[string]*queued{}, nil
+	r.queue, r.order, r.flushed = map[string]*queued{}, nil, true
 }
 
 // reportNow is Report's diagnostics for one call.
