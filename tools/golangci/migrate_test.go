@@ -77,23 +77,7 @@ func TestMigratedWorkflow(t *testing.T) {
 
 	// The service, in backend/ of a git repository.
 	dir := filepath.Join(repo, module)
-	snippet, err := docblock.Find(string(doc), "golangci-config")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := mergeYAML(userConfig, snippet.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
-	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
-	mustWrite(t, filepath.Join(dir, ".golangci.yml"), cfg)
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(l.path, filepath.Join(dir, "bin", "golangci-lint")); err != nil {
-		t.Fatal(err)
-	}
+	writeService(t, dir, string(doc), l)
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}

@@ -47,24 +47,8 @@ func TestWorkflowRunStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snippet, err := docblock.Find(string(doc), "golangci-config")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := mergeYAML(userConfig, snippet.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
-	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
-	mustWrite(t, filepath.Join(dir, ".golangci.yml"), cfg)
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(l.path, filepath.Join(dir, "bin", "golangci-lint")); err != nil {
-		t.Fatal(err)
-	}
+	writeService(t, dir, string(doc), l)
 	step := workflowSteps(t, filepath.Join("..", "..", "docs", "ci", "golangci.yml"))["Run golangci-lint"]
 	if step == "" {
 		t.Fatal(`docs/ci/golangci.yml has no step "Run golangci-lint"`)
@@ -171,5 +155,30 @@ func TestWorkflowRunStep(t *testing.T) {
 	out, code = sh(step, "REPORT_ONLY=", "NEW_ONLY=true", "NEW_FROM=main")
 	if code != 1 || !strings.Contains(out, "slow.go:9:2: time.Sleep") || strings.Contains(out, syncioIssue) {
 		t.Errorf("new only: exit %d, want 1 with the new finding in slow.go and not the old one in main.go\n%s", code, out)
+	}
+}
+
+// writeService writes the service module the workflow tests lint into
+// dir: one handler (userMain) on a Go older than syncio's, the user's
+// .golangci.yml with docs/ci.md's snippet merged in, and the built binary
+// in bin/, where the workflow's run step looks for it.
+func writeService(t *testing.T, dir, doc string, l *linter) {
+	t.Helper()
+	snippet, err := docblock.Find(doc, "golangci-config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := mergeYAML(userConfig, snippet.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(dir, "go.mod"), "module example.com/yourservice\n\ngo 1.25\n")
+	mustWrite(t, filepath.Join(dir, "main.go"), userMain)
+	mustWrite(t, filepath.Join(dir, ".golangci.yml"), cfg)
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(l.path, filepath.Join(dir, "bin", "golangci-lint")); err != nil {
+		t.Fatal(err)
 	}
 }
