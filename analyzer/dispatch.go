@@ -52,6 +52,9 @@ func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{s.view.site(call.Pos())}, Dep: s.view.thirdParty,
 		Ctx: sig != nil && rules.TakesContext(sig)}
 	d.SetRefs(s.funcArgs(call, sig))
+	if _, ok := selection.Recv().Underlying().(*types.Interface); ok && s.holds != nil {
+		d.Holds = s.holds.Refs(sel.X)
+	}
 	return d
 }
 
@@ -179,6 +182,7 @@ func (r *runner) recorder() *join.Recorder {
 		Opaque:  r.methodOpaque,
 		Calls:   r.scanned.sync.Params,
 		Root:    r.view.cfg.isRoot,
+		Holds:   r.scanned.holds,
 	}
 }
 

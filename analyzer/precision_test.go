@@ -181,3 +181,14 @@ func TestOneDiagnosticThroughTheJoin(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/onediag")
 }
+
+// TestStoredSet: a call through a field of interface type is dispatched
+// to the types stored into that field, across packages (a getter behind
+// an interface, a constructor's parameter kept in another package's
+// field); a field some of whose stores are not seen is dispatched to
+// every binding, and the chain says which were not seen stored there
+// (issue 35).
+func TestStoredSet(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/storedset", "prec/storedset/cache", "prec/storedset/dep", "prec/storedset/fs", "prec/storedset/setting")
+}
