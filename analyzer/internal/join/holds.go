@@ -204,6 +204,13 @@ func (h *Holds) tupleKey(e ast.Expr, k int) string {
 	if !ok {
 		return ""
 	}
+	if tup, ok := h.info.TypeOf(call).(*types.Tuple); ok && k < tup.Len() {
+		// A result of a concrete type is that type, whoever returns it
+		// (return onedrive.New(…) for a func returning *Driver, error).
+		if t := tup.At(k).Type(); !types.IsInterface(t) {
+			return typeKey(t)
+		}
+	}
 	if fn := typeutil.StaticCallee(h.info, call); fn != nil {
 		return resultKey(fn, k)
 	}
@@ -539,6 +546,15 @@ func (h *Holds) Convert(t, iface types.Type) {
 	}
 }
 
+// typeKey is the key of a concrete type: "T:" and its name as a
+// binding's Conv.Type spells it; Unseen for a type parameter.
+func typeKey(t types.Type) string {
+	if _, ok := t.(*types.TypeParam); ok {
+		return dispatch.Unseen
+	}
+	return "T:" + types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
 // tupleRefs is where result k of a multi-valued expression comes from.
 func (h *Holds) tupleRefs(e ast.Expr, k int) []string {
 	if key := h.tupleKey(e, k); key != "" {
@@ -563,11 +579,8 @@ func (h *Holds) refs(e ast.Expr, visiting map[*types.Var]bool) []string {
 	if tv.IsNil() {
 		return []string{dispatch.Nil}
 	}
-	if _, ok := tv.Type.Underlying().(*types.Interface); !ok {
-		if _, ok := tv.Type.(*types.TypeParam); ok {
-			return []string{dispatch.Unseen}
-		}
-		return []string{"T:" + types.TypeString(tv.Type, func(p *types.Package) string { return p.Name() })}
+	if !types.IsInterface(tv.Type) {
+		return []string{typeKey(tv.Type)}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:

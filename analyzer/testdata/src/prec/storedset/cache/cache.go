@@ -32,6 +32,10 @@ type MemoStore struct {
 
 func NewMemoStore() *MemoStore { return &MemoStore{m: map[string]any{}} }
 
+// OpenMemo returns the in-memory store and an error, as a constructor
+// that may fail does.
+func OpenMemo() (*MemoStore, error) { return NewMemoStore(), nil }
+
 func (s *MemoStore) Get(key string) (any, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

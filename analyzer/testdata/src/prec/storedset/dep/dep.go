@@ -22,7 +22,8 @@ type container struct {
 }
 
 func New(redis bool) Dep {
-	c := &container{stateKv: cache.NewMemoStore(), loose: cache.NewMemoStore()}
+	c := &container{loose: cache.NewMemoStore()}
+	c.stateKv, _ = newState()
 	if redis {
 		c.kv = cache.NewRedisStore()
 	} else {
@@ -30,6 +31,10 @@ func New(redis bool) Dep {
 	}
 	return c
 }
+
+// newState hands on a constructor's results: its store is of the
+// constructor's concrete result type.
+func newState() (cache.Driver, error) { return cache.OpenMemo() }
 
 func (c *container) KV() cache.Driver { return c.kv }
 
