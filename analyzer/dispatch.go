@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/dispatch"
@@ -53,7 +54,11 @@ func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 		Ctx: sig != nil && rules.TakesContext(sig)}
 	d.SetRefs(s.funcArgs(call, sig))
 	if _, ok := selection.Recv().Underlying().(*types.Interface); ok && s.holds != nil {
-		d.Holds = s.holds.Refs(sel.X)
+		// A receiver of unseen origin only can restrict nothing: it is
+		// not carried (facts hold every interface call on a path).
+		if hs := s.holds.Refs(sel.X); slices.ContainsFunc(hs, func(r string) bool { return r != dispatch.Unseen }) {
+			d.Holds = hs
+		}
 	}
 	return d
 }
