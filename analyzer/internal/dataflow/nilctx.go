@@ -34,7 +34,11 @@ func CtxOptions(pkg *types.Package, info *types.Info, files []*ast.File) map[*ty
 			if fn == nil {
 				continue
 			}
-			params := ctxParams(fn.Type().(*types.Signature))
+			sig := fn.Type().(*types.Signature)
+			if !optionResult(sig) {
+				continue
+			}
+			params := ctxParams(sig)
 			if len(params) == 0 {
 				continue
 			}
@@ -59,6 +63,19 @@ func CtxOptions(pkg *types.Package, info *types.Info, files []*ast.File) map[*ty
 		}
 	}
 	return out
+}
+
+// optionResult reports whether sig returns one func or interface value
+// other than an error: what a functional option's constructor returns.
+func optionResult(sig *types.Signature) bool {
+	if sig.Results().Len() != 1 || named.IsError(sig.Results().At(0).Type()) {
+		return false
+	}
+	switch sig.Results().At(0).Type().Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	}
+	return false
 }
 
 // ctxParams are sig's context parameters, by index.
@@ -105,27 +122,17 @@ func NilGuards(info *types.Info, sig *types.Signature, body *ast.BlockStmt, opts
 	if len(params) == 0 && len(filled) == 0 {
 		return nil
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		// A parameter the body assigns (or whose address it takes) may
-		// be nil whatever the caller passed.
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
-					delete(params, info.ObjectOf(id))
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				delete(params, info.ObjectOf(id))
-			}
-		}
-		return true
-	})
+	// A parameter the body assigns (or whose address it takes) may be nil
+	// whatever the caller passed: the spans its tests guard are dropped.
+	assigned := map[types.Object]bool{}
+	var on []types.Object   // the parameter each span tests, nil for a field
+	var tested types.Object // the parameter guard last returned a guard of
 	guard := func(e ast.Expr) paths.Guard {
+		tested = nil
 		switch e := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			if i, ok := params[info.Uses[e]]; ok {
+				tested = info.Uses[e]
 				return paths.Guard{paths.ParamKey(i)}
 			}
 		case *ast.SelectorExpr:
@@ -160,14 +167,28 @@ func NilGuards(info *types.Info, sig *types.Signature, body *ast.BlockStmt, opts
 		return nil
 	}
 	var spans []paths.GuardSpan
+	add := func(start, end token.Pos, g paths.Guard) {
+		spans = append(spans, paths.GuardSpan{Start: start, End: end, Guard: g})
+		on = append(on, tested)
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+					assigned[info.ObjectOf(id)] = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				assigned[info.ObjectOf(id)] = true
+			}
 		case *ast.IfStmt:
 			if g := test(n.Cond, token.EQL, token.LAND); g != nil {
-				spans = append(spans, paths.GuardSpan{Start: n.Body.Pos(), End: n.Body.End(), Guard: g})
+				add(n.Body.Pos(), n.Body.End(), g)
 			}
 			if g := test(n.Cond, token.NEQ, token.LOR); g != nil && n.Else != nil {
-				spans = append(spans, paths.GuardSpan{Start: n.Else.Pos(), End: n.Else.End(), Guard: g})
+				add(n.Else.Pos(), n.Else.End(), g)
 			}
 		case *ast.BlockStmt:
 			for i, st := range n.List {
@@ -176,14 +197,20 @@ func NilGuards(info *types.Info, sig *types.Signature, body *ast.BlockStmt, opts
 					continue
 				}
 				if g := test(ifs.Cond, token.NEQ, token.LOR); g != nil {
-					spans = append(spans, paths.GuardSpan{Start: n.List[i+1].Pos(), End: n.End(), Guard: g})
+					add(n.List[i+1].Pos(), n.End(), g)
 					break
 				}
 			}
 		}
 		return true
 	})
-	return spans
+	kept := spans[:0]
+	for i, s := range spans {
+		if on[i] == nil || !assigned[on[i]] {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 // returns reports whether a block ends in a return.
