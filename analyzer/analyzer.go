@@ -148,6 +148,9 @@ type scanned struct {
 	// a getter of theirs that fills a field on first use runs per request
 	// (resolve.FirstUse).
 	perRequest map[*types.TypeName]bool
+	// ctxOpts are the context fields the package's functional options
+	// set (dataflow.CtxOptions), for the guards of its bodies.
+	ctxOpts map[*types.Var]paths.Guard
 }
 
 // runner is the package with its functions' summaries (see pkgView).

@@ -128,6 +128,7 @@ func (s *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// first call: no request path's, whatever it blocks on.
 	items = paths.Drop(items, resolve.FirstUse(info, sig, body, s.perRequest))
 	markOnce(items, onceSpans)
+	paths.MarkGuards(items, dataflow.NilGuards(info, sig, body, s.ctxOpts))
 	deadlines.Mark(items)
 	s.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, s.view.pass.Fset, body); len(locks) > 0 {

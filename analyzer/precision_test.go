@@ -181,3 +181,12 @@ func TestOneDiagnosticThroughTheJoin(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/onediag")
 }
+
+// TestNilContextBranch: issue 35 class 3. A branch taken only when a
+// context parameter, or a context field a functional option sets, is nil
+// is not taken at a call that passes a context; a call that passes none,
+// or a literal nil, still reaches it.
+func TestNilContextBranch(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/nilctx", "prec/nilctx/req")
+}
