@@ -252,6 +252,9 @@ func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 	if it, ok := s.view.rules.FileCall(call, key, mk); ok {
 		return it, true
 	}
+	if s.view.buildsRequest(fn) && later.Silenced("net/http.NewRequest", call) {
+		return paths.Item{}, false // the request it builds is given a context before it is sent
+	}
 	if it, ok := s.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to
 	}
