@@ -116,9 +116,6 @@ type pkgView struct {
 	// rules judge one operation (internal/rules), reading the package
 	// only through what this hands them.
 	rules *rules.Pkg
-	// builders are this package's functions that build a request for
-	// their caller to send (attach.go).
-	builders map[*types.Func]bool
 }
 
 // scanned is the package with what its pre-passes found (see pkgView).

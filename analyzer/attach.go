@@ -17,8 +17,7 @@ func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx 
 
 // exportAttaches exports an attachFact for each function of files that
 // attaches a context parameter to a request parameter, and a BuilderFact
-// for each that builds a request for its caller (kept in v.builders for
-// this package's own calls).
+// for each that builds a request for its caller.
 func (v *pkgView) exportAttaches(files []*ast.File) {
 	info := v.pass.TypesInfo
 	decls := map[*types.Func]*ast.FuncDecl{}
@@ -26,7 +25,6 @@ func (v *pkgView) exportAttaches(files []*ast.File) {
 		decls[fn] = fd
 	}
 	decl := func(fn *types.Func) *ast.FuncDecl { return decls[fn] }
-	v.builders = map[*types.Func]bool{}
 	for fd, fn := range funcDecls(info, files) {
 		sig := fn.Type().(*types.Signature)
 		if a, ok := dataflow.Attaches(info, sig, fd.Body, v.ginFallback, v.attachOf); ok {
@@ -34,7 +32,6 @@ func (v *pkgView) exportAttaches(files []*ast.File) {
 			v.pass.ExportObjectFact(fn, &af)
 		}
 		if dataflow.BuildsRequest(info, sig, fd.Body, decl) {
-			v.builders[fn] = true
 			v.pass.ExportObjectFact(fn, new(dataflow.BuilderFact))
 		}
 	}
@@ -44,11 +41,7 @@ func (v *pkgView) exportAttaches(files []*ast.File) {
 // send: a caller that gives it a context before sending it made no
 // context-less request (x/oauth2's newTokenRequest).
 func (v *pkgView) buildsRequest(fn *types.Func) bool {
-	fn = fn.Origin()
-	if fn.Pkg() == v.pass.Pkg {
-		return v.builders[fn]
-	}
-	return fn.Pkg() != nil && v.pass.ImportObjectFact(fn, new(dataflow.BuilderFact))
+	return fn.Origin().Pkg() != nil && v.pass.ImportObjectFact(fn.Origin(), new(dataflow.BuilderFact))
 }
 
 // attachOf reads fn's attachFact.
