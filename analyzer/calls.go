@@ -127,8 +127,11 @@ func (v *pkgView) sitePos(site string) token.Pos {
 // passed to a synchronous parameter, or handed to an adapter.
 func (s *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (paths.Item, bool) {
 	fn = fn.Origin()
-	if fn.Pkg() == nil || s.view.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
+	if fn.Pkg() == nil {
 		return paths.Item{}, false
+	}
+	if key := knowledge.Qualified(fn, fn.Pkg().Path()); s.view.cfg.Allow[key] || knowledge.OptIn(key) {
+		return paths.Item{}, false // allowed, or run only in a mode the program opts into elsewhere
 	}
 	if fn.Pkg() == s.view.pass.Pkg {
 		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: paths.DisplayName(fn)}, true

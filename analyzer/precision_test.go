@@ -190,3 +190,11 @@ func TestNilContextBranch(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/nilctx", "prec/nilctx/req")
 }
+
+// TestPopPreloadOptIn: pop's preload is not followed from a query's
+// finisher (an optin row), so a query that never asks for it is silent;
+// one that calls EagerPreload is SIO001 at that call (issue 35).
+func TestPopPreloadOptIn(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/popeager")
+}

@@ -81,6 +81,13 @@ const (
 	// its queries on the chain it was built from (GormMigratorMethod). A
 	// table's own kind.
 	KindNoQuery Kind = "noquery"
+	// KindOptIn: a dependency's function that runs only in a mode the
+	// program opts into with another call, which a blocking row names
+	// where the program makes it (pop's preload runs only after the
+	// query's EagerPreload): it is not followed, so its I/O is reported
+	// at the opt-in call instead of at every query (OptIn). A table's own
+	// kind.
+	KindOptIn Kind = "optin"
 	// KindServe: a call that serves HTTP with a server whose timeouts are
 	// all zero: net/http's package-level ListenAndServe and Serve, and the
 	// frameworks' shortcuts over them (gin's Run). SIO008 flags it where
@@ -98,7 +105,7 @@ const (
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute, KindOptIn}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -225,6 +232,7 @@ var kindFields = map[Kind][]string{
 	KindGo:       nil,
 	KindFinisher: nil,
 	KindNoQuery:  nil,
+	KindOptIn:    nil,
 	KindServe:    {FieldServes},
 	KindRoute:    {FieldFramework, FieldHandler, FieldChain},
 }
