@@ -198,3 +198,11 @@ func TestPopPreloadOptIn(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/popeager")
 }
+
+// TestFieldWaitInItsOwnAdder: a Wait on a field inside a goroutine the
+// adding function starts is judged without following itself (sftpgo's
+// dependencies overflowed the analyzer's stack).
+func TestFieldWaitInItsOwnAdder(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/fieldwait")
+}
