@@ -137,6 +137,36 @@ func RegistrationOf(fn *types.Func) *Registration {
 	return registrationIndex()[fn.Pkg().Path()+"."+typ+"."+fn.Name()]
 }
 
+var routerTypes = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range Registrations() {
+		if r.Type != "" {
+			m[r.Path+"."+r.Type] = true
+		}
+	}
+	return m
+})
+
+// IsRouter reports whether t, pointer or not, is a router type of the
+// table (chi's Router and *Mux, fiber's *App, gorilla's *Router, …). A
+// router handed to a registration as its handler (chi's Mount, fiber's
+// Use with a sub-app, http.Handle("/", r)) serves the routes registered
+// on it, which their own registration calls find: it is no handler.
+func IsRouter(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj() == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	return routerTypes()[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
 // Import paths of gRPC and connect-go, whose registrations are generated
 // code recognised by shape rather than listed.
 const (

@@ -29,7 +29,7 @@ func TestRoutesTable(t *testing.T) {
 			t.Errorf("%s:%d: %s: no evidence, framework or handler", r.File, r.Line, r.Key)
 		}
 	}
-	if len(rows) < 228 || calls["net/http"] < 4 || calls["gorilla/mux"] < 4 || calls["chi"] < 52 || calls["gin"] < 22 || calls["echo"] < 52 || calls["fiber"] < 66 || calls["hertz"] < 18 || calls["httprouter"] < 10 {
+	if len(rows) < 248 || calls["net/http"] < 4 || calls["gorilla/mux"] < 4 || calls["chi"] < 64 || calls["gin"] < 22 || calls["echo"] < 52 || calls["fiber"] < 72 || calls["hertz"] < 20 || calls["httprouter"] < 10 {
 		t.Errorf("%d rows, calls by framework %v: the table lost rows", len(rows), calls)
 	}
 }
@@ -135,6 +135,38 @@ func TestRegistrationOf(t *testing.T) {
 			t.Errorf("%s: no registration, want %s's", tc.fn.FullName(), tc.framework)
 		case r != nil && (r.Framework != tc.framework || r.Handler != tc.handler || r.Chain != tc.chain):
 			t.Errorf("%s: %+v, want %s handler %d chain %v", tc.fn.FullName(), r, tc.framework, tc.handler, tc.chain)
+		}
+	}
+}
+
+// TestIsRouter: a router type is one the table's rows name, pointer or
+// not, concrete or interface; a type of the same name in another package,
+// or another type of a router's package, is none.
+func TestIsRouter(t *testing.T) {
+	named := func(path, name string, iface bool) *types.Named {
+		p := types.NewPackage(path, path[strings.LastIndex(path, "/")+1:])
+		var under types.Type = types.NewStruct(nil, nil)
+		if iface {
+			under = types.NewInterfaceType(nil, nil)
+		}
+		return types.NewNamed(types.NewTypeName(token.NoPos, p, name, nil), under, nil)
+	}
+	for _, tc := range []struct {
+		t    types.Type
+		want bool
+	}{
+		{types.NewPointer(named("github.com/go-chi/chi/v5", "Mux", false)), true},
+		{named("github.com/go-chi/chi/v5", "Router", true), true},
+		{types.NewPointer(named("github.com/gofiber/fiber/v3", "App", false)), true},
+		{types.NewPointer(named("net/http", "ServeMux", false)), true},
+		{types.NewPointer(named("example.com/chi", "Mux", false)), false},
+		{named("github.com/go-chi/chi/v5", "Context", false), false},
+		{types.NewPointer(named("net/http", "Request", false)), false},
+		{types.Typ[types.String], false},
+		{nil, false},
+	} {
+		if got := IsRouter(tc.t); got != tc.want {
+			t.Errorf("IsRouter(%v) = %v, want %v", tc.t, got, tc.want)
 		}
 	}
 }

@@ -231,7 +231,7 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 			args = args[:len(args)-1]
 			reg.Unresolved = append(reg.Unresolved, exprText(last)+": a slice of handlers")
 		}
-		g.registerArgs(&reg, args, in, ignores)
+		g.registerArgs(&reg, g.handlerArgs(fn, k.Handler, args), in, ignores)
 	} else {
 		reg.Framework = svc.Framework
 		a := call.Args[svc.Arg]
@@ -247,6 +247,67 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 	g.list = append(g.list, reg)
 }
 
+// handlerArgs drops, from the arguments args of a call of fn that start
+// at index first, those given to a parameter of type any whose own type
+// cannot be a handler: fiber's Use(args ...any) takes a prefix, a
+// []string of prefixes and (v3) a sub-app among its handlers. A func, a
+// type with a ServeHTTP method, or a value of interface type (which may
+// hold one) stays.
+func (g *Registry) handlerArgs(fn *types.Func, first int, args []ast.Expr) []ast.Expr {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Params().Len() == 0 {
+		return args
+	}
+	var out []ast.Expr
+	for i, a := range args {
+		if isEmptyInterface(paramType(sig, first+i)) && !mayBeHandler(g.pass.TypesInfo.TypeOf(a)) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// paramType is the type of sig's parameter that takes argument i, a
+// variadic parameter's element type for the arguments it gathers.
+func paramType(sig *types.Signature, i int) types.Type {
+	ps := sig.Params()
+	if i < ps.Len()-1 || !sig.Variadic() {
+		if i >= ps.Len() {
+			return nil
+		}
+		return ps.At(i).Type()
+	}
+	if sl, ok := ps.At(ps.Len() - 1).Type().(*types.Slice); ok {
+		return sl.Elem()
+	}
+	return nil
+}
+
+func isEmptyInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	return ok && it.NumMethods() == 0
+}
+
+// mayBeHandler reports whether a value of type t may be a handler: a
+// func, a type with a ServeHTTP method, an interface value, or a router
+// of the table (a sub-app, which registerArgs names).
+func mayBeHandler(t types.Type) bool {
+	if t == nil || knowledge.IsRouter(t) {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
 // registerArgs follows each handler argument of a registration to the
 // functions that will run and makes them roots. A parameter of the
 // function around the call makes that function a registrar: its callers'
@@ -256,6 +317,12 @@ func (g *Registry) registerArgs(reg *seen.Registration, args []ast.Expr, in stri
 		if p, ok := g.handlers.Param(a); ok {
 			g.addRegistrar(p, reg.Framework)
 			reg.Handlers = append(reg.Handlers, "what the callers of "+paths.DisplayName(p.Func)+" pass as "+exprText(a))
+			continue
+		}
+		if knowledge.IsRouter(g.pass.TypesInfo.TypeOf(a)) {
+			// A sub-router (chi's Mount, fiber's Use of an app): its own
+			// registration calls find its handlers.
+			reg.Handlers = append(reg.Handlers, "the routes registered on "+exprText(a))
 			continue
 		}
 		ts, why := g.handlers.Resolve(a)

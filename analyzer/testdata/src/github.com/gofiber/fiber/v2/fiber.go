@@ -13,3 +13,10 @@ type App struct{}
 
 func New() *App                              { return &App{} }
 func (a *App) Get(path string, h ...Handler) {}
+
+// Router is what App and Group implement, as fiber's.
+type Router interface {
+	Use(args ...interface{}) Router
+}
+
+func (a *App) Use(args ...interface{}) Router { return a }

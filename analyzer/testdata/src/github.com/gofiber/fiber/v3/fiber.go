@@ -21,3 +21,10 @@ type App struct{}
 
 func New() *App                              { return &App{} }
 func (a *App) Get(path string, h ...Handler) {}
+
+// Router is what App and Group implement, as fiber's.
+type Router interface {
+	Use(args ...any) Router
+}
+
+func (a *App) Use(args ...any) Router { return a }

@@ -1,0 +1,75 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/syncio/syncio/analyzer/seen"
+)
+
+// TestExtraRoutes: the registrations that are no verb route (chi's Mount,
+// NotFound and MethodNotAllowed on Router and Mux, gin's and hertz's
+// NoRoute and NoMethod, echo's RouteNotFound, fiber's Use) make the
+// handlers given to them roots, here through the program's registrars
+// with handlers of no handler shape, reported inside themselves. A
+// sub-router given to Mount, a sub-app, a prefix or a []string given to
+// Use is no handler and no unresolved one, and the roots line counts
+// every call.
+func TestExtraRoutes(t *testing.T) {
+	t.Parallel()
+	p := seenPackages(t, cases.Run(t, Analyzer, "extraroutes"))["extraroutes"]
+	if p == nil {
+		t.Fatal("no result for package extraroutes")
+	}
+	var byReg []string
+	for _, r := range p.Roots {
+		if r.How == seen.HowRegistration {
+			byReg = append(byReg, r.Name+" "+r.Framework)
+		}
+	}
+	sort.Strings(byReg)
+	want := []string{
+		"extraroutes.echoMissing echo",
+		"extraroutes.fiber2Page fiber",
+		"extraroutes.fiber3Page fiber",
+		"extraroutes.ginMissing gin",
+		"extraroutes.ginWrongMethod gin",
+		"extraroutes.hertzMissing hertz",
+		"extraroutes.hertzWrongMethod hertz",
+		"extraroutes.legacyPage chi",
+		"extraroutes.missingPage chi",
+		"extraroutes.muxLegacy chi",
+		"extraroutes.muxMissing chi",
+		"extraroutes.muxWrongMethod chi",
+		"extraroutes.wrongMethod chi",
+	}
+	if strings.Join(byReg, "\n") != strings.Join(want, "\n") {
+		t.Errorf("roots by registration:\n%s\nwant:\n%s", strings.Join(byReg, "\n"), strings.Join(want, "\n"))
+	}
+
+	regs := map[string]string{}
+	for _, r := range p.Registrations {
+		regs[filepath.Base(r.Pos)] = r.Call + ": " + strings.Join(r.Handlers, ", ") + strings.Join(r.Unresolved, ", ")
+	}
+	for pos, w := range map[string]string{
+		"extraroutes.go:113:2": "chi.(*Mux).Mount: the routes registered on api()",
+		"extraroutes.go:114:2": "chi.(*Mux).Mount: the routes registered on s.admin",
+		"extraroutes.go:115:2": "chi.(*Mux).Mount: extraroutes.files.ServeHTTP",
+		"extraroutes.go:175:2": "fiber.(*App).Use: func literal at extraroutes.go:175:16",
+		"extraroutes.go:176:2": "fiber.(*App).Use: func literal at extraroutes.go:176:30",
+		"extraroutes.go:182:2": "fiber.(*App).Use: the routes registered on fiber3.New()",
+		"extraroutes.go:183:2": "fiber.(*App).Use: func literal at extraroutes.go:183:8",
+	} {
+		if regs[pos] != w {
+			t.Errorf("registration at %s: %q, want %q", pos, regs[pos], w)
+		}
+	}
+	// 19 calls to the routers, and 7 calls of registrars (one per call,
+	// whatever the number of handlers it registers).
+	line := seen.Merge([]*seen.Package{p}).Line(nil)
+	if !strings.Contains(line, "by registration 13") || !strings.Contains(line, "; 26 registration calls, every handler resolved") {
+		t.Errorf("roots line: %s", line)
+	}
+}
