@@ -25,7 +25,7 @@ func TestRoutesTable(t *testing.T) {
 		calls[r.Framework] += len(r.Names)
 	}
 	for _, r := range rows {
-		if r.Evidence == "" || r.Framework == "" || r.HandlerIndex() < 0 {
+		if r.Evidence == "" || r.Framework == "" || (r.HandlerIndex() < 0 && r.Handler != HandlerField) {
 			t.Errorf("%s:%d: %s: no evidence, framework or handler", r.File, r.Line, r.Key)
 		}
 	}
@@ -51,6 +51,8 @@ func TestParseRegistrationsErrors(t *testing.T) {
 		{"example.com/r.(*R).Get | kind: route | framework: r | handler: 2 | evidence: e", `t.txt:4: example.com/r.(*R).Get is already at line 3`},
 		{"example.com/r.R.Get | kind: route | framework: r | handler: 1 | evidence: e", `t.txt:4: example.com/r.R.Get names the call of line 3`},
 		{"example.com/r.Handle | use: r.HandleContext | evidence: e", `t.txt:4: example.com/r.Handle: a blocking row (a routes table holds route rows only`},
+		{"example.com/r.R.NotFound | kind: route | framework: r | handler: field | chain: yes | evidence: e", `t.txt:4: example.com/r.R.NotFound: chain with handler field: a field holds one handler`},
+		{"example.com/r.NotFound | kind: route | framework: r | handler: field | evidence: e", `t.txt:4: example.com/r.NotFound: handler field names no type's field`},
 	} {
 		_, err := ParseRegistrations("t.txt", ok+tc.row+"\n")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; "+RouteSyntax) || strings.Contains(err.Error(), RowSyntax) {
@@ -74,15 +76,17 @@ func TestParseRegistrationsRuns(t *testing.T) {
 		"example.com/r.(*Mux).Add | kind: route | framework: r | handler: 2 | chain: yes | evidence: e",
 		"example.com/r.Router.Get | kind: route | framework: r | handler: 1 | chain: yes | evidence: e",
 		"example.com/r.Router.Use | kind: route | framework: r | handler: 1 | evidence: e",
+		"example.com/r.Router.NotFound | kind: route | framework: r | handler: field | evidence: e",
+		"example.com/r.Router.PanicHandler | kind: route | framework: r | handler: field | evidence: e",
 	}, "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, r := range regs {
-		got = append(got, r.Path+" "+r.Type+" "+strings.Join(r.Names, ",")+" "+string(rune('0'+r.Handler))+map[bool]string{true: " chain"}[r.Chain])
+		got = append(got, r.Path+" "+r.Type+" "+strings.Join(r.Names, ",")+" "+string(rune('0'+r.Handler))+map[bool]string{true: " chain"}[r.Chain]+map[bool]string{true: " field"}[r.Field])
 	}
-	want := []string{"example.com/r  Handle 1", "example.com/r Mux Get,Post 1 chain", "example.com/r Mux Add 2 chain", "example.com/r Router Get 1 chain", "example.com/r Router Use 1"}
+	want := []string{"example.com/r  Handle 1", "example.com/r Mux Get,Post 1 chain", "example.com/r Mux Add 2 chain", "example.com/r Router Get 1 chain", "example.com/r Router Use 1", "example.com/r Router NotFound,PanicHandler 0 field"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("registrations\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -168,5 +172,36 @@ func TestIsRouter(t *testing.T) {
 		if got := IsRouter(tc.t); got != tc.want {
 			t.Errorf("IsRouter(%v) = %v, want %v", tc.t, got, tc.want)
 		}
+	}
+}
+
+// TestFieldOf: a field row answers for the field of its type, pointer or
+// not, and for no method of the same name; a field of the same name on
+// another type, or a non-field variable, is none.
+func TestFieldOf(t *testing.T) {
+	muxPkg := types.NewPackage("github.com/gorilla/mux", "mux")
+	handler := types.NewInterfaceType(nil, nil)
+	notFound := types.NewField(token.NoPos, muxPkg, "NotFoundHandler", handler, false)
+	router := types.NewNamed(types.NewTypeName(token.NoPos, muxPkg, "Router", nil), types.NewStruct([]*types.Var{notFound}, nil), nil)
+	route := types.NewNamed(types.NewTypeName(token.NoPos, muxPkg, "Route", nil), types.NewStruct([]*types.Var{notFound}, nil), nil)
+	if r := FieldOf(types.NewPointer(router), notFound); r == nil || r.Framework != "gorilla/mux" || !r.Field {
+		t.Errorf("FieldOf(*mux.Router, NotFoundHandler) = %+v, want gorilla/mux's field", r)
+	}
+	if r := FieldOf(router, notFound); r == nil {
+		t.Error("FieldOf(mux.Router, NotFoundHandler) = nil, want the row")
+	}
+	if r := FieldOf(route, notFound); r != nil {
+		t.Errorf("FieldOf(mux.Route, NotFoundHandler) = %+v, want none", r)
+	}
+	if r := FieldOf(router, types.NewVar(token.NoPos, muxPkg, "NotFoundHandler", handler)); r != nil {
+		t.Errorf("a variable, not a field: %+v, want none", r)
+	}
+	recv := types.NewVar(token.NoPos, muxPkg, "r", types.NewPointer(router))
+	method := types.NewFunc(token.NoPos, muxPkg, "NotFoundHandler", types.NewSignatureType(recv, nil, nil, nil, nil, false))
+	if r := RegistrationOf(method); r != nil {
+		t.Errorf("RegistrationOf a method named like a field row: %+v, want none", r)
+	}
+	if IsRouter(types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, types.NewPackage("github.com/gofiber/fiber/v2", "fiber"), "Config", nil), types.NewStruct(nil, nil), nil))) {
+		t.Error("fiber's Config, which only a field row names, is a router")
 	}
 }

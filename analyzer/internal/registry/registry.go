@@ -81,6 +81,85 @@ func (g *Registry) Visit(call *ast.CallExpr, in string, ignores []*directive.Ign
 	g.noteCall(call, in, ignores)
 }
 
+// VisitAssign records the handlers that n, an assignment or a composite
+// literal, stores into a router's handler fields (knowledge.FieldOf):
+// r.NotFoundHandler = h, &httprouter.Router{PanicHandler: f}. Each field
+// set counts as a registration call.
+func (g *Registry) VisitAssign(n ast.Node, in string, ignores []*directive.Ignore) {
+	info := g.pass.TypesInfo
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+			return
+		}
+		for i, l := range n.Lhs {
+			sx, ok := ast.Unparen(l).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			sel := info.Selections[sx]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				continue
+			}
+			field, _ := sel.Obj().(*types.Var)
+			g.field(l, knowledge.FieldOf(fieldOwner(sel), field), field, n.Rhs[i], in, ignores)
+		}
+	case *ast.CompositeLit:
+		t := info.TypeOf(n)
+		for _, e := range n.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			id, ok := kv.Key.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			field, _ := info.Uses[id].(*types.Var)
+			g.field(kv, knowledge.FieldOf(t, field), field, kv.Value, in, ignores)
+		}
+	}
+}
+
+// field records the registration of value, set at at into field, a
+// router's handler field of the table (k), when k is not nil.
+func (g *Registry) field(at ast.Node, k *knowledge.Registration, field *types.Var, value ast.Expr, in string, ignores []*directive.Ignore) {
+	if k == nil {
+		return
+	}
+	if id, ok := ast.Unparen(value).(*ast.Ident); ok && id.Name == "nil" {
+		return
+	}
+	reg := seen.Registration{Pos: g.site(at.Pos()), Call: k.Type + "." + field.Name(), Framework: k.Framework}
+	if field.Pkg() != nil {
+		reg.Call = field.Pkg().Name() + "." + reg.Call
+	}
+	g.registerArgs(&reg, []ast.Expr{value}, in, ignores)
+	if !g.first.IsValid() {
+		g.first = at.Pos()
+	}
+	g.list = append(g.list, reg)
+}
+
+// fieldOwner is the type that declares the field sel selects: the
+// receiver's, or that of the embedded field the selection goes through
+// (a service's struct embedding *mux.Router).
+func fieldOwner(sel *types.Selection) types.Type {
+	t := sel.Recv()
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		t = st.Field(i).Type()
+	}
+	return t
+}
+
 // RegistrarFact lists the parameters whose values a function registers
 // with a router: navidrome's hr(r, path, f) registers a closure that calls
 // f, and h(r, path, f) hands hr a literal that calls f. What a caller

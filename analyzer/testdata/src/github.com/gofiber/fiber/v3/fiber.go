@@ -19,7 +19,11 @@ type Handler = func(Ctx) error
 
 type App struct{}
 
-func New() *App                              { return &App{} }
+type ErrorHandler = func(Ctx, error) error
+
+type Config struct{ ErrorHandler ErrorHandler }
+
+func New(config ...Config) *App              { return &App{} }
 func (a *App) Get(path string, h ...Handler) {}
 
 // Router is what App and Group implement, as fiber's.

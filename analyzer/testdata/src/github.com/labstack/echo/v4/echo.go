@@ -11,8 +11,13 @@ type MiddlewareFunc func(next HandlerFunc) HandlerFunc
 
 type Route struct{}
 
+type HTTPErrorHandler func(err error, c Context)
+
 // Echo keeps the servers Start and StartTLS serve, as echo's does.
-type Echo struct{ Server, TLSServer *http.Server }
+type Echo struct {
+	Server, TLSServer *http.Server
+	HTTPErrorHandler  HTTPErrorHandler
+}
 
 func New() *Echo                               { return &Echo{} }
 func (e *Echo) GET(path string, h HandlerFunc) {}
