@@ -10,7 +10,7 @@ import (
 )
 
 // TestExtraRoutes: the registrations that are no verb route (chi's Mount,
-// NotFound and MethodNotAllowed on Router and Mux, gin's and hertz's
+// NotFound and MethodNotAllowed on Router and Mux, v5 and before, gin's and hertz's
 // NoRoute and NoMethod, echo's RouteNotFound, fiber's Use) and the
 // routers' handler fields (gorilla's NotFoundHandler and
 // MethodNotAllowedHandler, httprouter's NotFound, MethodNotAllowed and
@@ -58,6 +58,12 @@ func TestExtraRoutes(t *testing.T) {
 		"extraroutes.onPanic httprouter",           // fields.go's
 		"extraroutes.routerMissing httprouter",     // fields.go's
 		"extraroutes.routerWrongMethod httprouter", // fields.go's
+		"extraroutes.v1Legacy chi",                 // chiv1.go's
+		"extraroutes.v1Missing chi",                // chiv1.go's
+		"extraroutes.v1MuxLegacy chi",              // chiv1.go's
+		"extraroutes.v1MuxMissing chi",             // chiv1.go's
+		"extraroutes.v1MuxWrongMethod chi",         // chiv1.go's
+		"extraroutes.v1WrongMethod chi",            // chiv1.go's
 		"extraroutes.wrongMethod chi",
 	}
 	if strings.Join(byReg, "\n") != strings.Join(want, "\n") {
@@ -89,11 +95,11 @@ func TestExtraRoutes(t *testing.T) {
 			t.Errorf("registration at %s: %q, want %q", pos, regs[pos], w)
 		}
 	}
-	// 19 calls to the routers, 10 handler fields set, and 10 calls of
+	// 25 calls to the routers, 10 handler fields set, and 12 calls of
 	// registrars (one per call, whatever the number of handlers it
 	// registers).
 	line := seen.Merge([]*seen.Package{p}).Line(nil)
-	if !strings.Contains(line, "by registration 23") || !strings.Contains(line, "; 39 registration calls, every handler resolved") {
+	if !strings.Contains(line, "by registration 29") || !strings.Contains(line, "; 47 registration calls, every handler resolved") {
 		t.Errorf("roots line: %s", line)
 	}
 }

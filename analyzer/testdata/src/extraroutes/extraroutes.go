@@ -1,4 +1,4 @@
-// Package extraroutes hands handlers to the routers' calls that register // want package:`convs\(7\)`
+// Package extraroutes hands handlers to the routers' calls that register
 // no verb route: chi's Mount, NotFound and MethodNotAllowed, gin's and
 // hertz's NoRoute and NoMethod, echo's RouteNotFound and fiber's Use. Each
 // goes through a registrar of the program's own with handlers of no
