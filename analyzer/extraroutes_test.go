@@ -40,8 +40,12 @@ func TestExtraRoutes(t *testing.T) {
 		"extraroutes.echo5Error echo",       // fields.go's
 		"extraroutes.echoError echo",        // fields.go's
 		"extraroutes.echoMissing echo",
+		"extraroutes.fiber2InGroup fiber",
+		"extraroutes.fiber2InRouter fiber",
 		"extraroutes.fiber2Page fiber",
 		"extraroutes.fiber3Error fiber", // fields.go's
+		"extraroutes.fiber3InGroup fiber",
+		"extraroutes.fiber3InRouter fiber",
 		"extraroutes.fiber3Page fiber",
 		"extraroutes.fiberError fiber", // fields.go's
 		"extraroutes.ginMissing gin",
@@ -95,11 +99,11 @@ func TestExtraRoutes(t *testing.T) {
 			t.Errorf("registration at %s: %q, want %q", pos, regs[pos], w)
 		}
 	}
-	// 25 calls to the routers, 10 handler fields set, and 12 calls of
+	// 29 calls to the routers, 10 handler fields set, and 14 calls of
 	// registrars (one per call, whatever the number of handlers it
 	// registers).
 	line := seen.Merge([]*seen.Package{p}).Line(nil)
-	if !strings.Contains(line, "by registration 29") || !strings.Contains(line, "; 47 registration calls, every handler resolved") {
+	if !strings.Contains(line, "by registration 33") || !strings.Contains(line, "; 53 registration calls, every handler resolved") {
 		t.Errorf("roots line: %s", line)
 	}
 }

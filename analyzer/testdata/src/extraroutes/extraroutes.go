@@ -183,6 +183,38 @@ func fiber3Use(a *fiber3.App, f fiber3Action) { // want fiber3Use:`^registrar\(1
 	a.Use(func(c fiber3.Ctx) error { return f(c, "anonymous") })
 }
 
+// fiber2Group and fiber3Group register through a group and through the
+// Router interface that App.Group returns.
+func fiber2Group(g *fiber2.Group, r fiber2.Router, inGroup, inRouter fiber2Action) { // want fiber2Group:`^registrar\(2,3\) fiber$`
+	g.Use(func(c *fiber2.Ctx) error { return inGroup(c, "anonymous") })
+	r.Use("/r", func(c *fiber2.Ctx) error { return inRouter(c, "anonymous") })
+}
+
+func fiber3Group(g *fiber3.Group, r fiber3.Router, inGroup, inRouter fiber3Action) { // want fiber3Group:`^registrar\(2,3\) fiber$`
+	g.Use(func(c fiber3.Ctx) error { return inGroup(c, "anonymous") })
+	r.Use("/r", func(c fiber3.Ctx) error { return inRouter(c, "anonymous") })
+}
+
+func fiber2InGroup(c *fiber2.Ctx, user string) error {
+	time.Sleep(time.Second) // want `^time.Sleep waits`
+	return nil
+}
+
+func fiber2InRouter(c *fiber2.Ctx, user string) error {
+	_, err := http.Head("http://fiber2-router.internal/" + user) // want `^net/http.Head blocks`
+	return err
+}
+
+func fiber3InGroup(c fiber3.Ctx, user string) error {
+	_, err := http.Get("http://fiber3-group.internal/" + user) // want `^net/http.Get blocks`
+	return err
+}
+
+func fiber3InRouter(c fiber3.Ctx, user string) error {
+	time.Sleep(time.Second) // want `^time.Sleep waits`
+	return nil
+}
+
 func fiber2Page(c *fiber2.Ctx, user string) error {
 	_, err := http.Get("http://fiber2.internal/" + user) // want `^net/http.Get blocks`
 	return err
@@ -200,4 +232,6 @@ func Others() {
 	echoNotFound(echo.New(), echoMissing)
 	fiber2Use(fiber2.New(), fiber2Page)
 	fiber3Use(fiber3.New(), fiber3Page)
+	fiber2Group(&fiber2.Group{}, fiber2.New(), fiber2InGroup, fiber2InRouter)
+	fiber3Group(&fiber3.Group{}, fiber3.New(), fiber3InGroup, fiber3InRouter)
 }

@@ -24,3 +24,8 @@ type Router interface {
 }
 
 func (a *App) Use(args ...interface{}) Router { return a }
+
+// Group is what App.Group returns behind Router, as fiber's.
+type Group struct{}
+
+func (g *Group) Use(args ...interface{}) Router { return g }

@@ -32,3 +32,8 @@ type Router interface {
 }
 
 func (a *App) Use(args ...any) Router { return a }
+
+// Group is what App.Group returns behind Router, as fiber's.
+type Group struct{}
+
+func (g *Group) Use(args ...any) Router { return g }
