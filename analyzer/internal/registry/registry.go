@@ -127,8 +127,10 @@ func (g *Registry) field(at ast.Node, k *knowledge.Registration, field *types.Va
 	if k == nil {
 		return
 	}
-	if id, ok := ast.Unparen(value).(*ast.Ident); ok && id.Name == "nil" {
-		return
+	if id, ok := ast.Unparen(value).(*ast.Ident); ok {
+		if _, isNil := g.pass.TypesInfo.Uses[id].(*types.Nil); isNil {
+			return
+		}
 	}
 	reg := seen.Registration{Pos: g.site(at.Pos()), Call: k.Type + "." + field.Name(), Framework: k.Framework}
 	if field.Pkg() != nil {
