@@ -160,7 +160,10 @@ type Row struct {
 	// Framework names the router's framework as the roots line shows it
 	// ("gin", "chi", …) (route).
 	Framework string
-	// Handler is the index, from 0, of the handler argument (route).
+	// Handler is the index, from 0, of the handler argument, or
+	// HandlerField when the key names a struct field of the router type
+	// that a program sets to a handler (gorilla's NotFoundHandler)
+	// (route).
 	Handler string
 	// Chain is ChainYes when every argument after the handler is a
 	// handler too, of the same type (gin, fiber, hertz: a route's
@@ -216,6 +219,9 @@ const (
 	RunsOnce = "once"
 	// ChainYes: a route row's arguments after the handler are handlers too.
 	ChainYes = "yes"
+	// HandlerField: a route row's key names a field of the router type,
+	// and the value assigned to it is the handler.
+	HandlerField = "field"
 )
 
 // kindFields are the fields each kind takes besides kind and evidence.
@@ -378,11 +384,14 @@ func parseRow(s string, table bool) (Row, error) {
 	if r.Runs != "" && r.Runs != RunsOnce {
 		return Row{}, fmt.Errorf("%s: runs %q: want %s (or no runs field: every call runs it)", r.Key, r.Runs, RunsOnce)
 	}
-	if r.Handler != "" && r.HandlerIndex() < 0 {
-		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1", r.Key, r.Handler)
+	if r.Handler != "" && r.Handler != HandlerField && r.HandlerIndex() < 0 {
+		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1, or %s for a field", r.Key, r.Handler, HandlerField)
 	}
 	if r.Chain != "" && r.Chain != ChainYes {
 		return Row{}, fmt.Errorf("%s: chain %q: want %s (or no chain field: the arguments after the handler are no handlers)", r.Key, r.Chain, ChainYes)
+	}
+	if r.Chain != "" && r.Handler == HandlerField {
+		return Row{}, fmt.Errorf("%s: chain with handler %s: a field holds one handler", r.Key, HandlerField)
 	}
 	return r, nil
 }
@@ -416,7 +425,7 @@ func (r Row) Indexes() []int {
 }
 
 // HandlerIndex returns a route row's handler field as an index, or -1
-// when it is empty or malformed.
+// when it is empty, malformed or HandlerField.
 func (r Row) HandlerIndex() int {
 	i, err := strconv.Atoi(r.Handler)
 	if err != nil || i < 0 {
