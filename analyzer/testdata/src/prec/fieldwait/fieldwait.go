@@ -12,7 +12,9 @@ import (
 	"sync"
 )
 
-type runner interface{ Wait(ctx context.Context) error }
+type runner interface {
+	Wait(ctx context.Context) error
+}
 
 type Client struct {
 	clientWG, pipesWG sync.WaitGroup
