@@ -151,6 +151,9 @@ type scanned struct {
 	// holds is what the package's places of interface type hold
 	// (join.Holds); nil in a dependency's package.
 	holds *join.Holds
+	// ctxOpts are the context fields the package's functional options
+	// set (dataflow.CtxOptions), for the guards of its bodies.
+	ctxOpts map[*types.Var]paths.Guard
 }
 
 // runner is the package with its functions' summaries (see pkgView).

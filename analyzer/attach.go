@@ -16,15 +16,32 @@ func (*attachFact) AFact() {}
 func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx %d)", f.Req, f.Ctx) }
 
 // exportAttaches exports an attachFact for each function of files that
-// attaches a context parameter to a request parameter.
+// attaches a context parameter to a request parameter, and a BuilderFact
+// for each that builds a request for its caller.
 func (v *pkgView) exportAttaches(files []*ast.File) {
 	info := v.pass.TypesInfo
+	decls := map[*types.Func]*ast.FuncDecl{}
 	for fd, fn := range funcDecls(info, files) {
-		if a, ok := dataflow.Attaches(info, fn.Type().(*types.Signature), fd.Body, v.ginFallback, v.attachOf); ok {
+		decls[fn] = fd
+	}
+	decl := func(fn *types.Func) *ast.FuncDecl { return decls[fn] }
+	for fd, fn := range funcDecls(info, files) {
+		sig := fn.Type().(*types.Signature)
+		if a, ok := dataflow.Attaches(info, sig, fd.Body, v.ginFallback, v.attachOf); ok {
 			af := attachFact(a)
 			v.pass.ExportObjectFact(fn, &af)
 		}
+		if dataflow.BuildsRequest(info, sig, fd.Body, decl) {
+			v.pass.ExportObjectFact(fn, new(dataflow.BuilderFact))
+		}
 	}
+}
+
+// buildsRequest reports whether fn builds a request for its caller to
+// send: a caller that gives it a context before sending it made no
+// context-less request (x/oauth2's newTokenRequest).
+func (v *pkgView) buildsRequest(fn *types.Func) bool {
+	return fn.Origin().Pkg() != nil && v.pass.ImportObjectFact(fn.Origin(), new(dataflow.BuilderFact))
 }
 
 // attachOf reads fn's attachFact.

@@ -113,6 +113,7 @@ func (s *scanned) scanCallbacks(files []*ast.File) {
 			ast.Inspect(d, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
+					s.reg.VisitAssign(n, in, ignores)
 					return true
 				}
 				s.reg.Visit(call, in, ignores)

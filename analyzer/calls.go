@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
@@ -77,13 +78,24 @@ func (r *runner) resolve(it paths.Item) *paths.Finding {
 		}
 		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.view.site(it.Pos), it.Pos), it.RecvOwn)
 	case it.Local != nil:
-		callee := r.byFunc[it.Local]
+		callee := r.local(it)
 		if callee == nil || callee.Root != resolve.NotRoot || callee.Result == nil {
 			return nil
 		}
 		return paths.OwnLocks(callee.WithMore(rules.Lockable).Prepend(it.Name, r.view.site(it.Pos), it.Pos), it.RecvOwn)
 	}
 	return nil
+}
+
+// local is the summary a call of a function of this package leads to:
+// the callee's, or the one without its guarded items (paths.IfGiven) when
+// the call makes every guard false.
+func (r *runner) local(it paths.Item) *paths.Summary {
+	s := r.byFunc[it.Local]
+	if s != nil && s.IfGiven != nil && it.Call != nil && paths.Off(s.Guards, dataflow.CtxGiven(r.view.pass.TypesInfo, it.Call)) {
+		return s.IfGiven
+	}
+	return s
 }
 
 // fromFact is the finding of one path of another package's fact.
@@ -115,14 +127,20 @@ func (v *pkgView) sitePos(site string) token.Pos {
 // passed to a synchronous parameter, or handed to an adapter.
 func (s *scanned) refItem(fn *types.Func, pos, end token.Pos, call *ast.CallExpr) (paths.Item, bool) {
 	fn = fn.Origin()
-	if fn.Pkg() == nil || s.view.cfg.Allow[knowledge.Qualified(fn, fn.Pkg().Path())] {
+	if fn.Pkg() == nil {
 		return paths.Item{}, false
+	}
+	if key := knowledge.Qualified(fn, fn.Pkg().Path()); s.view.cfg.Allow[key] || knowledge.OptIn(key) {
+		return paths.Item{}, false // allowed, or run only in a mode the program opts into elsewhere
 	}
 	if fn.Pkg() == s.view.pass.Pkg {
 		return paths.Item{Pos: pos, End: end, Call: call, Local: fn, Name: paths.DisplayName(fn)}, true
 	}
 	var f paths.BlocksFact
 	if s.view.pass.ImportObjectFact(fn, &f) {
+		if call != nil {
+			f = *f.ForCall(dataflow.CtxGiven(s.view.pass.TypesInfo, call))
+		}
 		ext := s.dropMemory(&f)
 		if ext.Opaque && s.memoryRow(fn) {
 			// The row's func values are the program's callbacks: opaque

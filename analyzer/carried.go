@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/join"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/registry"
@@ -16,7 +17,7 @@ import (
 // factTypes are the analyzer's fact types, one of each.
 func factTypes() []analysis.Fact {
 	return []analysis.Fact{new(paths.BlocksFact), new(resolve.CallsFact), new(resolve.AdapterFact), new(join.PendingFact), new(join.ConvFact),
-		new(join.JoinedFact), new(attachFact), new(registry.RegistrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
+		new(join.JoinedFact), new(attachFact), new(dataflow.BuilderFact), new(registry.RegistrarFact), new(resolve.StoresFact), new(rules.CtxCallbackFact),
 		new(resolve.MemoFact), new(join.RootSlotsFact), new(join.CarriedFact), new(paths.ExitsFact),
 		new(ginsetting.FallbackFact), new(ginsetting.HeldFact), new(ginsetting.DecidedFact)}
 }

@@ -128,6 +128,7 @@ func (s *scanned) collect(sig *types.Signature, body *ast.BlockStmt) []paths.Ite
 	// first call: no request path's, whatever it blocks on.
 	items = paths.Drop(items, resolve.FirstUse(info, sig, body, s.perRequest))
 	markOnce(items, onceSpans)
+	paths.MarkGuards(items, dataflow.NilGuards(info, sig, body, s.ctxOpts))
 	deadlines.Mark(items)
 	s.markJoins(items, body, flow, gorm, later)
 	if locks := regions.Locks(info, s.view.pass.Fset, body); len(locks) > 0 {
@@ -250,6 +251,9 @@ func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 	}
 	if it, ok := s.view.rules.FileCall(call, key, mk); ok {
 		return it, true
+	}
+	if s.view.buildsRequest(fn) && later.Silenced("net/http.NewRequest", call) {
+		return paths.Item{}, false // the request it builds is given a context before it is sent
 	}
 	if it, ok := s.refItem(fn, pos, end, call); ok {
 		return it, true // a callee: call resolution says what it leads to

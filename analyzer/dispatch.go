@@ -51,7 +51,7 @@ func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	}
 	sig, _ := s.view.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
 	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{s.view.site(call.Pos())}, Dep: s.view.thirdParty,
-		Ctx: sig != nil && rules.TakesContext(sig)}
+		Ctx: sig != nil && rules.TakesContext(sig), Given: dataflow.CtxGiven(s.view.pass.TypesInfo, call)}
 	d.SetRefs(s.funcArgs(call, sig))
 	if _, ok := selection.Recv().Underlying().(*types.Interface); ok && s.holds != nil {
 		// A receiver of unseen origin only can restrict nothing: it is
@@ -72,7 +72,7 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 	case it.Ext != nil:
 		in = it.Ext.Dyn
 	case it.Local != nil:
-		if callee := r.byFunc[it.Local]; callee != nil && callee.Root == resolve.NotRoot {
+		if callee := r.local(it); callee != nil && callee.Root == resolve.NotRoot {
 			in = callee.Dyn
 		}
 	case it.Lit != nil:
@@ -121,12 +121,7 @@ func (r *runner) methodFact(m *types.Func) *paths.BlocksFact {
 		if s.Root != resolve.NotRoot || (s.Result == nil && len(s.Dyn) == 0) {
 			return nil
 		}
-		bf := &paths.BlocksFact{Dyn: s.Dyn}
-		if s.Result != nil {
-			bf = s.WithMore(rules.Lockable).Fact()
-			bf.Dyn = s.Dyn
-		}
-		return bf
+		return s.Fact(rules.Lockable)
 	}
 	key := knowledge.Qualified(m, m.Pkg().Path())
 	if r.view.cfg.Allow[key] {

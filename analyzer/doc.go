@@ -75,7 +75,7 @@
 //	internal/resolve    who calls what: roots by signature, handlers, adapters, slots
 //	internal/dispatch   calls through interfaces and stored funcs: the model, its index and the walk
 //	internal/paths      the path model: Summary and Items, Finding, BlocksFact and its bounds
-//	internal/dataflow   values followed through one body: contexts, query chains, later uses
+//	internal/dataflow   values followed through one body: contexts, query chains, later uses, nil-context guards
 //	internal/registry   registration calls and registrars made roots; the seen.Package's roots
 //	internal/branches   dispatch branches told from handlers: Mark, and the references (Refs)
 //	internal/exits      stretches of a body that can only end the process (log.Fatal, os.Exit)

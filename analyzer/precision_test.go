@@ -192,3 +192,28 @@ func TestStoredSet(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/storedset", "prec/storedset/cache", "prec/storedset/dep", "prec/storedset/fs", "prec/storedset/setting")
 }
+
+// TestNilContextBranch: issue 35 class 3. A branch taken only when a
+// context parameter, or a context field a functional option sets, is nil
+// is not taken at a call that passes a context; a call that passes none,
+// or a literal nil, still reaches it.
+func TestNilContextBranch(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/nilctx", "prec/nilctx/req")
+}
+
+// TestPopPreloadOptIn: pop's preload is not followed from a query's
+// finisher (an optin row), so a query that never asks for it is silent;
+// one that calls EagerPreload is SIO001 at that call (issue 35).
+func TestPopPreloadOptIn(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/popeager")
+}
+
+// TestFieldWaitInItsOwnAdder: a Wait on a field inside a goroutine the
+// adding function starts is judged without following itself (sftpgo's
+// dependencies overflowed the analyzer's stack).
+func TestFieldWaitInItsOwnAdder(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/fieldwait")
+}

@@ -21,15 +21,13 @@ func (s *scanned) exportFacts(decls, roots []*paths.Summary) {
 		// another package that gives it a dropped context is no SIO002.
 		if sum.Root == resolve.NotRoot && (sum.Result != nil || len(sum.Dyn) > 0 || sum.Opaque || sum.MemOpaque || sum.Unfollowed != "" || s.ctxs.Unused(sum.Func)) && sum.Func != nil && !named.EntryPoint(sum.Func) &&
 			!s.view.cfg.Allow[knowledge.Qualified(sum.Func, sum.Func.Pkg().Path())] {
-			bf := &paths.BlocksFact{}
-			if sum.Result != nil {
-				bf = sum.WithMore(rules.Lockable).Fact()
+			bf := sum.Fact(rules.Lockable)
+			for f, g := bf, sum; f != nil; f, g = f.IfGiven, g.IfGiven {
+				f.Opaque = g.Opaque
+				f.Unfollowed = g.Unfollowed
+				f.OpaqueMemory = g.MemOpaque && !g.Opaque
+				f.CtxUnused = s.ctxs.Unused(sum.Func)
 			}
-			bf.Dyn = sum.Dyn
-			bf.Opaque = sum.Opaque
-			bf.Unfollowed = sum.Unfollowed
-			bf.OpaqueMemory = sum.MemOpaque && !sum.Opaque
-			bf.CtxUnused = s.ctxs.Unused(sum.Func)
 			s.view.pass.ExportObjectFact(sum.Func, bf)
 		}
 	}

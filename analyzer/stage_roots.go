@@ -64,6 +64,7 @@ func (r *runner) findRoots(files []*ast.File) *bodies {
 					s.Items[i].Once = true
 				}
 			}
+			s.SplitGuards()
 			b.decls = append(b.decls, s)
 			if s.Root != resolve.NotRoot {
 				if fn != nil {

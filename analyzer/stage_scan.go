@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/directive"
 	"github.com/syncio/syncio/analyzer/internal/exits"
 	"github.com/syncio/syncio/analyzer/internal/join"
@@ -64,6 +65,7 @@ func (s *scanned) scan() []*ast.File {
 	s.view.exportAttaches(files)
 	s.exits = exits.Find(s.view.pass, s.view.cfg.Exits, files)
 	s.perRequest = resolve.PerRequestTypes(s.view.pass.Pkg, s.view.pass.TypesInfo, files)
+	s.ctxOpts = dataflow.CtxOptions(s.view.pass.Pkg, s.view.pass.TypesInfo, files)
 	return files
 }
 

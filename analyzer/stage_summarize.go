@@ -22,11 +22,19 @@ func (r *runner) summarize(decls []*paths.Summary) {
 					changed = true
 				}
 			}
+			if g := s.IfGiven; g != nil {
+				for _, it := range g.Items {
+					changed = r.summarizeItem(g, it) || changed
+				}
+			}
 		}
 	}
 	rec := r.recorder()
 	for _, s := range decls {
 		s.Dyn = rec.SealArgs(s.Dyn)
+		if s.IfGiven != nil {
+			s.IfGiven.Dyn = rec.SealArgs(s.IfGiven.Dyn)
+		}
 	}
 }
 

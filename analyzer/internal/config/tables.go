@@ -61,7 +61,7 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Exits = map[string]bool{}
 		}
 		c.Exits[r.Key] = true
-	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery, knowledge.KindServe:
+	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery, knowledge.KindServe, knowledge.KindOptIn:
 		// The tables' own kinds, read from knowledge by resolve and the
 		// rules (StdCallbacks, GoStarters, DbxFinisher,
 		// GormMigratorMethod, ZeroServers); no user's entry gives them.

@@ -45,6 +45,9 @@ type DynCall[F any] struct {
 	// store.Get): it is dispatched only to the concrete types the program
 	// itself converts, never to the dependency's own.
 	Dep bool
+	// Given is what the call's arguments give that a binding's nil test
+	// on a context may depend on (Walk.Given).
+	Given []string `json:",omitempty"`
 	// Args are the call's func arguments that do something: dispatch
 	// follows one into a binding that calls its parameter on the spot.
 	// refs are the same before the package's summaries are final

@@ -38,6 +38,10 @@ type Walk[F, P any] struct {
 	// Paths returns f's own paths, each after prefix and sites (the chain
 	// to f from the interface call's caller).
 	Paths func(f *F, prefix, sites []string) []P
+	// Given returns what f leads to at a call whose arguments give
+	// given (DynCall.Given): f, or f without what runs only under a nil
+	// context the call passes. Nil: f.
+	Given func(f *F, given []string) *F
 	// Held marks a path reached through a nested interface call with the
 	// lock held at the call that led there, when the path holds none and
 	// a lock makes a finding of it.
@@ -149,7 +153,11 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
 		sites := append(append([]string(nil), d.Sites...), d.Sites[last])
-		out = append(out, w.follow(d, cm.Fact, prefix, sites, depth, visiting, 0)...)
+		f := cm.Fact
+		if w.Given != nil {
+			f = w.Given(f, d.Given)
+		}
+		out = append(out, w.follow(d, f, prefix, sites, depth, visiting, 0)...)
 		// The func arguments the bound method calls on the spot run on
 		// the caller's path, after the method in the chain.
 		for _, a := range d.Args {

@@ -24,7 +24,8 @@ func NewWalk(b *paths.Bindings, memoryIdle func() bool, fromFact func(*paths.Blo
 		Opaque: func(bf *paths.BlocksFact) bool {
 			return bf.Opaque || (bf.OpaqueMemory && !memoryIdle())
 		},
-		Dyn: func(bf *paths.BlocksFact) []paths.DynCall { return bf.Dyn },
+		Dyn:   func(bf *paths.BlocksFact) []paths.DynCall { return bf.Dyn },
+		Given: (*paths.BlocksFact).ForCall,
 		Paths: func(bf *paths.BlocksFact, prefix, sites []string) []*paths.Finding {
 			if len(bf.Chain) == 0 {
 				return nil

@@ -40,6 +40,10 @@ func renderRegistrations(regs []Registration, readIn map[string][]string) string
 		if g.calls[r.Type] != "" {
 			g.calls[r.Type] += "; "
 		}
+		if r.Field {
+			g.calls[r.Type] += renderNames(r.Names) + " (field)"
+			continue
+		}
 		g.calls[r.Type] += renderNames(r.Names) + " (" + ordinal(r.Handler+1)
 		if r.Chain {
 			g.calls[r.Type] += " on"

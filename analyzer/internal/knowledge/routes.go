@@ -34,11 +34,15 @@ type Registration struct {
 	// handlers (echo's m ...MiddlewareFunc).
 	Handler int
 	Chain   bool
+	// Field marks fields of the router type, not methods: Names are
+	// struct fields that hold a handler, set by assignment
+	// (r.NotFoundHandler = h) or in a composite literal (FieldOf).
+	Field bool
 }
 
 // RouteSyntax is what a routes table's row looks like, for error
 // messages.
-const RouteSyntax = `want "pkg/path.(*Router).Get | kind: route | framework: name | handler: index" (from 0), optionally "| chain: yes", then "| evidence: text"; see docs/frameworks.md`
+const RouteSyntax = `want "pkg/path.(*Router).Get | kind: route | framework: name | handler: index" (from 0), optionally "| chain: yes", then "| evidence: text"; or "pkg/path.Router.Field | kind: route | framework: name | handler: field | evidence: text"; see docs/frameworks.md`
 
 // ParseRegistrations parses a routes table (ParseTable): route rows only,
 // a run of rows of one type with the same framework, handler and chain
@@ -63,10 +67,16 @@ func ParseRegistrations(file, data string) ([]Registration, error) {
 			return nil, fmt.Errorf("%s:%d: %s names the call of line %d (a method is known by its type, pointer or not); %s", file, r.Line, r.Key, line, RouteSyntax)
 		}
 		at[path+"."+typ+"."+name] = r.Line
-		reg := Registration{Framework: r.Framework, Path: path, Type: typ, Handler: r.HandlerIndex(), Chain: r.Chain == ChainYes}
+		reg := Registration{Framework: r.Framework, Path: path, Type: typ, Handler: r.HandlerIndex(), Chain: r.Chain == ChainYes, Field: r.Handler == HandlerField}
+		if reg.Field {
+			reg.Handler = 0
+			if typ == "" {
+				return nil, fmt.Errorf("%s:%d: %s: handler %s names no type's field; %s", file, r.Line, r.Key, HandlerField, RouteSyntax)
+			}
+		}
 		if n := len(regs); n > 0 {
 			last := &regs[n-1]
-			if last.Framework == reg.Framework && last.Path == reg.Path && last.Type == reg.Type && last.Handler == reg.Handler && last.Chain == reg.Chain {
+			if last.Framework == reg.Framework && last.Path == reg.Path && last.Type == reg.Type && last.Handler == reg.Handler && last.Chain == reg.Chain && last.Field == reg.Field {
 				last.Names = append(last.Names, name)
 				continue
 			}
@@ -134,7 +144,61 @@ func RegistrationOf(fn *types.Func) *Registration {
 		}
 		typ = n.Obj().Name()
 	}
-	return registrationIndex()[fn.Pkg().Path()+"."+typ+"."+fn.Name()]
+	if r := registrationIndex()[fn.Pkg().Path()+"."+typ+"."+fn.Name()]; r != nil && !r.Field {
+		return r
+	}
+	return nil
+}
+
+// FieldOf returns the table entry of field, a struct field declared in
+// owner (pointer or not) that holds a router's handler (a Field entry),
+// or nil.
+func FieldOf(owner types.Type, field *types.Var) *Registration {
+	if owner == nil || field == nil || !field.IsField() || field.Pkg() == nil {
+		return nil
+	}
+	owner = types.Unalias(owner)
+	if p, ok := owner.(*types.Pointer); ok {
+		owner = types.Unalias(p.Elem())
+	}
+	n, ok := owner.(*types.Named)
+	if !ok || n.Obj() == nil || n.Obj().Pkg() != field.Pkg() {
+		return nil
+	}
+	if r := registrationIndex()[field.Pkg().Path()+"."+n.Obj().Name()+"."+field.Name()]; r != nil && r.Field {
+		return r
+	}
+	return nil
+}
+
+var routerTypes = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range Registrations() {
+		if r.Type != "" && !r.Field {
+			m[r.Path+"."+r.Type] = true
+		}
+	}
+	return m
+})
+
+// IsRouter reports whether t, pointer or not, is a router type of the
+// table (chi's Router and *Mux, fiber's *App, gorilla's *Router, …). A
+// router handed to a registration as its handler (chi's Mount, fiber's
+// Use with a sub-app, http.Handle("/", r)) serves the routes registered
+// on it, which their own registration calls find: it is no handler.
+func IsRouter(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj() == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	return routerTypes()[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
 }
 
 // Import paths of gRPC and connect-go, whose registrations are generated

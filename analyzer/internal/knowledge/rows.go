@@ -81,6 +81,13 @@ const (
 	// its queries on the chain it was built from (GormMigratorMethod). A
 	// table's own kind.
 	KindNoQuery Kind = "noquery"
+	// KindOptIn: a dependency's function that runs only in a mode the
+	// program opts into with another call, which a blocking row names
+	// where the program makes it (pop's preload runs only after the
+	// query's EagerPreload): it is not followed, so its I/O is reported
+	// at the opt-in call instead of at every query (OptIn). A table's own
+	// kind.
+	KindOptIn Kind = "optin"
 	// KindServe: a call that serves HTTP with a server whose timeouts are
 	// all zero: net/http's package-level ListenAndServe and Serve, and the
 	// frameworks' shortcuts over them (gin's Run). SIO008 flags it where
@@ -98,7 +105,7 @@ const (
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute, KindOptIn}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -153,7 +160,10 @@ type Row struct {
 	// Framework names the router's framework as the roots line shows it
 	// ("gin", "chi", …) (route).
 	Framework string
-	// Handler is the index, from 0, of the handler argument (route).
+	// Handler is the index, from 0, of the handler argument, or
+	// HandlerField when the key names a struct field of the router type
+	// that a program sets to a handler (gorilla's NotFoundHandler)
+	// (route).
 	Handler string
 	// Chain is ChainYes when every argument after the handler is a
 	// handler too, of the same type (gin, fiber, hertz: a route's
@@ -209,6 +219,9 @@ const (
 	RunsOnce = "once"
 	// ChainYes: a route row's arguments after the handler are handlers too.
 	ChainYes = "yes"
+	// HandlerField: a route row's key names a field of the router type,
+	// and the value assigned to it is the handler.
+	HandlerField = "field"
 )
 
 // kindFields are the fields each kind takes besides kind and evidence.
@@ -225,6 +238,7 @@ var kindFields = map[Kind][]string{
 	KindGo:       nil,
 	KindFinisher: nil,
 	KindNoQuery:  nil,
+	KindOptIn:    nil,
 	KindServe:    {FieldServes},
 	KindRoute:    {FieldFramework, FieldHandler, FieldChain},
 }
@@ -370,11 +384,14 @@ func parseRow(s string, table bool) (Row, error) {
 	if r.Runs != "" && r.Runs != RunsOnce {
 		return Row{}, fmt.Errorf("%s: runs %q: want %s (or no runs field: every call runs it)", r.Key, r.Runs, RunsOnce)
 	}
-	if r.Handler != "" && r.HandlerIndex() < 0 {
-		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1", r.Key, r.Handler)
+	if r.Handler != "" && r.Handler != HandlerField && r.HandlerIndex() < 0 {
+		return Row{}, fmt.Errorf("%s: handler %q: want the handler argument's index from 0, e.g. 1, or %s for a field", r.Key, r.Handler, HandlerField)
 	}
 	if r.Chain != "" && r.Chain != ChainYes {
 		return Row{}, fmt.Errorf("%s: chain %q: want %s (or no chain field: the arguments after the handler are no handlers)", r.Key, r.Chain, ChainYes)
+	}
+	if r.Chain != "" && r.Handler == HandlerField {
+		return Row{}, fmt.Errorf("%s: chain with handler %s: a field holds one handler", r.Key, HandlerField)
 	}
 	return r, nil
 }
@@ -408,7 +425,7 @@ func (r Row) Indexes() []int {
 }
 
 // HandlerIndex returns a route row's handler field as an index, or -1
-// when it is empty or malformed.
+// when it is empty, malformed or HandlerField.
 func (r Row) HandlerIndex() int {
 	i, err := strconv.Atoi(r.Handler)
 	if err != nil || i < 0 {

@@ -5,7 +5,9 @@
 // lock held through a method's receiver (locks.go), the instances of
 // internal/dispatch's model with BlocksFact as their payload (dyn.go), and
 // ExitsFact, the mark of a function that ends the process (exits.go), so
-// that a caller's branch ending in it is no request path in any package.
+// that a caller's branch ending in it is no request path in any package,
+// and the guards of items that run only under a nil context the caller
+// gives, with the summary a call that passes one leads to (guard.go).
 //
 // It decides no rule. Where a rule's judgement shapes a path (which rules
 // a held lock makes SIO003), the rules hand it in.

@@ -76,6 +76,11 @@ type BlocksFact struct {
 	// given to it reaches nothing, whatever it blocks on with its own. Only
 	// a fact exported anyway carries it: a callee without one is idle.
 	CtxUnused bool `json:",omitempty"`
+	// IfGiven is the fact of the function's items that run whatever its
+	// context is, for a call that makes each of Guards false: one that
+	// passes the context a nil test in the body is on (guard.go).
+	Guards  []Guard     `json:",omitempty"`
+	IfGiven *BlocksFact `json:",omitempty"`
 }
 
 // AFact marks BlocksFact as an object fact.
@@ -119,6 +124,17 @@ func (f *BlocksFact) String() string {
 			s += " + "
 		}
 		s += "ctxunused"
+	}
+	if f.IfGiven != nil {
+		var gs []string
+		for _, g := range f.Guards {
+			gs = append(gs, strings.Join(g, "|"))
+		}
+		then := f.IfGiven.String()
+		if then == "" {
+			then = "nothing"
+		}
+		s += " + given(" + strings.Join(gs, ", ") + ": " + then + ")"
 	}
 	return s
 }

@@ -62,6 +62,9 @@ type Item struct {
 	// with a deadline: SIO008 does not pass through it (rules'
 	// Deadlines.Mark).
 	Bounded bool
+	// Guard marks an item that runs only while a context the caller
+	// gives is nil (guard.go): a call that gives one does not reach it.
+	Guard Guard
 	// Fixes are suggested fixes made by another package's pass (a
 	// deferred SIO002 candidate's).
 	Fixes []analysis.SuggestedFix

@@ -54,6 +54,10 @@ type Summary struct {
 	// MemOpaque: it hands one only to memory rows' functions
 	// (BlocksFact.OpaqueMemory).
 	MemOpaque bool
+	// IfGiven is the summary of the items no guard holds (guard.go), for
+	// a call that makes all of Guards false; nil when no item is guarded.
+	IfGiven *Summary
+	Guards  []Guard
 }
 
 // WithMore returns the function's result with the other paths attached

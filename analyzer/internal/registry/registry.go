@@ -81,6 +81,87 @@ func (g *Registry) Visit(call *ast.CallExpr, in string, ignores []*directive.Ign
 	g.noteCall(call, in, ignores)
 }
 
+// VisitAssign records the handlers that n, an assignment or a composite
+// literal, stores into a router's handler fields (knowledge.FieldOf):
+// r.NotFoundHandler = h, &httprouter.Router{PanicHandler: f}. Each field
+// set counts as a registration call.
+func (g *Registry) VisitAssign(n ast.Node, in string, ignores []*directive.Ignore) {
+	info := g.pass.TypesInfo
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+			return
+		}
+		for i, l := range n.Lhs {
+			sx, ok := ast.Unparen(l).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			sel := info.Selections[sx]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				continue
+			}
+			field, _ := sel.Obj().(*types.Var)
+			g.field(l, knowledge.FieldOf(fieldOwner(sel), field), field, n.Rhs[i], in, ignores)
+		}
+	case *ast.CompositeLit:
+		t := info.TypeOf(n)
+		for _, e := range n.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			id, ok := kv.Key.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			field, _ := info.Uses[id].(*types.Var)
+			g.field(kv, knowledge.FieldOf(t, field), field, kv.Value, in, ignores)
+		}
+	}
+}
+
+// field records the registration of value, set at at into field, a
+// router's handler field of the table (k), when k is not nil.
+func (g *Registry) field(at ast.Node, k *knowledge.Registration, field *types.Var, value ast.Expr, in string, ignores []*directive.Ignore) {
+	if k == nil {
+		return
+	}
+	if id, ok := ast.Unparen(value).(*ast.Ident); ok {
+		if _, isNil := g.pass.TypesInfo.Uses[id].(*types.Nil); isNil {
+			return
+		}
+	}
+	reg := seen.Registration{Pos: g.site(at.Pos()), Call: k.Type + "." + field.Name(), Framework: k.Framework}
+	if field.Pkg() != nil {
+		reg.Call = field.Pkg().Name() + "." + reg.Call
+	}
+	g.registerArgs(&reg, []ast.Expr{value}, in, ignores)
+	if !g.first.IsValid() {
+		g.first = at.Pos()
+	}
+	g.list = append(g.list, reg)
+}
+
+// fieldOwner is the type that declares the field sel selects: the
+// receiver's, or that of the embedded field the selection goes through
+// (a service's struct embedding *mux.Router).
+func fieldOwner(sel *types.Selection) types.Type {
+	t := sel.Recv()
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		t = st.Field(i).Type()
+	}
+	return t
+}
+
 // RegistrarFact lists the parameters whose values a function registers
 // with a router: navidrome's hr(r, path, f) registers a closure that calls
 // f, and h(r, path, f) hands hr a literal that calls f. What a caller
@@ -231,7 +312,7 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 			args = args[:len(args)-1]
 			reg.Unresolved = append(reg.Unresolved, exprText(last)+": a slice of handlers")
 		}
-		g.registerArgs(&reg, args, in, ignores)
+		g.registerArgs(&reg, g.handlerArgs(fn, k.Handler, args), in, ignores)
 	} else {
 		reg.Framework = svc.Framework
 		a := call.Args[svc.Arg]
@@ -247,6 +328,67 @@ func (g *Registry) registration(call *ast.CallExpr, in string, ignores []*direct
 	g.list = append(g.list, reg)
 }
 
+// handlerArgs drops, from the arguments args of a call of fn that start
+// at index first, those given to a parameter of type any whose own type
+// cannot be a handler: fiber's Use(args ...any) takes a prefix, a
+// []string of prefixes and (v3) a sub-app among its handlers. A func, a
+// type with a ServeHTTP method, or a value of interface type (which may
+// hold one) stays.
+func (g *Registry) handlerArgs(fn *types.Func, first int, args []ast.Expr) []ast.Expr {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Params().Len() == 0 {
+		return args
+	}
+	var out []ast.Expr
+	for i, a := range args {
+		if isEmptyInterface(paramType(sig, first+i)) && !mayBeHandler(g.pass.TypesInfo.TypeOf(a)) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// paramType is the type of sig's parameter that takes argument i, a
+// variadic parameter's element type for the arguments it gathers.
+func paramType(sig *types.Signature, i int) types.Type {
+	ps := sig.Params()
+	if i < ps.Len()-1 || !sig.Variadic() {
+		if i >= ps.Len() {
+			return nil
+		}
+		return ps.At(i).Type()
+	}
+	if sl, ok := ps.At(ps.Len() - 1).Type().(*types.Slice); ok {
+		return sl.Elem()
+	}
+	return nil
+}
+
+func isEmptyInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	return ok && it.NumMethods() == 0
+}
+
+// mayBeHandler reports whether a value of type t may be a handler: a
+// func, a type with a ServeHTTP method, an interface value, or a router
+// of the table (a sub-app, which registerArgs names).
+func mayBeHandler(t types.Type) bool {
+	if t == nil || knowledge.IsRouter(t) {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
 // registerArgs follows each handler argument of a registration to the
 // functions that will run and makes them roots. A parameter of the
 // function around the call makes that function a registrar: its callers'
@@ -256,6 +398,12 @@ func (g *Registry) registerArgs(reg *seen.Registration, args []ast.Expr, in stri
 		if p, ok := g.handlers.Param(a); ok {
 			g.addRegistrar(p, reg.Framework)
 			reg.Handlers = append(reg.Handlers, "what the callers of "+paths.DisplayName(p.Func)+" pass as "+exprText(a))
+			continue
+		}
+		if knowledge.IsRouter(g.pass.TypesInfo.TypeOf(a)) {
+			// A sub-router (chi's Mount, fiber's Use of an app): its own
+			// registration calls find its handlers.
+			reg.Handlers = append(reg.Handlers, "the routes registered on "+exprText(a))
 			continue
 		}
 		ts, why := g.handlers.Resolve(a)

@@ -522,13 +522,16 @@ const (
 // contexts its calls hand on.
 type Deadlines struct {
 	p      *Pkg
-	assign map[types.Object][]ast.Expr // the body's assignments to its locals
+	assign map[types.Object][]ast.Expr // the body's assignments to its locals and parameters
 	params map[types.Object]bool
+	// visiting are the variables whose bound is being computed: ctx =
+	// context.WithValue(ctx, …) reads ctx again.
+	visiting map[types.Object]bool
 }
 
 // NewDeadlines reads a body's assignments for SIO008.
 func (p *Pkg) NewDeadlines(sig *types.Signature, body *ast.BlockStmt) *Deadlines {
-	d := &Deadlines{p: p, assign: map[types.Object][]ast.Expr{}, params: map[types.Object]bool{}}
+	d := &Deadlines{p: p, assign: map[types.Object][]ast.Expr{}, params: map[types.Object]bool{}, visiting: map[types.Object]bool{}}
 	if sig != nil {
 		for i := range sig.Params().Len() {
 			d.params[sig.Params().At(i)] = true
@@ -579,19 +582,25 @@ func join(bs []bound) bound {
 	return out
 }
 
-// local is the bound of a local variable by its assignments in the body;
-// a parameter has none known here (what a caller hands it is judged at
-// the caller, Mark).
+// local is the bound of a local variable by its assignments in the body.
+// A parameter's own value has no deadline known here (what a caller hands
+// it is judged at the caller, Mark), but the body may give it one: ctx,
+// cancel = context.WithTimeout(ctx, d) bounds what follows.
 func (d *Deadlines) local(id *ast.Ident, of func(ast.Expr, int) bound, depth int) bound {
 	obj := d.p.Info.ObjectOf(id)
 	if obj == nil {
 		return unknownBound
 	}
-	if d.params[obj] {
-		return unbounded
+	if d.visiting[obj] {
+		return unbounded // the variable's value again: it adds no deadline
 	}
+	d.visiting[obj] = true
+	defer delete(d.visiting, obj)
 	vs := d.assign[obj]
 	var bs []bound
+	if d.params[obj] {
+		bs = append(bs, unbounded)
+	}
 	for _, v := range vs {
 		if v == nil {
 			bs = append(bs, unknownBound)

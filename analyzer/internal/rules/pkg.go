@@ -38,6 +38,10 @@ type Pkg struct {
 	// dl is what the package stores for SIO008 (deadline.go); nil until
 	// first asked.
 	dl *deadlineIndex
+	// joining are the WaitGroup fields whose joined work is being
+	// computed (fieldJoins): a Wait on the field inside a goroutine that
+	// the adding function starts leads back to the same field.
+	joining map[*types.Var]bool
 }
 
 // Term is an item for an operation found in the body itself (not a call

@@ -568,9 +568,17 @@ func (p *Pkg) fieldJoins(call *ast.CallExpr, work Work) (joined []paths.Item, ok
 		return nil, false
 	}
 	field, _ := info.Uses[recv.Sel].(*types.Var)
-	if field == nil || !field.IsField() {
+	if field == nil || !field.IsField() || p.joining[field] {
+		// Already being joined: a goroutine that waits on the field,
+		// started by a function that adds to it (hashicorp/go-plugin's
+		// Client.Start), is no more known the second time round.
 		return nil, false
 	}
+	if p.joining == nil {
+		p.joining = map[*types.Var]bool{}
+	}
+	p.joining[field] = true
+	defer delete(p.joining, field)
 	adds := func(body ast.Node) bool {
 		found := false
 		ast.Inspect(body, func(n ast.Node) bool {

@@ -106,6 +106,7 @@ type options struct {
 	exitZero     bool
 	context      int
 	includeTests bool
+	group        bool // fold the findings of one cause into one (group.go)
 	sarif        string
 	sarifRoot    string // -sarif-root; "" is the git work tree's top, else the working directory
 	confirm      string
@@ -148,6 +149,7 @@ func newFlagSet(cfg Config, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.partial, "partial", false, "analyse the packages that load and name the others on stderr (and in -sarif) without failing the run for them: the exit code then depends on findings alone (still 1 when no package loaded)")
 	fs.StringVar(&o.baseline, "baseline", "", "fail only on findings not in the baseline `file`; when the file does not exist, write it with the current findings and exit 0")
 	fs.BoolVar(&o.baseWrite, "baseline-write", false, "with -baseline, (re)write the baseline file with the current findings and exit 0")
+	fs.BoolVar(&o.group, "group", true, "report the findings that one place in the program causes for many request paths once, at that place, naming the paths (text and -sarif; -json keeps each path's finding and gives its \"cause\"); -group=false reports each path's finding")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	// false, not the true it falls back to, so that the flag package
 	// adds no "(default true)" after the usage that tells the default.
@@ -425,9 +427,13 @@ func analyze(cfg Config, o options, patterns []string) int {
 		}
 	}
 
+	prog := program(initial)
+	if o.group {
+		shown = grouped(shown, prog)
+	}
 	code := ExitClean
 	if o.json {
-		if err := writeJSON(stdoutOf(cfg), graph); err != nil {
+		if err := writeJSON(stdoutOf(cfg), graph, causes(found, prog)); err != nil {
 			fmt.Fprintf(stderr, "%s: writing JSON: %v\n", name, err)
 			code = ExitError
 		}
@@ -468,7 +474,12 @@ func analyze(cfg Config, o options, patterns []string) int {
 				notices = append(notices, note)
 			}
 		}
-		if err := writeSARIF(cfg, o.sarif, dir, sarifRoot(dir, o.sarifRoot), found, problems, blindWarnings(roots), notices, joined); err != nil {
+		inSARIF := found
+		if o.group && joined == nil {
+			// -confirm's verdicts are per finding as the analyzer made it.
+			inSARIF = grouped(found, prog)
+		}
+		if err := writeSARIF(cfg, o.sarif, dir, sarifRoot(dir, o.sarifRoot), inSARIF, problems, blindWarnings(roots), notices, joined); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			code = ExitError
 		}
@@ -642,6 +653,11 @@ type finding struct {
 	pos   token.Position
 	base  baselineEntry // the finding's key in a baseline
 	state string        // with -baseline: stateNew or stateUnchanged
+	// paths counts the request paths' findings folded into this one by
+	// their cause (group.go), 0 for a finding of its own; roots are the
+	// others' root calls.
+	paths int
+	roots []rootRef
 }
 
 // collect returns the root diagnostics, de-duplicated (a file in both a
@@ -670,6 +686,12 @@ func collect(g *checker.Graph) []finding {
 			out = append(out, finding{diag: d, fset: fset, pos: p, base: base})
 		}
 	}
+	sortFindings(out)
+	return out
+}
+
+// sortFindings orders findings by position, then message.
+func sortFindings(out []finding) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].pos, out[j].pos
 		if a.Filename != b.Filename {
@@ -683,7 +705,6 @@ func collect(g *checker.Graph) []finding {
 		}
 		return out[i].diag.Message < out[j].diag.Message
 	})
-	return out
 }
 
 // printText prints findings as singlechecker does, "file:line:col: message"
@@ -696,6 +717,9 @@ func printText(w io.Writer, dir string, found []finding, contextLines int) error
 		printOne(&b, dir, fset.Position(f.diag.Pos), fset.Position(f.diag.End), f.diag.Message, contextLines)
 		for _, r := range f.diag.Related {
 			printOne(&b, dir, fset.Position(r.Pos), fset.Position(r.End), "\t"+r.Message, contextLines)
+		}
+		for _, line := range rootLines(f, func(p string) string { return shortPath(dir, p) }) {
+			fmt.Fprintf(&b, "\t%s\n", line)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -781,6 +805,9 @@ func sarifFindings(found []finding) []sarifreport.Finding {
 	for _, f := range found {
 		sf := sarifreport.FromDiagnostic(f.fset, f.diag)
 		sf.BaselineState = f.state
+		for _, r := range f.roots {
+			sf.Roots = append(sf.Roots, sarifreport.Hop{Pos: r.pos, Message: strings.TrimSpace("also reached from " + r.name)})
+		}
 		out = append(out, sf)
 	}
 	return out

@@ -22,12 +22,14 @@ import (
 // counted, there being nothing to name.
 func printFixPages(w io.Writer, name string, found []finding) error {
 	type page struct{ rule, url string }
-	counts := map[page]int{}
+	counts, paths := map[page]int{}, map[page]int{}
 	for _, f := range found {
 		if f.diag.URL == "" {
 			continue
 		}
-		counts[page{ruleOf(f.diag.Category, f.diag.Message), f.diag.URL}]++
+		p := page{ruleOf(f.diag.Category, f.diag.Message), f.diag.URL}
+		counts[p]++
+		paths[p] += max(f.paths, 1)
 	}
 	pages := make([]page, 0, len(counts))
 	for p := range counts {
@@ -49,6 +51,11 @@ func printFixPages(w io.Writer, name string, found []finding) error {
 		rule := p.rule
 		if rule == "" {
 			rule = "findings without a rule ID"
+		}
+		if paths[p] > n {
+			// Findings folded by their cause (group.go): say how many
+			// request paths they stand for.
+			noun += fmt.Sprintf(", %d request paths", paths[p])
 		}
 		fmt.Fprintf(&b, "%s: %s (%d %s): %s\n", name, rule, n, noun, p.url)
 	}

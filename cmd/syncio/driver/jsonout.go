@@ -14,8 +14,9 @@ import (
 // every package, in the JSON tree of singlechecker -json
 // ({"pkg": {"analyzer": [diagnostic...] or {"error": "..."}}}), with one
 // field more per diagnostic: "url", its Diagnostic.URL (the finding's fix
-// page). checker.Graph.PrintJSON drops it.
-func writeJSON(w io.Writer, g *checker.Graph) error {
+// page), which checker.Graph.PrintJSON drops, and, where a finding is
+// fixed elsewhere than at its position, "cause" and "paths" (group.go).
+func writeJSON(w io.Writer, g *checker.Graph, causes map[[2]string]jsonCause) error {
 	tree := map[string]map[string]any{}
 	for act := range g.All() {
 		var v any
@@ -25,7 +26,11 @@ func writeJSON(w io.Writer, g *checker.Graph) error {
 		case act.IsRoot && len(act.Diagnostics) > 0:
 			diags := make([]jsonDiagnostic, 0, len(act.Diagnostics))
 			for _, d := range act.Diagnostics {
-				diags = append(diags, toJSON(act, d))
+				jd := toJSON(act, d)
+				if c, ok := causes[[2]string{jd.Posn, jd.Message}]; ok && c.Cause != jd.Posn {
+					jd.Cause, jd.Paths = c.Cause, c.Paths
+				}
+				diags = append(diags, jd)
 			}
 			v = diags
 		default:
@@ -59,6 +64,11 @@ type jsonDiagnostic struct {
 	Message        string        `json:"message"`
 	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
 	Related        []jsonRelated `json:"related,omitempty"`
+	// Cause is where the finding is fixed when that is not its own
+	// position (group.go), and Paths how many request paths' findings
+	// share it.
+	Cause string `json:"cause,omitempty"`
+	Paths int    `json:"paths,omitempty"`
 }
 
 type jsonFix struct {

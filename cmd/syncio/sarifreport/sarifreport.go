@@ -47,6 +47,10 @@ type Finding struct {
 	Pos     token.Position
 	End     token.Position // may be invalid when the analyzer gave no end
 	Chain   []Hop
+	// Roots are the other request paths' calls that reach the same cause,
+	// when the finding stands for several (syncio's grouping): SARIF's
+	// relatedLocations.
+	Roots []Hop
 	// Properties, when set, become the result's property bag (syncio
 	// -confirm puts a finding's run-time verdict there).
 	Properties map[string]any
@@ -312,6 +316,13 @@ func (b *builder) addResult(ruleID string, f Finding) error {
 	withProperties(res, f.Properties)
 	if f.BaselineState != "" {
 		res.WithBaselineState(f.BaselineState)
+	}
+	for i, r := range f.Roots {
+		rl, err := b.location(r.Pos, token.Position{})
+		if err != nil {
+			return err
+		}
+		res.AddRelatedLocation(rl.WithID(i + 1).WithMessage(sarif.NewTextMessage(r.Message)))
 	}
 	if len(f.Chain) == 0 {
 		return nil

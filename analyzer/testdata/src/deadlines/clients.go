@@ -62,6 +62,38 @@ func ViaFieldBounded(w http.ResponseWriter, r *http.Request) {
 
 type key struct{}
 
+// ViaReassigned hands the helper the request's context; the helper gives
+// its parameter a deadline before it sends: clean (supabase/auth's
+// template fetch, 24 false findings before).
+func ViaReassigned(w http.ResponseWriter, r *http.Request) {
+	_ = upstream.getBounded(r.Context())
+}
+
+// ViaValued: the helper only adds a value to its parameter: reported.
+func ViaValued(w http.ResponseWriter, r *http.Request) {
+	_ = upstream.getValued(r.Context()) // want `ViaValued calls deadlines.api.getValued → net/http.\(\*Client\).Do, which sends with an http.Client that has no Timeout`
+}
+
+func (a api) getBounded(ctx context.Context) error { // want getBounded:`^io\(deadlines.api.get → net/http.\(\*Client\).Do\)$`
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return a.get(ctx)
+}
+
+func (a api) getValued(ctx context.Context) error { // want getValued:`SIO008`
+	ctx = context.WithValue(ctx, key{}, 1)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://up/y", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
 func (a api) get(ctx context.Context) error { // want get:`^blocks\(SIO008: net/http.\(\*Client\).Do\) \+ io\(net/http.\(\*Client\).Do\)$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://up/y", nil)
 	if err != nil {

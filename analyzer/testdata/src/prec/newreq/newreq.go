@@ -8,6 +8,8 @@ package newreq
 import (
 	"context"
 	"net/http"
+	"os"
+	"strings"
 )
 
 type client struct {
@@ -124,4 +126,55 @@ func OneCallDown(w http.ResponseWriter, r *http.Request) {
 func OneCallDownDropped(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequest(http.MethodGet, "http://x", nil) // want `NewRequest builds a request without the request context`
 	_, _ = doRequest(context.Background(), req)                // want `doRequest is given context.Background\(\)`
+}
+
+// newTokenRequest builds a request and returns it for its caller to send
+// (x/oauth2's shape: RetrieveToken sends it through doTokenRoundTrip).
+func newTokenRequest(url string, v map[string]string) (*http.Request, error) { // want newTokenRequest:`builds-request` newTokenRequest:`blocks\(SIO001: net/http.NewRequest\)`
+	body := encode(v)
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return req, nil
+}
+
+func encode(v map[string]string) string {
+	var b strings.Builder
+	for k, x := range v {
+		b.WriteString(k + "=" + x + "&")
+	}
+	return b.String()
+}
+
+// BuiltThenAttached: the builder's request is given the request's
+// context one call down before it is sent: no SIO001.
+func BuiltThenAttached(w http.ResponseWriter, r *http.Request) {
+	req, err := newTokenRequest("http://x", nil)
+	if err != nil {
+		return
+	}
+	_, _ = doRequest(r.Context(), req) // want `\(SIO008\)$`
+}
+
+// BuiltAndSent sends the builder's request as it is: SIO001 through it.
+func BuiltAndSent(w http.ResponseWriter, r *http.Request) {
+	req, _ := newTokenRequest("http://x", nil) // want `BuiltAndSent calls newreq.newTokenRequest → net/http.NewRequest`
+	_, _ = http.DefaultClient.Do(req)
+}
+
+// buildAndLog is no builder: it also writes a file.
+func buildAndLog(url string) (*http.Request, error) { // want buildAndLog:`blocks\(SIO001: net/http.NewRequest\)`
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	_ = os.WriteFile("/tmp/last-url", []byte(url), 0o600)
+	return req, err
+}
+
+// NotABuilder: attaching a context to its request leaves its other work
+// reported (the NewRequest inside it included: the function is judged
+// whole).
+func NotABuilder(w http.ResponseWriter, r *http.Request) {
+	req, _ := buildAndLog("http://x")  // want `NotABuilder calls newreq.buildAndLog → net/http.NewRequest`
+	_, _ = doRequest(r.Context(), req) // want `\(SIO008\)$`
 }

@@ -34,6 +34,9 @@ type Engine struct {
 
 func New() *Engine { return &Engine{} }
 
+func (e *Engine) NoRoute(handlers ...HandlerFunc)  {}
+func (e *Engine) NoMethod(handlers ...HandlerFunc) {}
+
 // Run and RunTLS serve with a zero-timeout server, as gin's do
 // (knowledge's serve rows).
 func (e *Engine) Run(addr ...string) error                    { return http.ListenAndServe("", nil) }

@@ -3,7 +3,11 @@ package mux
 
 import "net/http"
 
-type Router struct{}
+// Router holds the handlers of unmatched requests, as gorilla's does.
+type Router struct {
+	NotFoundHandler         http.Handler
+	MethodNotAllowedHandler http.Handler
+}
 
 func NewRouter() *Router                                             { return &Router{} }
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {}

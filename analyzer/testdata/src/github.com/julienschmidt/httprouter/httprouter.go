@@ -13,7 +13,13 @@ func (ps Params) ByName(name string) string { return "" }
 
 type Handle func(http.ResponseWriter, *http.Request, Params)
 
-type Router struct{}
+// Router holds the handlers of unmatched requests and panics, as
+// httprouter's does.
+type Router struct {
+	NotFound         http.Handler
+	MethodNotAllowed http.Handler
+	PanicHandler     func(http.ResponseWriter, *http.Request, interface{})
+}
 
 func New() *Router                               { return &Router{} }
 func (r *Router) GET(path string, handle Handle) {}

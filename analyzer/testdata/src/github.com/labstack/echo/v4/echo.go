@@ -7,12 +7,24 @@ type Context interface{ Request() *http.Request }
 
 type HandlerFunc func(Context) error
 
+type MiddlewareFunc func(next HandlerFunc) HandlerFunc
+
+type Route struct{}
+
+type HTTPErrorHandler func(err error, c Context)
+
 // Echo keeps the servers Start and StartTLS serve, as echo's does.
-type Echo struct{ Server, TLSServer *http.Server }
+type Echo struct {
+	Server, TLSServer *http.Server
+	HTTPErrorHandler  HTTPErrorHandler
+}
 
 func New() *Echo                               { return &Echo{} }
 func (e *Echo) GET(path string, h HandlerFunc) {}
-func (e *Echo) Start(address string) error     { return nil }
+func (e *Echo) RouteNotFound(path string, h HandlerFunc, m ...MiddlewareFunc) *Route {
+	return nil
+}
+func (e *Echo) Start(address string) error { return nil }
 func (e *Echo) StartTLS(address string, certFile, keyFile any) error {
 	return nil
 }

@@ -12,7 +12,13 @@ type HandlerFunc func(c *Context) error
 
 type MiddlewareFunc func(next HandlerFunc) HandlerFunc
 
-type Echo struct{}
+type HTTPErrorHandler func(c *Context, err error)
+
+type Echo struct{ HTTPErrorHandler HTTPErrorHandler }
+
+type Config struct{ HTTPErrorHandler HTTPErrorHandler }
+
+func NewWithConfig(config Config) *Echo { return &Echo{} }
 
 func New() *Echo                                                    { return &Echo{} }
 func (e *Echo) GET(path string, h HandlerFunc, m ...MiddlewareFunc) {}

@@ -9,3 +9,6 @@ type RouterGroup struct{}
 func (g *RouterGroup) GET(relativePath string, handlers ...app.HandlerFunc) {}
 
 type Engine struct{ RouterGroup }
+
+func (e *Engine) NoRoute(handlers ...app.HandlerFunc)  {}
+func (e *Engine) NoMethod(handlers ...app.HandlerFunc) {}

@@ -1,0 +1,3 @@
+module example.com/groupmod
+
+go 1.25
