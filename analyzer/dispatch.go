@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"github.com/syncio/syncio/analyzer/internal/dataflow"
 	"github.com/syncio/syncio/analyzer/internal/dispatch"
@@ -53,12 +52,8 @@ func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{s.view.site(call.Pos())}, Dep: s.view.thirdParty,
 		Ctx: sig != nil && rules.TakesContext(sig), Given: dataflow.CtxGiven(s.view.pass.TypesInfo, call)}
 	d.SetRefs(s.funcArgs(call, sig))
-	if _, ok := selection.Recv().Underlying().(*types.Interface); ok && s.holds != nil {
-		// A receiver of unseen origin only can restrict nothing: it is
-		// not carried (facts hold every interface call on a path).
-		if hs := s.holds.Refs(sel.X); slices.ContainsFunc(hs, func(r string) bool { return r != dispatch.Unseen }) {
-			d.Holds = hs
-		}
+	if _, ok := selection.Recv().Underlying().(*types.Interface); ok {
+		d.Holds = s.holds.Receiver(sel.X)
 	}
 	return d
 }

@@ -563,6 +563,20 @@ func (h *Holds) tupleRefs(e ast.Expr, k int) []string {
 	return []string{dispatch.Unseen}
 }
 
+// Receiver returns, for an interface call on x, where x comes from (Refs),
+// or nil when h is nil or nothing of it is seen: a receiver of unseen
+// origin only can restrict nothing, and is not carried (facts hold every
+// interface call on a path).
+func (h *Holds) Receiver(x ast.Expr) []string {
+	if h == nil {
+		return nil
+	}
+	if hs := h.Refs(x); slices.ContainsFunc(hs, func(r string) bool { return r != dispatch.Unseen }) {
+		return hs
+	}
+	return nil
+}
+
 // Refs returns where the value of e comes from: the concrete type it
 // has ("T:" and its name, as a binding's Conv.Type), the places it is
 // read from, dispatch.Nil, or dispatch.Unseen.
