@@ -148,6 +148,9 @@ type scanned struct {
 	// a getter of theirs that fills a field on first use runs per request
 	// (resolve.FirstUse).
 	perRequest map[*types.TypeName]bool
+	// holds is what the package's places of interface type hold
+	// (join.Holds); nil in a dependency's package.
+	holds *join.Holds
 	// ctxOpts are the context fields the package's functional options
 	// set (dataflow.CtxOptions), for the guards of its bodies.
 	ctxOpts map[*types.Var]paths.Guard

@@ -20,26 +20,20 @@ func (f *attachFact) String() string { return fmt.Sprintf("attaches(req %d, ctx 
 // for each that builds a request for its caller.
 func (v *pkgView) exportAttaches(files []*ast.File) {
 	info := v.pass.TypesInfo
-	decls := map[*types.Func]*ast.FuncDecl{}
+	builders := dataflow.Builders(info, files)
 	for fd, fn := range funcDecls(info, files) {
-		decls[fn] = fd
-	}
-	decl := func(fn *types.Func) *ast.FuncDecl { return decls[fn] }
-	for fd, fn := range funcDecls(info, files) {
-		sig := fn.Type().(*types.Signature)
-		if a, ok := dataflow.Attaches(info, sig, fd.Body, v.ginFallback, v.attachOf); ok {
+		if a, ok := dataflow.Attaches(info, fn.Type().(*types.Signature), fd.Body, v.ginFallback, v.attachOf); ok {
 			af := attachFact(a)
 			v.pass.ExportObjectFact(fn, &af)
 		}
-		if dataflow.BuildsRequest(info, sig, fd.Body, decl) {
+		if builders[fn] {
 			v.pass.ExportObjectFact(fn, new(dataflow.BuilderFact))
 		}
 	}
 }
 
 // buildsRequest reports whether fn builds a request for its caller to
-// send: a caller that gives it a context before sending it made no
-// context-less request (x/oauth2's newTokenRequest).
+// send (x/oauth2's newTokenRequest; dataflow.BuildsRequest).
 func (v *pkgView) buildsRequest(fn *types.Func) bool {
 	return fn.Origin().Pkg() != nil && v.pass.ImportObjectFact(fn.Origin(), new(dataflow.BuilderFact))
 }

@@ -52,6 +52,9 @@ func (s *scanned) dynItem(call *ast.CallExpr) *paths.DynCall {
 	d := &paths.DynCall{Iface: key, Method: sel.Sel.Name, Chain: []string{name}, Sites: []string{s.view.site(call.Pos())}, Dep: s.view.thirdParty,
 		Ctx: sig != nil && rules.TakesContext(sig), Given: dataflow.CtxGiven(s.view.pass.TypesInfo, call)}
 	d.SetRefs(s.funcArgs(call, sig))
+	if _, ok := selection.Recv().Underlying().(*types.Interface); ok {
+		d.Holds = s.holds.Receiver(sel.X)
+	}
 	return d
 }
 
@@ -174,6 +177,7 @@ func (r *runner) recorder() *join.Recorder {
 		Opaque:  r.methodOpaque,
 		Calls:   r.scanned.sync.Params,
 		Root:    r.view.cfg.isRoot,
+		Holds:   r.scanned.holds,
 	}
 }
 

@@ -182,6 +182,17 @@ func TestOneDiagnosticThroughTheJoin(t *testing.T) {
 	cases.Run(t, Analyzer, "prec/onediag")
 }
 
+// TestStoredSet: a call through a field of interface type is dispatched
+// to the types stored into that field, across packages (a getter behind
+// an interface, a constructor's parameter kept in another package's
+// field); a field some of whose stores are not seen is dispatched to
+// every binding, and the chain says which were not seen stored there
+// (issue 35).
+func TestStoredSet(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/storedset", "prec/storedset/cache", "prec/storedset/dep", "prec/storedset/fs", "prec/storedset/setting")
+}
+
 // TestNilContextBranch: issue 35 class 3. A branch taken only when a
 // context parameter, or a context field a functional option sets, is nil
 // is not taken at a call that passes a context; a call that passes none,

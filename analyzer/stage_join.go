@@ -24,7 +24,7 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 	for i, c := range r.view.below {
 		below[i] = c.Fact
 	}
-	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Emitted: r.view.rep.Emitted}, below, join.Hooks{
+	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Holds: r.scanned.holds.Edges(), Emitted: r.view.rep.Emitted}, below, join.Hooks{
 		Export:  r.view.pass.ExportPackageFact,
 		Walk:    r.scanned.walk,
 		Apply:   join.ApplyPending(r.view.rules),

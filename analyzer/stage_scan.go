@@ -58,6 +58,7 @@ func (s *scanned) scan() []*ast.File {
 	s.stored = resolve.NewStored(s.view.pass, s.slots)
 	if !s.view.thirdParty {
 		s.stored.Scan(files)
+		s.holds = join.NewHolds(s.view.pass.TypesInfo, s.view.pass.Pkg, files)
 	}
 	s.findSlotRoots(files)
 	s.scanContexts(files)

@@ -37,6 +37,28 @@ var builderPkgs = map[string]bool{
 	"net/url": true, "encoding/json": true, "encoding/base64": true, "encoding/hex": true,
 }
 
+// Builders returns the functions declared in files that build a request
+// for their caller (BuildsRequest).
+func Builders(info *types.Info, files []*ast.File) map[*types.Func]bool {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	out := map[*types.Func]bool{}
+	for fn, fd := range decls {
+		if BuildsRequest(info, fn.Type().(*types.Signature), fd.Body, func(f *types.Func) *ast.FuncDecl { return decls[f] }) {
+			out[fn] = true
+		}
+	}
+	return out
+}
+
 // BuildsRequest reports whether the function of sig and body builds an
 // *http.Request with http.NewRequest and returns it (its first result),
 // doing nothing else than value work: calls of builderPkgs, of the

@@ -54,6 +54,11 @@ type DynCall[F any] struct {
 	// (unexported, so facts never encode them).
 	Args []DynArg[F]
 	refs []ArgRef
+	// Holds are where the call's receiver comes from, when it is read
+	// from a field, a variable, a parameter or a call's result (see
+	// Hold): the call is dispatched only to the types stored there, when
+	// every store is seen.
+	Holds []string
 }
 
 // Key names the interface call: interface, method and the call's site.
@@ -169,6 +174,22 @@ func (c *Conv[F]) Method(name string) *ConvMethod[F] {
 	return nil
 }
 
+// Hold is one edge of what a place of interface type holds: To holds
+// what From is. A place is a struct field ("F:" and its resolve.FieldKey),
+// a package variable ("V:"), a declared function's parameter ("P:") or
+// result ("R:", by types.Func.FullName and index), an interface method's
+// result ("M:" iface.Method#k) or the parameter of any method of a name
+// called dynamically ("N:" name#i). From is a place, a concrete type
+// ("T:" and its name as Conv.Type spells it) or Unseen.
+type Hold struct{ To, From string }
+
+// Unseen is a value whose origin the analysis does not follow; Nil is
+// nil, stored: a place that holds only nil calls nothing.
+const (
+	Unseen = "?"
+	Nil    = "nil"
+)
+
 // Bindings index the conversions a package sees, for the join.
 type Bindings[F any] struct {
 	ByMethod map[string][]*Conv[F]      // concrete conversions by method name
@@ -195,6 +216,72 @@ type Bindings[F any] struct {
 	// one the call reads, by site (file:line:col). Start keeps them: they
 	// are the whole join's.
 	Unfollowed map[string]Unfollowed
+	// Holds are the edges of what places hold (Hold), To → Froms, and
+	// held the closures already computed (Held).
+	Holds map[string][]string
+	held  map[string]heldSet
+}
+
+type heldSet struct {
+	types map[string]bool
+	all   bool
+}
+
+// AddHolds adds what places hold to b.
+func (b *Bindings[F]) AddHolds(hs []Hold) {
+	if b.Holds == nil {
+		b.Holds = map[string][]string{}
+		b.held = map[string]heldSet{}
+	}
+	for _, h := range hs {
+		b.Holds[h.To] = append(b.Holds[h.To], h.From)
+	}
+}
+
+// maxHeld bounds the places one receiver's closure visits.
+const maxHeld = 1 << 12
+
+// Held returns the concrete types seen stored into the places refs
+// name, and whether that is all they may hold: no value of an unseen
+// origin reaches them, no place among them is one nothing is seen stored
+// into (a parameter of a function whose callers are not seen, a
+// dependency's result). A place seen holding only nil holds no type.
+func (b *Bindings[F]) Held(refs []string) (map[string]bool, bool) {
+	key := strings.Join(refs, "\x00")
+	if h, ok := b.held[key]; ok {
+		return h.types, h.all
+	}
+	out := heldSet{types: map[string]bool{}, all: true}
+	seen := map[string]bool{}
+	queue := slices.Clone(refs)
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		switch {
+		case r == Unseen:
+			out.all = false
+		case r == Nil:
+		case strings.HasPrefix(r, "T:"):
+			out.types[r[2:]] = true
+		case seen[r]:
+		case len(seen) >= maxHeld:
+			out.all = false
+			queue = nil
+		default:
+			seen[r] = true
+			from := b.Holds[r]
+			if len(from) == 0 && !strings.HasPrefix(r, "N:") {
+				// Nothing seen stored there. A method name nothing
+				// calls dynamically adds nothing.
+				out.all = false
+			}
+			queue = append(queue, from...)
+		}
+	}
+	if b.held != nil {
+		b.held[key] = out
+	}
+	return out.types, out.all
 }
 
 // Start readies b for the walk of one call: its budgets full, nothing

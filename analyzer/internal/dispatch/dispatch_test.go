@@ -336,3 +336,49 @@ func check(t *testing.T, path, src string, extra map[string]string) (*ast.File, 
 	maps.Copy(srcs, extra)
 	return standin.Check(t, token.NewFileSet(), path, src, srcs)
 }
+
+// TestHeld: what a receiver holds is the concrete types reaching it
+// through the places that feed it (a cycle among them included); nil
+// stored adds no type; a value of unseen origin, or a place nothing is
+// seen stored into, leaves the set incomplete, with what was seen; a
+// method name nothing calls dynamically adds nothing.
+func TestHeld(t *testing.T) {
+	t.Parallel()
+	b := Index[int](nil)
+	b.AddHolds([]Hold{
+		{To: "F:a", From: "P:new#0"},
+		{To: "P:new#0", From: "T:*cache.Memo"},
+		{To: "P:new#0", From: "F:b"},
+		{To: "F:b", From: "F:a"}, // a cycle
+		{To: "F:b", From: Nil},
+		{To: "F:c", From: "T:*cache.Redis"},
+		{To: "F:c", From: Unseen},
+		{To: "F:d", From: "T:*cache.Memo"},
+		{To: "F:d", From: "P:unseen#0"},
+		{To: "P:m#0", From: "N:Set#0"},
+		{To: "P:m#0", From: "T:*cache.Memo"},
+		{To: "F:nil", From: Nil},
+	})
+	for _, c := range []struct {
+		refs  []string
+		types []string
+		all   bool
+	}{
+		{[]string{"F:a"}, []string{"*cache.Memo"}, true},
+		{[]string{"F:a", "F:c"}, []string{"*cache.Memo", "*cache.Redis"}, false},
+		{[]string{"F:d"}, []string{"*cache.Memo"}, false},
+		{[]string{"P:m#0"}, []string{"*cache.Memo"}, true},
+		{[]string{"F:nil"}, nil, true},
+		{[]string{"T:*x.Y"}, []string{"*x.Y"}, true},
+	} {
+		ts, all := b.Held(c.refs)
+		got := slices.Sorted(maps.Keys(ts))
+		if !slices.Equal(got, c.types) || all != c.all {
+			t.Errorf("Held(%v) = %v, %v; want %v, %v", c.refs, got, all, c.types, c.all)
+		}
+		// Asked again, from the cache: the same.
+		if ts2, all2 := b.Held(c.refs); !maps.Equal(ts, ts2) || all != all2 {
+			t.Errorf("Held(%v) again = %v, %v", c.refs, ts2, all2)
+		}
+	}
+}

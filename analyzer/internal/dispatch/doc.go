@@ -5,13 +5,17 @@
 // a root's call (PendingCall), a conversion of a concrete type to an
 // interface (Conv) and where a composite literal makes one
 // (CompositeConversions), which interfaces are followed at all
-// (IfaceKey), and the index the join reads (Bindings, built by Index).
+// (IfaceKey), where a call's receiver and the program's places of
+// interface type get their values (Hold, DynCall.Holds, read back by
+// Bindings.Held), and the index the join reads (Bindings, built by
+// Index).
 // What a bound method or a func argument does is the analyzer's summary,
 // a type parameter that dispatch carries and never reads.
 //
 // The walk (walk.go) follows one interface call through the bindings to
 // the paths behind it: the concrete methods bound to the interface (or to
-// one converted to it), the funcs stored in a slot, nested interface calls
+// one converted to it; only the types stored where the receiver is read,
+// when every store is seen), the funcs stored in a slot, nested interface calls
 // hop by hop, and the call's func arguments into the bindings that call
 // them on the spot, within its bounds (hops, bindings visited, funcs per
 // slot). The analyzer tells it, as function values, what only the

@@ -56,6 +56,25 @@ func (w *Walk[F, P]) Dispatch(d DynCall[F]) []P {
 
 func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool) []P {
 	b := w.B
+	// A receiver read from a field, a variable or a parameter is
+	// dispatched to the types stored there, when every store is seen.
+	// When some are seen and not all, every binding is followed, and
+	// those not seen stored there say so in the chain.
+	var only, partial map[string]bool
+	if d.Method != "" && len(d.Holds) > 0 {
+		if ts, all := b.Held(d.Holds); all {
+			only = ts
+		} else if len(ts) > 0 {
+			partial = ts
+		}
+	}
+	if len(only) == 1 {
+		// Dispatched to the one type stored there: as certain as a
+		// static call, so no interface hop is counted (a settings chain
+		// of adapters, each keeping the next in a field, would
+		// otherwise end before the store behind it).
+		depth--
+	}
 	if depth >= w.MaxDepth || (d.Dep && !b.Own[d.Method]) || visiting[d.Key()] {
 		return nil
 	}
@@ -102,6 +121,9 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 			// calls it.
 			continue
 		}
+		if only != nil && !only[c.Type] {
+			continue // never stored where the call reads
+		}
 		if b.Budget--; b.Budget < 0 {
 			break
 		}
@@ -110,7 +132,11 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 		if i := strings.LastIndexByte(ifaceName, '/'); i >= 0 {
 			ifaceName = ifaceName[i+1:]
 		}
-		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + ")"
+		label := ""
+		if partial != nil && !partial[c.Type] {
+			label = WhyUnseen
+		}
+		entry := d.Chain[last] + " (" + ifaceName + ", bound to " + c.Type + " in " + c.Where + label + ")"
 		method := MethodName(c.Type, d.Method)
 		if d.Method == "" {
 			// A call through a slot: c is a function stored there.
@@ -163,11 +189,13 @@ func (w *Walk[F, P]) follow(d DynCall[F], f *F, prefix, sites []string, depth in
 	}
 	out := w.Paths(f, prefix, sites)
 	for _, nd := range w.Dyn(f) {
-		if depth+1 >= w.MaxDepth || (nd.Dep && !b.Own[nd.Method]) {
-			// Nothing the program converts has the method: a dependency's
-			// call here leads nowhere, and copying its chain for every
-			// binding cost more memory than all the rest of the join
-			// (pocketbase).
+		if (depth+1 >= w.MaxDepth && (len(nd.Holds) == 0 || depth+1 > w.MaxDepth)) || (nd.Dep && !b.Own[nd.Method]) {
+			// Past the last hop, or nothing the program converts has
+			// the method: a dependency's call here leads nowhere, and
+			// copying its chain for every binding cost more memory than
+			// all the rest of the join (pocketbase). A call one hop past
+			// the last, whose receiver's stores are recorded, may still
+			// go to one stored type, which dispatch counts as no hop.
 			continue
 		}
 		nd.Chain = append(append([]string(nil), prefix...), nd.Chain...)
@@ -190,15 +218,27 @@ func (w *Walk[F, P]) follow(d DynCall[F], f *F, prefix, sites []string, depth in
 			b.Budget = saved - used
 			b.ArgBudget -= used
 		}
+		// The lock held at the call that led here is held over every
+		// path behind the nested call, and so is the nested call's own,
+		// over its bindings' own paths too; the outer one is named
+		// first.
 		for _, p := range ps {
 			if d.Lock != "" {
 				w.Held(p, d.Lock)
+			}
+			if nd.Lock != "" {
+				w.Held(p, nd.Lock)
 			}
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+// WhyUnseen ends a binding's label in a chain when the call's receiver
+// is read from a place that holds other types, but some of whose stores
+// are not seen, so that every binding was followed.
+const WhyUnseen = "; not seen stored there"
 
 // Why a call through a slot was followed to none of the functions stored
 // there (Bindings.Unfollowed).

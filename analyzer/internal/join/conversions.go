@@ -43,6 +43,7 @@ func (rec *Recorder) Conversions(files []*ast.File) []paths.Conv {
 			if from, ok := dispatch.IfaceKey(t); ok && from != ikey && !seen[from+"→"+ikey] {
 				seen[from+"→"+ikey] = true
 				out = append(out, paths.Conv{From: from, Iface: ikey})
+				rec.Holds.Convert(t, dst)
 			}
 			return
 		}
@@ -55,6 +56,7 @@ func (rec *Recorder) Conversions(files []*ast.File) []paths.Conv {
 			return
 		}
 		seen[k] = true
+		rec.Holds.Convert(t, dst)
 		var methods []paths.ConvMethod
 		ms := types.NewMethodSet(t)
 		for i := range ms.Len() {

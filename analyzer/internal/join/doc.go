@@ -104,6 +104,21 @@
 //     a built-in store the library binds itself) are its plumbing and are
 //     not. A dependency's own roots (a library's middleware) export no
 //     pending calls.
+//   - what is stored (holds.go, Holds; dispatch.Hold): an interface
+//     call whose receiver is read from a field, a package variable, a
+//     parameter or a call's result carries where it comes from
+//     (paths.DynCall.Holds), and every program package records, as edges
+//     in its ConvFact, where the values of its places of a followed
+//     interface type come from: the concrete types stored there, other
+//     places (a constructor's parameter kept in a field, a getter's
+//     result, an interface method's result through the types converted
+//     to the interface), nil, or an origin not followed. The walk
+//     dispatches the call only to the types that reach it when every
+//     store is seen; otherwise to every binding, and those not seen
+//     stored there say so in the chain ("; not seen stored there"). A
+//     dispatch to one stored type counts as no interface hop. A
+//     dependency's package records no edges, so a place filled from a
+//     dependency's result is not seen.
 //   - callbacks through interfaces (args.go, the root's dyncallbacks.go): a func literal or
 //     function value passed to an interface method
 //     (ds.WithTx(func(tx DataStore) error {…})) is summarised where it is

@@ -36,14 +36,24 @@ func (f *PendingFact) String() string {
 }
 
 // ConvFact carries a package's conversions to followed interfaces and
-// its stores into slots.
-type ConvFact struct{ Convs []paths.Conv }
+// its stores into slots, and what its places of interface type hold
+// (holds.go).
+type ConvFact struct {
+	Convs []paths.Conv
+	Holds []dispatch.Hold
+}
 
 // AFact marks ConvFact as a package fact.
 func (*ConvFact) AFact() {}
 
-// String is the fact as the tests' // want lines state it.
-func (f *ConvFact) String() string { return "convs(" + strconv.Itoa(len(f.Convs)) + ")" }
+// String is the fact as the tests' // want lines state it: holds(n)
+// for a package that converts nothing but stores into places.
+func (f *ConvFact) String() string {
+	if len(f.Convs) == 0 {
+		return "holds(" + strconv.Itoa(len(f.Holds)) + ")"
+	}
+	return "convs(" + strconv.Itoa(len(f.Convs)) + ")"
+}
 
 // JoinedFact carries the (site, rule, operation) keys reported at roots'
 // calls, so that a package above reports none of them again.
@@ -82,6 +92,7 @@ type Own struct {
 	Pending []paths.PendingCall
 	Dropped []Dropped
 	Convs   []paths.Conv
+	Holds   []dispatch.Hold
 	Emitted map[string]bool
 }
 
@@ -113,6 +124,7 @@ type input struct {
 	pending  []paths.PendingCall
 	dropped  []Dropped
 	convs    []paths.Conv
+	holds    []dispatch.Hold
 	reported map[string]bool
 	// keys are the reported keys this package adds for the packages
 	// above it (its JoinedFact).
@@ -126,10 +138,10 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 	if len(own.Pending) > 0 || len(own.Dropped) > 0 {
 		export(&PendingFact{Calls: own.Pending, Dropped: own.Dropped})
 	}
-	if len(own.Convs) > 0 {
-		export(&ConvFact{Convs: own.Convs})
+	if len(own.Convs) > 0 || len(own.Holds) > 0 {
+		export(&ConvFact{Convs: own.Convs, Holds: own.Holds})
 	}
-	in := &input{pending: own.Pending, dropped: own.Dropped, convs: own.Convs, reported: map[string]bool{}}
+	in := &input{pending: own.Pending, dropped: own.Dropped, convs: own.Convs, holds: own.Holds, reported: map[string]bool{}}
 	// The static paths this package reported at its roots' calls count
 	// as reported, here and (for calls with pending dispatch) above.
 	pendingSites := map[string]bool{}
@@ -151,6 +163,7 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 		switch f := fact.(type) {
 		case *ConvFact:
 			in.convs = append(in.convs, f.Convs...)
+			in.holds = append(in.holds, f.Holds...)
 		case *PendingFact:
 			in.pending = append(in.pending, f.Calls...)
 			in.dropped = append(in.dropped, f.Dropped...)
@@ -178,6 +191,7 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed
 		return nil
 	}
 	b := dispatch.Index(in.convs)
+	b.AddHolds(in.holds)
 	w := h.Walk(b)
 	// The pending calls at one root's call (its callee makes several
 	// interface calls) are reported together, as a static path is: one

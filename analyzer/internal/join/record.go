@@ -45,6 +45,9 @@ type Recorder struct {
 	Calls func(fn *types.Func) []int
 	// Root reports whether the configuration makes fn a request root.
 	Root func(fn *types.Func) bool
+	// Holds records what the package's places of interface type hold;
+	// nil in a dependency's package.
+	Holds *Holds
 }
 
 // testDouble reports whether a conversion of t recorded in pkg binds a

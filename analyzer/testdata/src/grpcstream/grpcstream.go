@@ -1,3 +1,5 @@
+// want package:`holds\(1\)`
+
 // Package grpcstream covers streaming gRPC server methods as request
 // roots: server streaming (req, stream) and client or bidi streaming
 // (stream), on a type that embeds a generated Unimplemented*Server.

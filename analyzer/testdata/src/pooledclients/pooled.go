@@ -1,4 +1,4 @@
-// want package:`pending\(3\)`
+// want package:`pending\(3\)` package:`holds\(2\)`
 
 // Package pooledclients builds pooled mail, cache and queue clients: once
 // at start-up (silent) and on every request (SIO004).

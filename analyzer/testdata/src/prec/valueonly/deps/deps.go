@@ -1,3 +1,5 @@
+// want package:`holds\(1\)`
+
 // Package deps keeps request-scoped values in the context, as dependency
 // containers do (Cloudreve's dependency.FromContext).
 package deps
