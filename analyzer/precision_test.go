@@ -217,3 +217,10 @@ func TestFieldWaitInItsOwnAdder(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/fieldwait")
 }
+
+// TestDerivedContext: a context a helper derives from its parameter
+// stays the request's, or stays dropped, through the helper (issue 35).
+func TestDerivedContext(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/derived")
+}
