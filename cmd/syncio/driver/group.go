@@ -37,12 +37,16 @@ func program(initial []*packages.Package) cause.Program {
 	return p
 }
 
-func causeFinding(f finding) cause.Finding {
-	cf := cause.Finding{Rule: ruleOf(f.diag.Category, f.diag.Message), Pos: f.pos}
-	for _, r := range f.diag.Related {
-		cf.Chain = append(cf.Chain, cause.Hop{Pos: f.fset.Position(r.Pos), Message: r.Message})
+// causeFindings is what grouping reads of each finding.
+func causeFindings(found []finding) []cause.Finding {
+	out := make([]cause.Finding, len(found))
+	for i, f := range found {
+		out[i] = cause.Finding{Rule: ruleOf(f.diag.Category, f.diag.Message), Pos: f.pos}
+		for _, r := range f.diag.Related {
+			out[i].Chain = append(out[i].Chain, cause.Hop{Pos: f.fset.Position(r.Pos), Message: r.Message})
+		}
 	}
-	return cf
+	return out
 }
 
 // grouped folds the findings of one cause into one finding at the cause
@@ -50,10 +54,7 @@ func causeFinding(f finding) cause.Finding {
 // first one's finding, its chain is the first one's, and the others are
 // named as roots. A finding of its own is returned as it is.
 func grouped(found []finding, prog cause.Program) []finding {
-	cfs := make([]cause.Finding, len(found))
-	for i, f := range found {
-		cfs[i] = causeFinding(f)
-	}
+	cfs := causeFindings(found)
 	var out []finding
 	for _, g := range prog.Group(cfs) {
 		first := found[g[0]]
@@ -119,10 +120,7 @@ func rootLines(f finding, short func(string) string) []string {
 // size of its group, for -json: every diagnostic is kept there, each
 // saying where it is fixed.
 func causes(found []finding, prog cause.Program) map[[2]string]jsonCause {
-	cfs := make([]cause.Finding, len(found))
-	for i, f := range found {
-		cfs[i] = causeFinding(f)
-	}
+	cfs := causeFindings(found)
 	out := map[[2]string]jsonCause{}
 	for _, g := range prog.Group(cfs) {
 		site, _ := prog.Site(cfs[g[0]])
