@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/syncio/syncio/analyzer/internal/knowledge"
 	"github.com/syncio/syncio/analyzer/internal/named"
 	"github.com/syncio/syncio/analyzer/internal/paths"
 	"github.com/syncio/syncio/analyzer/internal/regions"
@@ -92,6 +93,12 @@ func Held(rule string, f *paths.Finding) (clause, hint string) {
 	case rule == "SIO003" && f.Lock != "":
 		hint = "every request that needs the lock queues behind this I/O, so requests are served one at a time; " +
 			"release the lock before the call (copy what you need under it), or use a per-key lock or singleflight"
+		if f.Kind == knowledge.OpWait {
+			// A channel operation or a wait on other goroutines: nothing
+			// is loaded, so singleflight is no answer.
+			hint = "every request that needs the lock queues behind this wait, for as long as the other side takes; " +
+				"release the lock before waiting (copy what you need under it), and wait in a select with ctx.Done()"
+		}
 		if strings.Contains(f.Lock, regions.ReadLocked) {
 			hint = "readers still run together, but a writer waiting for the lock blocks every new reader behind this I/O; " +
 				"release the lock before the call (copy what you need under it)"

@@ -208,3 +208,17 @@ func Shared(w http.ResponseWriter, r *http.Request) {
 		local.Unlock()
 	}()
 }
+
+// queue is fed under its lock: the send waits for a reader while every
+// request that needs mu waits behind it (SIO005 and SIO003, whose hint
+// is about waiting, not about caching a load).
+type queue struct {
+	mu sync.Mutex
+	ch chan string
+}
+
+func (q *queue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q.mu.Lock()
+	q.ch <- r.URL.Path // want `SIO005` `channel send waits .*while q.mu \(locked at locks.go:\d+\) is held; every request that needs the lock queues behind this wait`
+	q.mu.Unlock()
+}
