@@ -170,8 +170,8 @@ func (s *scanned) classifyCall(call *ast.CallExpr, flow *dataflow.Ctx, gorm *dat
 	var key string
 	if fn != nil && fn.Pkg() != nil {
 		key = knowledge.Qualified(fn, fn.Pkg().Path())
-		if s.view.cfg.Allow[key] {
-			return paths.Item{}, false // declared safe: neither reported nor propagated
+		if s.view.cfg.Allow[key] || later.OnInMemory(call) {
+			return paths.Item{}, false // declared safe, or a method of an in-memory value
 		}
 	}
 	pos, end := call.Pos(), call.End()

@@ -224,3 +224,11 @@ func TestDerivedContext(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "prec/derived")
 }
+
+// TestInMemoryValue: a method of a value only an in-memory constructor
+// built (gocloud's localsecrets.NewKeeper) does no I/O, under a lock or
+// given context.Background(); a keeper of unknown kind still does.
+func TestInMemoryValue(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "prec/inmem")
+}

@@ -61,7 +61,7 @@ func (c *Config) addRow(r knowledge.Row) {
 			c.Exits = map[string]bool{}
 		}
 		c.Exits[r.Key] = true
-	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery, knowledge.KindServe, knowledge.KindOptIn:
+	case knowledge.KindCallback, knowledge.KindGo, knowledge.KindFinisher, knowledge.KindNoQuery, knowledge.KindServe, knowledge.KindOptIn, knowledge.KindInMemory:
 		// The tables' own kinds, read from knowledge by resolve and the
 		// rules (StdCallbacks, GoStarters, DbxFinisher,
 		// GormMigratorMethod, ZeroServers); no user's entry gives them.

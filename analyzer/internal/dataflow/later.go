@@ -38,6 +38,10 @@ type Later struct {
 	discarded map[*ast.CallExpr]bool
 	// attaches reads what a callee attaches (Attaches).
 	attaches func(*types.Func) (Attach, bool)
+	// from are the calls a variable is assigned from, nil for anything
+	// else; addr the variables whose address is taken (OnInMemory).
+	from map[*types.Var][]*ast.CallExpr
+	addr map[*types.Var]bool
 }
 
 func NewLater(info *types.Info, flow *Ctx, body *ast.BlockStmt, attaches func(*types.Func) (Attach, bool)) *Later {
@@ -45,7 +49,7 @@ func NewLater(info *types.Info, flow *Ctx, body *ast.BlockStmt, attaches func(*t
 		info: info, flow: flow, made: map[*ast.CallExpr]*types.Var{}, defs: map[*types.Var][]token.Pos{},
 		withCtx: map[*types.Var][]token.Pos{}, started: map[*types.Var][]token.Pos{},
 		release: map[*types.Var][]token.Pos{}, setsid: map[*types.Var][]token.Pos{}, waited: map[*types.Var][]token.Pos{},
-		discarded: map[*ast.CallExpr]bool{},
+		discarded: map[*ast.CallExpr]bool{}, from: map[*types.Var][]*ast.CallExpr{}, addr: map[*types.Var]bool{},
 	}
 	if body == nil {
 		return l
@@ -58,6 +62,9 @@ func NewLater(info *types.Info, flow *Ctx, body *ast.BlockStmt, attaches func(*t
 		call, _ := ast.Unparen(rhs).(*ast.CallExpr)
 		if call != nil && first {
 			l.made[call] = v
+			l.from[v] = append(l.from[v], call)
+		} else {
+			l.from[v] = append(l.from[v], nil)
 		}
 		if call != nil && l.reqMethod(call, v) != "" {
 			return // req = req.WithContext(ctx): the same request
@@ -101,10 +108,39 @@ func NewLater(info *types.Info, flow *Ctx, body *ast.BlockStmt, attaches func(*t
 			}
 		case *ast.CallExpr:
 			l.call(n)
+		case *ast.UnaryExpr:
+			if v := l.localVar(n.X); v != nil && n.Op == token.AND {
+				l.addr[v] = true
+			}
 		}
 		return true
 	})
 	return l
+}
+
+// OnInMemory reports whether call is a method call on a local variable
+// that only in-memory constructors assign (knowledge.InMemoryCtor:
+// gocloud's localsecrets.NewKeeper), whose methods do no I/O whatever
+// the type's other implementations do.
+func (l *Later) OnInMemory(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v := l.localVar(sel.X)
+	if v == nil || l.addr[v] || len(l.from[v]) == 0 {
+		return false
+	}
+	for _, c := range l.from[v] {
+		fn := (*types.Func)(nil)
+		if c != nil {
+			fn = typeutil.StaticCallee(l.info, c)
+		}
+		if fn == nil || fn.Pkg() == nil || !knowledge.InMemoryCtor(knowledge.Qualified(fn, fn.Pkg().Path())) {
+			return false
+		}
+	}
+	return true
 }
 
 // localVar returns the local variable e names, or nil.

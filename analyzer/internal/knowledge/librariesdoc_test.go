@@ -40,6 +40,7 @@ var docSections = []docSection{
 	{KindFinisher, "<!-- finisher rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of finisher rows -->", renderRows},
 	{KindNoQuery, "<!-- noquery rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of noquery rows -->", renderRows},
 	{KindOptIn, "<!-- optin rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of optin rows -->", renderRows},
+	{KindInMemory, "<!-- inmemory rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of inmemory rows -->", renderRows},
 	{KindServe, "<!-- serve rows: generated from analyzer/internal/knowledge/calls.txt by " + updateCmd + "; do not edit by hand -->", "<!-- end of serve rows -->", renderRows},
 }
 

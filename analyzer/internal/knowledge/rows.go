@@ -88,6 +88,13 @@ const (
 	// at the opt-in call instead of at every query (OptIn). A table's own
 	// kind.
 	KindOptIn Kind = "optin"
+	// KindInMemory: a constructor of a dependency whose result is an
+	// in-memory implementation of a general type, whose other
+	// implementations do I/O (gocloud's localsecrets.NewKeeper: a
+	// *secrets.Keeper sealing with nacl secretbox, where awskms's calls a
+	// remote KMS): a method called on a local variable that only such
+	// constructors assign does no I/O (InMemoryCtor). A table's own kind.
+	KindInMemory Kind = "inmemory"
 	// KindServe: a call that serves HTTP with a server whose timeouts are
 	// all zero: net/http's package-level ListenAndServe and Serve, and the
 	// frameworks' shortcuts over them (gin's Run). SIO008 flags it where
@@ -105,7 +112,7 @@ const (
 // embedded tables.
 var (
 	kinds      = []Kind{KindBlocking, KindClient, KindWait, KindFile, KindIO, KindMemory, KindNoIO, KindExit}
-	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute, KindOptIn}
+	tableKinds = []Kind{KindCallback, KindGo, KindFinisher, KindNoQuery, KindServe, KindRoute, KindOptIn, KindInMemory}
 )
 
 // Row is one row of a table: a call and what is known of it.
@@ -239,6 +246,7 @@ var kindFields = map[Kind][]string{
 	KindFinisher: nil,
 	KindNoQuery:  nil,
 	KindOptIn:    nil,
+	KindInMemory: nil,
 	KindServe:    {FieldServes},
 	KindRoute:    {FieldFramework, FieldHandler, FieldChain},
 }
