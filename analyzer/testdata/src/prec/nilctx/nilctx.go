@@ -1,4 +1,4 @@
-// want package:`pending\(5\)` package:`joined\(3\)`
+// want package:`pending\(5\)` package:`joined\(3\)` package:`holds\(1\)`
 
 // Package nilctx: a branch taken only under a nil context (a context
 // parameter, or a context field set by a functional option) is not taken
