@@ -107,3 +107,32 @@ func TestExtraRoutes(t *testing.T) {
 		t.Errorf("roots line: %s", line)
 	}
 }
+
+// TestRouteGroup: go-pkgz/routegroup's registrations (remark42's router)
+// are seen; a handler value built where syncio cannot follow it (a
+// parameter here, go-pkgz/auth's Handlers() there) is named unresolved
+// instead of passing unseen (issue 36).
+func TestRouteGroup(t *testing.T) {
+	t.Parallel()
+	p := seenPackages(t, cases.Run(t, Analyzer, "routegroupdemo"))["routegroupdemo"]
+	if p == nil {
+		t.Fatal("no result for package routegroupdemo")
+	}
+	regs := map[string]string{}
+	for _, r := range p.Registrations {
+		regs[r.Call] = strings.Join(r.Handlers, ", ") + strings.Join(r.Unresolved, ", ")
+	}
+	for call, w := range map[string]string{
+		"routegroup.(*Bundle).HandleFunc":      "routegroupdemo.(*api).comments",
+		"routegroup.(*Bundle).NotFoundHandler": "routegroupdemo.notFound",
+		"routegroup.(*Bundle).Handle":          "a.auth: field auth",
+	} {
+		if regs[call] != w {
+			t.Errorf("registration %s: %q, want %q (all: %v)", call, regs[call], w, regs)
+		}
+	}
+	line := seen.Merge([]*seen.Package{p}).Line(nil)
+	if !strings.Contains(line, "3 registration calls, 1 with a handler syncio could not resolve") {
+		t.Errorf("roots line: %s", line)
+	}
+}
