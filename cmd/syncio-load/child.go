@@ -237,6 +237,12 @@ func untilStopped(ctx context.Context, r io.Reader) {
 	case <-ctx.Done():
 	case <-parentGone:
 	}
+	// Stopping now. The parent signals, then closes stdin, and the child
+	// may see either first: a SIGTERM still on its way when the shutdown
+	// is done and the handler is gone would kill the child with the
+	// default action ("signal: terminated", seen once in CI under load).
+	// The parent kills after its grace if the shutdown hangs.
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
 }
 
 // peakRSS is the child's peak resident set size so far (VmHWM in
