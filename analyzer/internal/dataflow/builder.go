@@ -3,6 +3,7 @@ package dataflow
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -33,7 +34,7 @@ func (*BuilderFact) String() string { return "builds-request" }
 // builderPkgs are the packages whose functions a builder may call: they
 // make values, and do no I/O.
 var builderPkgs = map[string]bool{
-	"strings": true, "strconv": true, "bytes": true, "fmt": true, "errors": true,
+	"strings": true, "strconv": true, "bytes": true, "errors": true,
 	"net/url": true, "encoding/json": true, "encoding/base64": true, "encoding/hex": true,
 }
 
@@ -132,6 +133,10 @@ func valueCall(info *types.Info, call *ast.CallExpr, decl func(*types.Func) *ast
 	}
 	if builderPkgs[fn.Pkg().Path()] {
 		return true
+	}
+	if fn.Pkg().Path() == "fmt" {
+		// Sprintf and Errorf make values; Fprintf and Println write.
+		return strings.HasPrefix(fn.Name(), "Sprint") || fn.Name() == "Errorf"
 	}
 	if r := named.Recv(fn); r != nil && fn.Pkg().Path() == knowledge.PathHTTP &&
 		(named.Is(r.Type(), true, knowledge.PathHTTP, "Request") || named.Is(r.Type(), false, knowledge.PathHTTP, "Header")) {

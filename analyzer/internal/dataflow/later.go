@@ -132,10 +132,10 @@ func (l *Later) OnInMemory(call *ast.CallExpr) bool {
 		return false
 	}
 	for _, c := range l.from[v] {
-		fn := (*types.Func)(nil)
-		if c != nil {
-			fn = typeutil.StaticCallee(l.info, c)
+		if c == nil {
+			return false
 		}
+		fn := typeutil.StaticCallee(l.info, c)
 		if fn == nil || fn.Pkg() == nil || !knowledge.InMemoryCtor(knowledge.Qualified(fn, fn.Pkg().Path())) {
 			return false
 		}

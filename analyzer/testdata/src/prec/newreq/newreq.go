@@ -7,6 +7,7 @@ package newreq
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -169,6 +170,20 @@ func buildAndLog(url string) (*http.Request, error) { // want buildAndLog:`block
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	_ = os.WriteFile("/tmp/last-url", []byte(url), 0o600)
 	return req, err
+}
+
+// buildAndPrint is no builder either: fmt.Fprintln writes (Sprintf and
+// Errorf would not).
+func buildAndPrint(url string) (*http.Request, error) { // want buildAndPrint:`blocks\(SIO001: net/http.NewRequest\)`
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s?v=1", url), nil)
+	fmt.Fprintln(os.Stderr, url)
+	return req, err
+}
+
+// PrintedThenAttached: the printing builder's NewRequest stays reported.
+func PrintedThenAttached(w http.ResponseWriter, r *http.Request) {
+	req, _ := buildAndPrint("http://x") // want `PrintedThenAttached calls newreq.buildAndPrint → net/http.NewRequest`
+	_, _ = doRequest(r.Context(), req)  // want `\(SIO008\)$`
 }
 
 // NotABuilder: attaching a context to its request leaves its other work
