@@ -1,6 +1,7 @@
 package stdtrim
 
 import (
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -12,9 +13,20 @@ import (
 
 // TestTrimDataKeepsTypes checks that emptying number tables leaves every
 // package-level declaration's type as it was (an array of [...] keeps its
-// length, keyed or not), and that a table with a name, a call or a string
-// in it is left whole.
+// length, keyed or not, its keys literals or arithmetic of them), that a
+// package-level table of strings, conversions to basic types and the
+// package's constants in basic arithmetic is emptied, and that a table
+// with a bare name, a call, another package, or a constant that could
+// become an interface with methods is left whole, as is a body's table
+// of anything but numbers.
 func TestTrimDataKeepsTypes(t *testing.T) {
+	keyed := func(elt func(i int) string) string {
+		var b strings.Builder
+		for i := range minData {
+			b.WriteString(elt(i) + ", ")
+		}
+		return b.String()
+	}
 	nums := strings.Repeat("1, ", minData)
 	src := `package p
 
@@ -34,8 +46,33 @@ var named = []int{` + nums + `k}
 var called = []int{` + nums + `len(strconv.Itoa(1))}
 var strs = []string{` + strings.Repeat(`"x", `, minData) + `}
 var short = []int{1, 2}
+var conv = [...]uint16{` + strings.Repeat("uint16(19970), ", minData) + `}
+var arith = [...]uint16{` + keyed(func(i int) string { return fmt.Sprintf("%d - 3: k<<14 | 0x0F<<7 | %d", i+3, i) }) + `}
+var dict = map[string]string{` + keyed(func(i int) string { return fmt.Sprintf("\"k%d\": \"v\" + \"w\"", i) }) + `}
+var rows = []row{` + strings.Repeat(`{name: "x", n: 1, ok: true}, `, minData) + `}
+var days = []stringer{` + strings.Repeat("mon + 1, ", minData) + `}
+var quals = []string{` + strings.Repeat("strconv.Quote(\"x\"), ", minData) + `}
+
+type row struct {
+	name string
+	n    int
+	ok   bool
+}
+
+type day int
+
+func (day) String() string { return "" }
+
+const mon day = 1
+
+type stringer interface{ String() string }
 
 func f() []int { return []int{` + nums + `} }
+
+func g() []string {
+	x := "y"
+	return []string{` + strings.Repeat("x, ", minData) + `}
+}
 `
 	check := func(trim bool) (*types.Package, *ast.File) {
 		fset := token.NewFileSet()
@@ -67,12 +104,16 @@ func f() []int { return []int{` + nums + `} }
 			elts[vs.Names[0].Name] = len(vs.Values[0].(*ast.CompositeLit).Elts)
 		}
 	}
-	for name, want := range map[string]int{"open": 0, "keyed": 0, "slice": 0, "nested": 0, "words": 0, "m": 1, "named": minData + 1, "called": minData + 1, "strs": minData, "short": 2} {
+	for name, want := range map[string]int{"open": 0, "keyed": 0, "slice": 0, "nested": 0, "words": 0, "m": 1, "named": minData + 1, "called": minData + 1, "strs": 0, "short": 2,
+		"conv": 0, "arith": 0, "dict": 0, "rows": 0, "days": minData, "quals": minData} {
 		if elts[name] != want {
 			t.Errorf("%s: %d elements after the trim, want %d", name, elts[name], want)
 		}
 	}
-	if n := len(f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body.List[0].(*ast.ReturnStmt).Results[0].(*ast.CompositeLit).Elts); n != 0 {
+	if n := len(f.Decls[len(f.Decls)-2].(*ast.FuncDecl).Body.List[0].(*ast.ReturnStmt).Results[0].(*ast.CompositeLit).Elts); n != 0 {
 		t.Errorf("a table in a body: %d elements after the trim, want 0", n)
+	}
+	if n := len(f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body.List[1].(*ast.ReturnStmt).Results[0].(*ast.CompositeLit).Elts); n != minData {
+		t.Errorf("a body's table of a local: %d elements after the trim, want %d (the local would be unused)", n, minData)
 	}
 }
