@@ -50,8 +50,8 @@ func releasing(a *analysis.Analyzer, initial []*packages.Package) *analysis.Anal
 // capAtLoad bounds the analysis by the load. After the load, unless
 // GOMEMLIMIT is given, the soft memory limit is 15% over what the process
 // holds (at least half again the live heap), and, unless GOGC is given,
-// the collector's target rises from 50 to 200. Without the limit the next
-// goal is fixed by the loaded graph, half as much again, and the analysis
+// the collector's target rises from the load's to 200. Without the limit
+// the next goal is fixed by the loaded graph, and the analysis
 // fills it with garbage while releasing reclaims the graph, so a run's
 // peak came after the load instead of during it. Under the limit a low
 // target only makes the collector mark a shrinking heap more often (the
