@@ -10,9 +10,11 @@
 // comments, which go/types accepts as external declarations.
 //
 // The number tables of the distribution and of the module cache (code
-// pages, Unicode, compression dictionaries) are emptied too, their types
-// kept (data.go): the analyzer reads dependencies' bodies for facts, but
-// no number in a table. No file is parsed with object resolution, which
+// pages, Unicode, compression dictionaries), and their package-level
+// tables of strings and constants (x/text's encodings, transpiled C's
+// initialisers), are emptied too, their types kept (data.go): the
+// analyzer reads dependencies' bodies for facts, but no element of a
+// table. No file is parsed with object resolution, which
 // only go/ast's old scopes needed. The package must not know the analyzer:
 // what it may trim is argued from what a trimmed node can carry.
 package stdtrim
