@@ -2,19 +2,25 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/syncio/syncio/blockwatch"
+	"github.com/syncio/syncio/fakes/blobserver"
 )
 
 // TestBlockwatchVerdict drives the demo with a short concurrent load on the
@@ -194,5 +200,70 @@ func TestBlockwatchOff(t *testing.T) {
 	}
 	if s.app.watcher != nil {
 		t.Error("watcher built with a negative rate")
+	}
+}
+
+// TestStagingGoroutinesHoldNoWorker: the goroutines a large upload stages
+// its blocks in carry the request's labels but hold no worker, so only the
+// request's own goroutine may say it does. Counted as holders, they made
+// the run-time watcher see up to five goroutines per worker blocked
+// holding one (with their connections' goroutines; the load lab's sync
+// upload read 2.03 workers of 2).
+func TestStagingGoroutinesHoldNoWorker(t *testing.T) {
+	_, proxy := proxiedFake(t)
+	var arrived atomic.Int64
+	release := make(chan struct{})
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("comp") == "block" {
+			_, _ = io.Copy(io.Discard, r.Body)
+			arrived.Add(1)
+			<-release // both blocks in flight, their goroutines waiting for the answer
+			r.Body = io.NopCloser(bytes.NewReader(nil))
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	cfg := testConfig()
+	cfg.StorageConnectionString = blobserver.ConnectionStringFor(front.URL + "/" + blobserver.AccountName)
+	cfg.StorageRetries = -1
+	cfg.MaxUploadBytes = 8 << 20
+	s := startServer(t, cfg)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = do(t, context.Background(), http.MethodPost, s.URL()+"/api/sync/upload?size=4194304", nil)
+	}()
+	for deadline := time.Now().Add(10 * time.Second); arrived.Load() < uploadConcurrency; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("%d blocks reached storage, want %d in flight", arrived.Load(), uploadConcurrency)
+		}
+	}
+	var buf bytes.Buffer
+	err := pprof.Lookup("goroutine").WriteTo(&buf, 0)
+	close(release)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holders, labelled := int64(0), int64(0)
+	for _, smp := range p.Sample {
+		if len(smp.Label[blockwatch.RouteLabel]) == 0 {
+			continue
+		}
+		labelled += smp.Value[0]
+		for _, h := range smp.Label[blockwatch.HoldingLabel] {
+			if slices.Contains(strings.Split(h, ","), workerResource) {
+				holders += smp.Value[0]
+			}
+		}
+	}
+	if labelled < 1+uploadConcurrency || holders != 1 {
+		t.Errorf("%d goroutines of the upload say they hold a worker, want 1 (%d goroutines labelled with its route, want at least %d)",
+			holders, labelled, 1+uploadConcurrency)
 	}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+
+	"github.com/syncio/syncio/blockwatch"
 )
 
 // stageUpload writes a body of any size as a block blob: blocks of
@@ -105,6 +107,14 @@ func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name strin
 		ids = append(ids, id)
 		wg.Add(1)
 		go func(block []byte) {
+			// The goroutine inherits the request's labels, which say it
+			// holds a worker; the request's own goroutine holds it (and
+			// waits below). Counted here too (and in the connections'
+			// goroutines it starts), the run-time watcher saw up to five
+			// goroutines per worker blocked holding one.
+			if u.request != nil {
+				blockwatch.Drop(u.request, workerResource)
+			}
 			defer wg.Done()
 			defer func() { <-slots }()
 			if _, err := blob.StageBlock(ctx, id, streaming.NopCloser(bytes.NewReader(block)), nil); err != nil {

@@ -109,6 +109,10 @@ type upload struct {
 	// data is the whole body when it was read before storage was called
 	// (readAll).
 	data []byte
+	// request is the request's context as the handler holds it, read only
+	// for its run-time labels (stageUpload): the sync handler calls
+	// storage on a context of its own, which carries none.
+	request context.Context
 }
 
 // readAll reads the whole body into data (a buffer of its declared size,
@@ -357,6 +361,7 @@ func (a *app) syncUpload(c *gin.Context) {
 	}
 	defer done()
 	u := c.MustGet(syncUploadKey).(*upload)
+	u.request = c.Request.Context()
 	name := newBlobName()
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.UpstreamTimeout)
 	defer cancel()
@@ -409,6 +414,7 @@ func (a *app) asyncUpload(c *gin.Context) {
 		if u, err = a.openUpload(c); err != nil {
 			return err
 		}
+		u.request = ctx
 		name = newBlobName()
 		return a.storeUpload(ctx, client, name, u)
 	})
