@@ -112,30 +112,52 @@ func (d *Index) FuncIgnores(doc *ast.CommentGroup) []*Ignore {
 // FuncSuppressed reports whether one of a function's doc-comment ignores
 // hides rule, and marks it used.
 func FuncSuppressed(igs []*Ignore, rule string) bool {
+	return markUsed(FuncIgnore(igs, rule))
+}
+
+// FuncIgnore returns the first of a function's doc-comment ignores that
+// names rule, nil when none does. It is not marked used: the caller
+// decides whether it hid anything.
+func FuncIgnore(igs []*Ignore, rule string) *Ignore {
 	for _, ig := range igs {
 		if ig.Rules[rule] {
-			ig.Used = true
-			return true
+			return ig
 		}
 	}
-	return false
+	return nil
 }
 
 // Suppressed reports whether rule is ignored at pos by a comment on the
-// same line or the line above.
+// same line or the line above, and marks that comment used.
 func (d *Index) Suppressed(pos token.Pos, rule string) bool {
+	return markUsed(d.At(pos, rule))
+}
+
+// At returns the ignore of rule at pos, on the same line or the line
+// above, nil when there is none. As with FuncIgnore, it is not marked
+// used.
+func (d *Index) At(pos token.Pos, rule string) *Ignore {
 	if !pos.IsValid() {
-		return false
+		return nil
 	}
 	p := d.fset.Position(pos)
 	lines := d.byLine[p.Filename]
 	for _, line := range []int{p.Line, p.Line - 1} {
 		for _, ig := range lines[line] {
 			if ig.Rules[rule] {
-				ig.Used = true
-				return true
+				return ig
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// markUsed is the marking half of Suppressed and FuncSuppressed: an
+// ignore found there hides what was asked.
+func markUsed(ig *Ignore) bool {
+	if ig == nil {
+		return false
+	}
+	ig.Used = true
+	return true
 }

@@ -63,6 +63,9 @@ func g() {}
 		t.Error("Handler: the //syncio:handler doc comment is not seen")
 	}
 	igs := d.FuncIgnores(fd.Doc)
+	if ig := FuncIgnore(igs, "SIO005"); ig == nil || ig.Used {
+		t.Errorf("FuncIgnore(SIO005) = %+v: want the doc comment's ignore, not yet used", ig)
+	}
 	if len(igs) != 1 || !FuncSuppressed(igs, "SIO005") || !igs[0].Used {
 		t.Errorf("FuncIgnores = %v: want the SIO005 ignore, used once it suppresses", igs)
 	}
@@ -73,6 +76,11 @@ func g() {}
 		}
 		return true
 	})
+	// At finds without marking: the join decides later whether an
+	// ignore carried to an interface call hid anything.
+	if ig := d.At(calls[8], "SIO002"); ig == nil || ig.Used || d.At(calls[9], "SIO002") != nil {
+		t.Errorf("At(line 8, SIO002) = %+v: want the line-7 ignore, not yet used; none at line 9", ig)
+	}
 	for _, c := range []struct {
 		line int
 		rule string
