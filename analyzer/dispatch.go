@@ -78,12 +78,11 @@ func (r *runner) dynOf(s *paths.Summary, it paths.Item) []paths.DynCall {
 	if len(in) == 0 {
 		return nil
 	}
-	// The rules ignored here travel with the call. Whether they hide
-	// anything is only known where the binding is seen, so they count as
-	// used (never reported stale).
+	// The rules ignored here travel with the call: whether they hide
+	// anything is known only where a binding is seen (report's Carried).
 	var ignore []string
 	for _, rule := range Rules {
-		if r.view.rep.Suppressed(s, it, rule.ID) {
+		if r.view.rep.Carried(s, it, rule.ID) {
 			ignore = append(ignore, rule.ID)
 		}
 	}

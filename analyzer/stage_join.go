@@ -27,7 +27,7 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 	un := join.Run(join.Own{Pending: pending, Dropped: dropped, Convs: convs, Holds: r.scanned.holds.Edges(), Emitted: r.view.rep.Emitted}, below, join.Hooks{
 		Export:  r.view.pass.ExportPackageFact,
 		Walk:    r.scanned.walk,
-		Apply:   join.ApplyPending(r.view.rules),
+		Apply:   join.ApplyPending(r.view.rules, r.view.rep.Joined),
 		SitePos: r.view.sitePos,
 		Report:  r.view.rep.Report,
 		Decide:  r.scanned.decideDropped,

@@ -10,7 +10,8 @@ import (
 
 // staleIgnores is the stage that reports the ignores that hid nothing,
 // after SIO008's sites (servers, serving calls, dialers), which no path
-// leads to.
+// leads to, and after the join, which decides the ignores carried to the
+// roots' interface calls (report's Carried).
 // Every item of the functions that are no roots is resolved first, once
 // the summaries are final: items of helpers past the one that set the
 // summary count too, because resolving them marks their ignores used.

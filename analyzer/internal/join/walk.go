@@ -65,11 +65,25 @@ func NewWalk(b *paths.Bindings, memoryIdle func() bool, fromFact func(*paths.Blo
 
 // ApplyPending returns what applies the configuration and the
 // suppressions recorded on the way to a dispatched finding (Hooks.Apply),
-// by the rules' judgement in rp.
-func ApplyPending(rp *rules.Pkg) func(paths.PendingCall, *paths.Finding) *paths.Finding {
+// by the rules' judgement in rp. joined is told, for each finding that
+// had something to report before those suppressions, the carried rules
+// that hid it: an ignore at a root's call is stale when the join reports
+// there and it hides nothing (report.Reporter.Joined).
+func ApplyPending(rp *rules.Pkg, joined func(site string, hid []string)) func(paths.PendingCall, *paths.Finding) *paths.Finding {
 	return func(pc paths.PendingCall, f *paths.Finding) *paths.Finding {
-		g := rp.Apply(f, pc.Dyn.Lock, "", func(rule string) bool { return slices.Contains(pc.Dyn.Ignore, rule) })
-		if g == nil || (g.Rule == "" && g.Lock == "") {
+		var hid []string
+		g := rp.Apply(f, pc.Dyn.Lock, "", func(rule string) bool {
+			if !slices.Contains(pc.Dyn.Ignore, rule) {
+				return false
+			}
+			hid = append(hid, rule)
+			return true
+		})
+		nothing := g == nil || (g.Rule == "" && g.Lock == "")
+		if !nothing || len(hid) > 0 {
+			joined(pc.Site, hid)
+		}
+		if nothing {
 			return nil
 		}
 		return g

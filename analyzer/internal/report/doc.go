@@ -30,5 +30,8 @@
 // ignore without a reason still suppresses but is itself reported, under the
 // first rule it names (SIO000 when it names no valid rule). An ignore that
 // hides nothing in this package is reported as stale, unless a rule it
-// names is switched off.
+// names is switched off. One at a root's call that leads to interface calls
+// is decided by this package's join (carried.go): stale when the join
+// reports there and it hides nothing, used when the join has nothing to
+// report there (the binding is seen above).
 package report

@@ -43,6 +43,7 @@ type Reporter struct {
 	queue   map[string]*queued
 	order   []string
 	flushed bool // a Report after Flush is made at once, not lost
+	carried carried
 }
 
 // queued is one call's findings: the first report's root and item (the
@@ -390,8 +391,10 @@ func (r *Reporter) Site(pos, end token.Pos, rule, msg string, fixes []analysis.S
 }
 
 // Stale reports //syncio:ignore directives that hid nothing, once every
-// item has been resolved (the analyzer's stale-ignores stage).
+// item has been resolved and the join has dispatched the roots' interface
+// calls (the analyzer's stale-ignores stage; Carried).
 func (r *Reporter) Stale() {
+	r.settleCarried()
 	for _, ig := range r.dirs.All {
 		if ig.Used || ig.Bad || r.opts.ReportIgnored {
 			continue
