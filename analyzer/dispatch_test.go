@@ -139,6 +139,14 @@ func TestFanOutJoins(t *testing.T) {
 	cases.Run(t, Analyzer, "fanoutjoins")
 }
 
+// TestPoolJoins: the worker pools' waits are judged like errgroup's Wait,
+// by the tasks their go rows were given in the same function; a call that
+// submits one task and waits for it is reported whatever the task does.
+func TestPoolJoins(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "poolwaits")
+}
+
 // TestDispatchInLogNamedModule: a service package whose path holds "log"
 // as part of a word (blog) still has its interfaces dispatched.
 func TestDispatchInLogNamedModule(t *testing.T) {

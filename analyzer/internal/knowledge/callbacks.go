@@ -53,7 +53,8 @@ var StdOnce = sync.OnceValue(func() map[string][]int {
 })
 
 // GoStarters returns the calls that run their function arguments in new
-// goroutines (the go rows: errgroup's Go and TryGo), as a set of keys.
+// goroutines (the go rows: errgroup's Go and TryGo, the worker pools'
+// Submit and Go), as a set of keys.
 var GoStarters = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, r := range builtin() {

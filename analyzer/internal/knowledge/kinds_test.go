@@ -40,6 +40,8 @@ func TestKindOf(t *testing.T) {
 		"channel receive":                     OpWait,
 		"example.com/app/store.(*Store).Load": OpUnknown,
 		"time.Now":                            OpUnknown,
+
+		"github.com/alitto/pond.(*TaskGroup).Wait": OpWait,
 	} {
 		if got := OpKindOf(key); got != want {
 			t.Errorf("OpKindOf(%q) = %v, want %v", key, got, want)

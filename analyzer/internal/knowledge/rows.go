@@ -220,7 +220,8 @@ const (
 	// (go statements, GoStarters' calls): sync.(*WaitGroup).Wait.
 	JoinsGoroutines = "goroutines"
 	// JoinsArguments: the wait joins the call's own function arguments,
-	// run by another caller (singleflight's Do).
+	// run by another caller (singleflight's Do) or by a pool's worker
+	// (pond's SubmitAndWait).
 	JoinsArguments = "arguments"
 	// RunsOnce: a callback row's function runs once per value.
 	RunsOnce = "once"

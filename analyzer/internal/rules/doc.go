@@ -138,11 +138,12 @@
 // flushing through its own Conn.Do), and SIO002
 // there needs a static callee, since an interface method given
 // context.Background() is no evidence of I/O. Their joins
-// (WaitGroup.Wait, errgroup's Wait, singleflight's Do; the last two are
-// SIO005 table entries, judged at the call everywhere) are no SIO005 wait
-// either when the work they join does no blocking I/O (wait.go): the
-// function's go statements and errgroup Go arguments for a Wait, the
-// function given to Do, with no SIO001, SIO002, SIO004 or SIO006
+// (WaitGroup.Wait, errgroup's and the worker pools' Wait, singleflight's
+// Do; all but the first are SIO005 table entries, judged at the call
+// everywhere) are no SIO005 wait either when the work they join does no
+// blocking I/O (wait.go): the function's go statements and the function
+// arguments of the go rows (errgroup's and the pools' Go) for a Wait, the
+// function given to Do or a pool's SubmitAndWait, with no SIO001, SIO002, SIO004 or SIO006
 // operation, no context-aware I/O and no interface call on their paths. A
 // Wait in a function that starts no goroutine, or starts a function value
 // of unknown origin, joins unknown work and stays; a local variable

@@ -407,8 +407,9 @@ func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 // The SIO005 waits judged by the work they join are the wait rows with a
 // joins field (knowledge.JoinWaits, by table key): true when the work is
 // the goroutines the function starts (go statements and the go rows'
-// calls, knowledge.GoStarters: errgroup's Go and TryGo), false when it is
-// the call's own function arguments (singleflight's Do).
+// calls, knowledge.GoStarters: errgroup's Go and TryGo, the worker pools'
+// Submit and Go), false when it is the call's own function arguments
+// (singleflight's Do, pond's SubmitAndWait).
 
 // Work returns the items of running the function e: a literal's body, a
 // named function's item, or, with call (a go statement's), the call
@@ -418,10 +419,10 @@ type Work func(e ast.Expr, call *ast.CallExpr) (items []paths.Item, known bool)
 
 // joinedWork returns the items of the work a function body starts in
 // goroutines: the bodies of its go statements (a called literal's body,
-// or the called function) and the functions given to errgroup's Go, in any
-// literal of the body. known is false when the body starts none, or one
-// whose function is a value of unknown origin: then what the wait joins
-// is unknown.
+// or the called function) and the functions given to the go rows' calls
+// (errgroup's Go, a worker pool's Submit), in any literal of the body.
+// known is false when the body starts none, or one whose function is a
+// value of unknown origin: then what the wait joins is unknown.
 func (p *Pkg) joinedWork(body *ast.BlockStmt, work Work) (out []paths.Item, known bool) {
 	known = true
 	started := false
@@ -443,6 +444,11 @@ func (p *Pkg) joinedWork(body *ast.BlockStmt, work Work) (out []paths.Item, know
 			if fn := typeutil.StaticCallee(p.Info, n); fn != nil && fn.Pkg() != nil &&
 				knowledge.GoStarters()[knowledge.Qualified(fn.Origin(), fn.Pkg().Path())] {
 				for _, a := range n.Args {
+					if t := p.Info.TypeOf(a); t == nil {
+						continue
+					} else if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
+						continue // pond's SubmitBefore deadline: no work, and no unknown work either
+					}
 					add(work(a, nil))
 				}
 			}

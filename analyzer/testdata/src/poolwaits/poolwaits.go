@@ -1,0 +1,89 @@
+// Package poolwaits joins worker pools' tasks on a request path (issue
+// 36): a pool's wait is judged like errgroup's Wait, by the tasks given to
+// the pool in the same function, flagged naming the first operation that
+// does not stop with the request's context and silent when every task's
+// I/O takes it; a call that runs one task and waits for it is a wait the
+// request cannot cancel whatever the task does.
+package poolwaits
+
+import (
+	"database/sql"
+	"net/http"
+	"time"
+
+	"github.com/alitto/pond"
+	"golang.org/x/sync/errgroup"
+)
+
+var shared = pond.New(8, 64)
+
+var db *sql.DB
+
+// PondStop stops a pool of its own once its task is done.
+func PondStop(w http.ResponseWriter, r *http.Request) {
+	p := pond.New(4, 16)
+	p.Submit(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+	p.StopAndWait() // want `^github.com/alitto/pond.\(\*WorkerPool\).StopAndWait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// PondTryFor waits for its task up to a deadline, not the request's.
+func PondTryFor(w http.ResponseWriter, r *http.Request) {
+	p := pond.New(4, 0)
+	if !p.TrySubmit(func() { time.Sleep(time.Second) }) {
+		return
+	}
+	p.StopAndWaitFor(2 * time.Second) // want `^github.com/alitto/pond.\(\*WorkerPool\).StopAndWaitFor waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// PondBefore gives its task a deadline to start by.
+func PondBefore(w http.ResponseWriter, r *http.Request) {
+	p := pond.New(4, 16)
+	p.SubmitBefore(func() { time.Sleep(time.Second) }, time.Second)
+	p.StopAndWait() // want `^github.com/alitto/pond.\(\*WorkerPool\).StopAndWait waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// PondGroup joins a group of tasks on the shared pool.
+func PondGroup(w http.ResponseWriter, r *http.Request) {
+	g := shared.Group()
+	for _, u := range []string{"http://upstream/a", "http://upstream/b"} {
+		g.Submit(func() {
+			_, _ = http.Get(u)
+		})
+	}
+	g.Wait() // want `^github.com/alitto/pond.\(\*TaskGroup\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// PondGroupCtx's tasks take the request's context: the join returns soon
+// after the request ends.
+func PondGroupCtx(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	g := shared.Group()
+	g.Submit(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") })
+	g.Wait()
+}
+
+// PondSubmitAndWait waits for a free worker, then for its task: neither
+// wait ends with the request, even though the task takes its context.
+func PondSubmitAndWait(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	shared.SubmitAndWait(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") }) // want `^github.com/alitto/pond.\(\*WorkerPool\).SubmitAndWait waits with no way to cancel it; submit to a group from pool.GroupContext`
+}
+
+// PondDetached submits and never waits, as ErrgroupDetached does: the
+// task runs after the handler returns, on no request path.
+func PondDetached(w http.ResponseWriter, r *http.Request) {
+	shared.Submit(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+}
+
+// ErrgroupDetached is errgroup's Go with no Wait, for comparison.
+func ErrgroupDetached(w http.ResponseWriter, r *http.Request) {
+	var g errgroup.Group
+	g.Go(func() error {
+		_, err := http.Get("http://upstream/a")
+		return err
+	})
+}
