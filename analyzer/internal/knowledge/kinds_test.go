@@ -41,7 +41,9 @@ func TestKindOf(t *testing.T) {
 		"example.com/app/store.(*Store).Load": OpUnknown,
 		"time.Now":                            OpUnknown,
 
-		"github.com/alitto/pond.(*TaskGroup).Wait": OpWait,
+		"github.com/alitto/pond.(*TaskGroup).Wait":             OpWait,
+		"github.com/sourcegraph/conc.(*WaitGroup).Wait":        OpWait,
+		"github.com/sourcegraph/conc/pool.(*ContextPool).Wait": OpWait,
 	} {
 		if got := OpKindOf(key); got != want {
 			t.Errorf("OpKindOf(%q) = %v, want %v", key, got, want)

@@ -7,11 +7,14 @@
 package poolwaits
 
 import (
+	"context"
 	"database/sql"
 	"net/http"
 	"time"
 
 	"github.com/alitto/pond"
+	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -86,4 +89,96 @@ func ErrgroupDetached(w http.ResponseWriter, r *http.Request) {
 		_, err := http.Get("http://upstream/a")
 		return err
 	})
+}
+
+// ConcWaitGroup is conc's WaitGroup over an uncancellable fetch.
+func ConcWaitGroup(w http.ResponseWriter, r *http.Request) {
+	wg := conc.NewWaitGroup()
+	wg.Go(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+	wg.Wait() // want `^github.com/sourcegraph/conc.\(\*WaitGroup\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcRecover waits the same way and keeps a panic.
+func ConcRecover(w http.ResponseWriter, r *http.Request) {
+	var wg conc.WaitGroup
+	wg.Go(func() { time.Sleep(time.Second) })
+	_ = wg.WaitAndRecover() // want `^github.com/sourcegraph/conc.\(\*WaitGroup\).WaitAndRecover waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcPool is conc's bounded pool.
+func ConcPool(w http.ResponseWriter, r *http.Request) {
+	p := pool.New().WithMaxGoroutines(4)
+	p.Go(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+	p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*Pool\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcErrorPool's tasks return errors.
+func ConcErrorPool(w http.ResponseWriter, r *http.Request) {
+	p := pool.New().WithErrors()
+	p.Go(func() error {
+		_, err := http.Get("http://upstream/a")
+		return err
+	})
+	_ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ErrorPool\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcContextPool's tasks use the context the pool gives them, derived
+// from the request's: the join returns soon after the request ends.
+func ConcContextPool(w http.ResponseWriter, r *http.Request) {
+	p := pool.New().WithContext(r.Context())
+	p.Go(func(ctx context.Context) error {
+		_, err := db.ExecContext(ctx, "UPDATE t SET n = n + 1")
+		return err
+	})
+	_ = p.Wait()
+}
+
+// ConcContextPoolSleeps has a task that ignores the pool's context.
+func ConcContextPoolSleeps(w http.ResponseWriter, r *http.Request) {
+	p := pool.New().WithContext(r.Context())
+	p.Go(func(ctx context.Context) error {
+		time.Sleep(time.Second)
+		return nil
+	})
+	_ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ContextPool\).Wait waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcResults collects its tasks' results.
+func ConcResults(w http.ResponseWriter, r *http.Request) {
+	p := pool.NewWithResults[int]()
+	p.Go(func() int {
+		resp, err := http.Get("http://upstream/a")
+		if err != nil {
+			return 0
+		}
+		return resp.StatusCode
+	})
+	_ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ResultPool\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcResultErrors collects results and errors.
+func ConcResultErrors(w http.ResponseWriter, r *http.Request) {
+	p := pool.NewWithResults[int]().WithErrors()
+	p.Go(func() (int, error) {
+		resp, err := http.Get("http://upstream/a")
+		if err != nil {
+			return 0, err
+		}
+		return resp.StatusCode, nil
+	})
+	_, _ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ResultErrorPool\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// ConcResultContext's task sleeps whatever its context says.
+func ConcResultContext(w http.ResponseWriter, r *http.Request) {
+	p := pool.NewWithResults[int]().WithContext(r.Context())
+	p.Go(func(ctx context.Context) (int, error) {
+		time.Sleep(time.Second)
+		return 1, nil
+	})
+	_, _ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ResultContextPool\).Wait waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
 }
