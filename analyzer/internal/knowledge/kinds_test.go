@@ -41,9 +41,10 @@ func TestKindOf(t *testing.T) {
 		"example.com/app/store.(*Store).Load": OpUnknown,
 		"time.Now":                            OpUnknown,
 
-		"github.com/alitto/pond.(*TaskGroup).Wait":             OpWait,
-		"github.com/sourcegraph/conc.(*WaitGroup).Wait":        OpWait,
-		"github.com/sourcegraph/conc/pool.(*ContextPool).Wait": OpWait,
+		"github.com/alitto/pond.(*TaskGroup).Wait":               OpWait,
+		"github.com/sourcegraph/conc.(*WaitGroup).Wait":          OpWait,
+		"github.com/sourcegraph/conc/pool.(*ContextPool).Wait":   OpWait,
+		"github.com/gammazero/workerpool.(*WorkerPool).StopWait": OpWait,
 	} {
 		if got := OpKindOf(key); got != want {
 			t.Errorf("OpKindOf(%q) = %v, want %v", key, got, want)

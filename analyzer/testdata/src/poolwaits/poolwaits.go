@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alitto/pond"
+	"github.com/gammazero/workerpool"
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/sync/errgroup"
@@ -181,4 +182,44 @@ func ConcResultContext(w http.ResponseWriter, r *http.Request) {
 		return 1, nil
 	})
 	_, _ = p.Wait() // want `^github.com/sourcegraph/conc/pool.\(\*ResultContextPool\).Wait waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// WorkerpoolStopWait runs every task of a pool of its own, then stops it.
+func WorkerpoolStopWait(w http.ResponseWriter, r *http.Request) {
+	wp := workerpool.New(4)
+	wp.Submit(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+	wp.StopWait() // want `^github.com/gammazero/workerpool.\(\*WorkerPool\).StopWait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// WorkerpoolStop waits for the tasks running, not the queued ones.
+func WorkerpoolStop(w http.ResponseWriter, r *http.Request) {
+	wp := workerpool.New(4)
+	if err := wp.Do(func() { time.Sleep(time.Second) }); err != nil {
+		return
+	}
+	wp.Stop() // want `^github.com/gammazero/workerpool.\(\*WorkerPool\).Stop waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// WorkerpoolCtx's task takes the request's context: its join is silent.
+func WorkerpoolCtx(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	wp := workerpool.New(4)
+	wp.Submit(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") })
+	wp.StopWait()
+}
+
+var workers = workerpool.New(16)
+
+// WorkerpoolSubmitWait waits for a free worker, then for its task.
+func WorkerpoolSubmitWait(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	workers.SubmitWait(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") }) // want `^github.com/gammazero/workerpool.\(\*WorkerPool\).SubmitWait waits with no way to cancel it; Submit a task that closes a channel`
+}
+
+// WorkerpoolDoWait is SubmitWait returning ErrStopped.
+func WorkerpoolDoWait(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	_ = workers.DoWait(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") }) // want `^github.com/gammazero/workerpool.\(\*WorkerPool\).DoWait waits with no way to cancel it; Do a task that closes a channel`
 }
