@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/syncio/syncio/analyzer/internal/casetest"
 )
 
 // reportsMarker introduces the expected diagnostics of a line in testdata
@@ -145,6 +147,14 @@ func TestFanOutJoins(t *testing.T) {
 func TestPoolJoins(t *testing.T) {
 	t.Parallel()
 	cases.Run(t, Analyzer, "poolwaits")
+}
+
+// TestPoolJoinsAntsV210: before v2.11, ants' ReleaseTimeout was Pool's
+// own method, a key of its own; it needs a tree of its own, since the
+// stand-in at the same import path in testdata/src is v2.12's.
+func TestPoolJoinsAntsV210(t *testing.T) {
+	t.Parallel()
+	casetest.New(filepath.Join(analysistest.TestData(), "antsv210")).Run(t, Analyzer, "antsold")
 }
 
 // TestDispatchInLogNamedModule: a service package whose path holds "log"

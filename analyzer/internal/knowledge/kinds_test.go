@@ -41,10 +41,11 @@ func TestKindOf(t *testing.T) {
 		"example.com/app/store.(*Store).Load": OpUnknown,
 		"time.Now":                            OpUnknown,
 
-		"github.com/alitto/pond.(*TaskGroup).Wait":               OpWait,
-		"github.com/sourcegraph/conc.(*WaitGroup).Wait":          OpWait,
-		"github.com/sourcegraph/conc/pool.(*ContextPool).Wait":   OpWait,
-		"github.com/gammazero/workerpool.(*WorkerPool).StopWait": OpWait,
+		"github.com/alitto/pond.(*TaskGroup).Wait":                  OpWait,
+		"github.com/sourcegraph/conc.(*WaitGroup).Wait":             OpWait,
+		"github.com/sourcegraph/conc/pool.(*ContextPool).Wait":      OpWait,
+		"github.com/gammazero/workerpool.(*WorkerPool).StopWait":    OpWait,
+		"github.com/panjf2000/ants/v2.(*poolCommon).ReleaseTimeout": OpWait,
 	} {
 		if got := OpKindOf(key); got != want {
 			t.Errorf("OpKindOf(%q) = %v, want %v", key, got, want)

@@ -10,10 +10,12 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/alitto/pond"
 	"github.com/gammazero/workerpool"
+	"github.com/panjf2000/ants/v2"
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/sync/errgroup"
@@ -222,4 +224,64 @@ func WorkerpoolSubmitWait(w http.ResponseWriter, r *http.Request) {
 func WorkerpoolDoWait(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	_ = workers.DoWait(func() { _, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1") }) // want `^github.com/gammazero/workerpool.\(\*WorkerPool\).DoWait waits with no way to cancel it; Do a task that closes a channel`
+}
+
+var antsPool, _ = ants.NewPool(16)
+
+// AntsWaitGroup is ants' usual shape: tasks on a shared pool joined by a
+// sync.WaitGroup, whose Wait joins what Submit was given.
+func AntsWaitGroup(w http.ResponseWriter, r *http.Request) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	_ = antsPool.Submit(func() {
+		defer wg.Done()
+		_, _ = http.Get("http://upstream/a")
+	})
+	wg.Wait() // want `^sync.\(\*WaitGroup\).Wait waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
+}
+
+// AntsDefault submits to ants' default pool.
+func AntsDefault(w http.ResponseWriter, r *http.Request) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	_ = ants.Submit(func() {
+		defer wg.Done()
+		time.Sleep(time.Second)
+	})
+	wg.Wait() // want `^sync.\(\*WaitGroup\).Wait waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// AntsCtx's task takes the request's context: its join is silent.
+func AntsCtx(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	_ = antsPool.Submit(func() {
+		defer wg.Done()
+		_, _ = db.ExecContext(ctx, "UPDATE t SET n = n + 1")
+	})
+	wg.Wait()
+}
+
+// AntsRelease releases a pool of its own once its task is done, up to a
+// timeout that is not the request's.
+func AntsRelease(w http.ResponseWriter, r *http.Request) {
+	p, err := ants.NewPool(4)
+	if err != nil {
+		return
+	}
+	_ = p.Submit(func() { time.Sleep(time.Second) })
+	_ = p.ReleaseTimeout(5 * time.Second) // want `^github.com/panjf2000/ants/v2.\(\*poolCommon\).ReleaseTimeout waits for goroutines that do not stop with the request's context \(time.Sleep at poolwaits.go:\d+:\d+\)`
+}
+
+// AntsMulti does the same over a MultiPool.
+func AntsMulti(w http.ResponseWriter, r *http.Request) {
+	mp, err := ants.NewMultiPool(2, 4, ants.RoundRobin)
+	if err != nil {
+		return
+	}
+	_ = mp.Submit(func() {
+		_, _ = http.Get("http://upstream/a")
+	})
+	_ = mp.ReleaseTimeout(5 * time.Second) // want `^github.com/panjf2000/ants/v2.\(\*MultiPool\).ReleaseTimeout waits for goroutines that do not stop with the request's context \(net/http.Get at poolwaits.go:\d+:\d+\)`
 }
