@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"runtime/pprof"
 	"slices"
@@ -20,7 +19,6 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/syncio/syncio/blockwatch"
-	"github.com/syncio/syncio/fakes/blobserver"
 )
 
 // TestBlockwatchVerdict drives the demo with a short concurrent load on the
@@ -213,7 +211,7 @@ func TestStagingGoroutinesHoldNoWorker(t *testing.T) {
 	_, proxy := proxiedFake(t)
 	var arrived atomic.Int64
 	release := make(chan struct{})
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := serveBehind(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("comp") == "block" {
 			_, _ = io.Copy(io.Discard, r.Body)
 			arrived.Add(1)
@@ -222,12 +220,6 @@ func TestStagingGoroutinesHoldNoWorker(t *testing.T) {
 		}
 		proxy.ServeHTTP(w, r)
 	}))
-	t.Cleanup(front.Close)
-	cfg := testConfig()
-	cfg.StorageConnectionString = blobserver.ConnectionStringFor(front.URL + "/" + blobserver.AccountName)
-	cfg.StorageRetries = -1
-	cfg.MaxUploadBytes = 8 << 20
-	s := startServer(t, cfg)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -62,6 +62,20 @@ func proxiedFake(t *testing.T) (*blobserver.Server, *httputil.ReverseProxy) {
 	return fake, httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
 }
 
+// serveBehind starts the API, for uploads of up to 8 MiB without retries,
+// on storage reached through front (a test's handler in front of
+// proxiedFake's proxy).
+func serveBehind(t *testing.T, front http.Handler) *Server {
+	t.Helper()
+	srv := httptest.NewServer(front)
+	t.Cleanup(srv.Close)
+	cfg := testConfig()
+	cfg.StorageConnectionString = blobserver.ConnectionStringFor(srv.URL + "/" + blobserver.AccountName)
+	cfg.StorageRetries = -1
+	cfg.MaxUploadBytes = 8 << 20
+	return startServer(t, cfg)
+}
+
 func newFaultyStorage(t *testing.T) *faultyStorage {
 	t.Helper()
 	_, proxy := proxiedFake(t)

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -397,7 +396,7 @@ func TestFaultHungStorageBlamesStorage(t *testing.T) {
 func TestFailedUploadReleasesStagedBlocks(t *testing.T) {
 	fake, proxy := proxiedFake(t)
 	var blocks atomic.Int64
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := serveBehind(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The third block is refused (after reading it, as a storage
 		// error would be): two are staged by then.
 		if r.URL.Query().Get("comp") == "block" && blocks.Add(1) == 3 {
@@ -408,12 +407,6 @@ func TestFailedUploadReleasesStagedBlocks(t *testing.T) {
 		}
 		proxy.ServeHTTP(w, r)
 	}))
-	t.Cleanup(front.Close)
-	cfg := testConfig()
-	cfg.StorageConnectionString = blobserver.ConnectionStringFor(front.URL + "/" + blobserver.AccountName)
-	cfg.StorageRetries = -1
-	cfg.MaxUploadBytes = 8 << 20
-	s := startServer(t, cfg)
 	r := do(t, context.Background(), http.MethodPost, s.URL()+"/api/async/upload?size=4194304", nil)
 	if r.status != http.StatusBadGateway || documentedError(t, r) != codeStorageError {
 		t.Fatalf("upload whose third block fails: %d %s, want 502 %s", r.status, r.body, codeStorageError)
