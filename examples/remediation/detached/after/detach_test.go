@@ -82,17 +82,22 @@ type audits struct {
 	mu      sync.Mutex
 	visits  []string
 	arrived chan struct{} // one value per request received
+	left    chan struct{} // one value per request whose handler returned
 	hold    chan struct{} // each request waits for it to close, or for its context
 }
 
 func (a *audits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The body is read first, as a service parses a request before its
+	// work: until then net/http does not watch the connection, and a
+	// cancelled client would go unnoticed.
+	body, _ := io.ReadAll(r.Body)
 	a.arrived <- struct{}{}
+	defer func() { a.left <- struct{}{} }()
 	select {
 	case <-a.hold:
 	case <-r.Context().Done():
 		return
 	}
-	body, _ := io.ReadAll(r.Body)
 	a.mu.Lock()
 	a.visits = append(a.visits, string(body))
 	a.mu.Unlock()
@@ -108,7 +113,7 @@ func (a *audits) recorded() []string {
 // service that holds every record until released.
 func setup(t *testing.T, workers, queue int) (*audits, *httptest.Server, *Detacher) {
 	t.Helper()
-	a := &audits{arrived: make(chan struct{}, 8), hold: make(chan struct{})}
+	a := &audits{arrived: make(chan struct{}, 8), left: make(chan struct{}, 8), hold: make(chan struct{})}
 	as := httptest.NewServer(a)
 	t.Cleanup(as.Close)
 	d := NewDetacher(workers, queue, time.Minute, newDropped())
@@ -184,6 +189,14 @@ func TestShutdownCutsAtDeadline(t *testing.T) {
 		t.Fatalf("Shutdown: %v; want the cut reported (1 running, 1 queued)", err)
 	}
 	d.wg.Wait() // the cancelled record returns, and the queued one is skipped
+	// The audit service sees the cancelled request end on its own
+	// schedule: release it only once its handler has returned, or the
+	// release could win the race and record what the cut cancelled.
+	select {
+	case <-a.left:
+	case <-time.After(30 * time.Second): // a hang guard, not a measurement
+		t.Fatal("the audit service never saw the cut record's request end")
+	}
 	close(a.hold)
 	if got := a.recorded(); len(got) != 0 {
 		t.Errorf("records made after the cut: %v", got)
