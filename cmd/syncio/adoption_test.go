@@ -177,6 +177,11 @@ func (a *adopter) wantToolsMod(lines ...string) {
 
 func TestAdoptionToolsModuleFromClone(t *testing.T) {
 	a := newAdopter(t)
+	// The service's own .gitignore, whose last line has no newline (as
+	// dhax/go-base's): an "echo /x/ >> .gitignore" would glue its pattern to
+	// that line, and neither would match any more.
+	writeFile(t, filepath.Join(a.dir, ".gitignore"), "*.log")
+	writeFile(t, filepath.Join(a.dir, "debug.log"), "")
 	a.expect("tools-clone", 0, false)
 	a.wantToolsMod("github.com/syncio/syncio v0.0.0-00010101000000-000000000000", "github.com/syncio/syncio => ./syncio")
 	a.git("init", "-q")
@@ -187,6 +192,9 @@ func TestAdoptionToolsModuleFromClone(t *testing.T) {
 	for _, l := range strings.Split(a.git("status", "--porcelain", "--untracked-files=all"), "\n") {
 		if strings.Contains(l, "bin/") || strings.Contains(l, "tools/syncio/") {
 			t.Errorf("git status shows %q: the docs leave it out of .gitignore", l)
+		}
+		if strings.Contains(l, "debug.log") {
+			t.Errorf("git status shows %q: the docs' lines broke the service's own .gitignore", l)
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(a.dir, "go.mod")); err != nil || strings.Contains(string(b), "syncio") {
