@@ -33,31 +33,40 @@ const minData = 16
 // (jis0208<<14 | 0x0F<<7 in a [...]uint16), as generated tables do
 // (x/text's encodings, transpiled C's initialisers). There an unqualified
 // name can lose its only use without a type error: only a local variable
-// must be used, and a package-level initialiser has none.
+// must be used, and a package-level initialiser has none outside its
+// function literals, which keep the number-only rule.
 func trimData(f *ast.File) {
 	for _, d := range f.Decls {
-		table := false
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			table = true
-		}
-		ast.Inspect(d, func(n ast.Node) bool {
-			cl, ok := n.(*ast.CompositeLit)
-			if !ok || len(cl.Elts) < minData || !(allData(cl.Elts) || table && allTable(cl.Type, cl.Elts)) {
-				return true
-			}
-			if at, ok := cl.Type.(*ast.ArrayType); ok {
-				if _, open := at.Len.(*ast.Ellipsis); open {
-					n, ok := length(cl.Elts)
-					if !ok {
-						return true
-					}
-					at.Len = &ast.BasicLit{ValuePos: at.Len.Pos(), Kind: token.INT, Value: strconv.FormatInt(n, 10)}
-				}
-			}
-			cl.Elts = nil
-			return false
-		})
+		g, ok := d.(*ast.GenDecl)
+		trimIn(d, ok && g.Tok == token.VAR)
 	}
+}
+
+// trimIn empties the tables under n, with isTable's wider rule when table
+// is true: in a package-level var declaration, outside its function
+// literals, whose locals must be used.
+func trimIn(n ast.Node, table bool) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if fl, ok := n.(*ast.FuncLit); ok && table {
+			trimIn(fl.Body, false)
+			return false
+		}
+		cl, ok := n.(*ast.CompositeLit)
+		if !ok || len(cl.Elts) < minData || !(allData(cl.Elts) || table && allTable(cl.Type, cl.Elts)) {
+			return true
+		}
+		if at, ok := cl.Type.(*ast.ArrayType); ok {
+			if _, open := at.Len.(*ast.Ellipsis); open {
+				n, ok := length(cl.Elts)
+				if !ok {
+					return true
+				}
+				at.Len = &ast.BasicLit{ValuePos: at.Len.Pos(), Kind: token.INT, Value: strconv.FormatInt(n, 10)}
+			}
+		}
+		cl.Elts = nil
+		return false
+	})
 }
 
 // allTable reports whether every element of a literal of type typ (nil

@@ -52,6 +52,10 @@ var dict = map[string]string{` + keyed(func(i int) string { return fmt.Sprintf("
 var rows = []row{` + strings.Repeat(`{name: "x", n: 1, ok: true}, `, minData) + `}
 var days = []stringer{` + strings.Repeat("mon + 1, ", minData) + `}
 var quals = []string{` + strings.Repeat("strconv.Quote(\"x\"), ", minData) + `}
+var closure = func() []int {
+	x := 1
+	return []int{` + strings.Repeat("x + 1, ", minData) + `}
+}
 
 type row struct {
 	name string
@@ -101,11 +105,16 @@ func g() []string {
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
 			vs := g.Specs[0].(*ast.ValueSpec)
-			elts[vs.Names[0].Name] = len(vs.Values[0].(*ast.CompositeLit).Elts)
+			switch v := vs.Values[0].(type) {
+			case *ast.CompositeLit:
+				elts[vs.Names[0].Name] = len(v.Elts)
+			case *ast.FuncLit: // the literal it returns
+				elts[vs.Names[0].Name] = len(v.Body.List[1].(*ast.ReturnStmt).Results[0].(*ast.CompositeLit).Elts)
+			}
 		}
 	}
 	for name, want := range map[string]int{"open": 0, "keyed": 0, "slice": 0, "nested": 0, "words": 0, "m": 1, "named": minData + 1, "called": minData + 1, "strs": 0, "short": 2,
-		"conv": 0, "arith": 0, "dict": 0, "rows": 0, "days": minData, "quals": minData} {
+		"conv": 0, "arith": 0, "dict": 0, "rows": 0, "days": minData, "quals": minData, "closure": minData} {
 		if elts[name] != want {
 			t.Errorf("%s: %d elements after the trim, want %d", name, elts[name], want)
 		}
