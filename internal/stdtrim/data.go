@@ -52,7 +52,10 @@ func trimIn(n ast.Node, table bool) {
 			return false
 		}
 		cl, ok := n.(*ast.CompositeLit)
-		if !ok || len(cl.Elts) < minData || !(allData(cl.Elts) || table && allTable(cl.Type, cl.Elts)) {
+		if !ok || len(cl.Elts) < minData {
+			return true
+		}
+		if !allData(cl.Elts) && (!table || !allTable(cl.Type, cl.Elts)) {
 			return true
 		}
 		if at, ok := cl.Type.(*ast.ArrayType); ok {
