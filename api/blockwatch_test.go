@@ -205,8 +205,7 @@ func TestBlockwatchOff(t *testing.T) {
 // its blocks in carry the request's labels but hold no worker, so only the
 // request's own goroutine may say it does. Counted as holders, they made
 // the run-time watcher see up to five goroutines per worker blocked
-// holding one (with their connections' goroutines; the load lab's sync
-// upload read 2.03 workers of 2).
+// holding one (with their connections' goroutines).
 func TestStagingGoroutinesHoldNoWorker(t *testing.T) {
 	_, proxy := proxiedFake(t)
 	var arrived atomic.Int64
