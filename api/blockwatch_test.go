@@ -203,9 +203,10 @@ func TestBlockwatchOff(t *testing.T) {
 
 // TestStagingGoroutinesHoldNoWorker: the goroutines a large upload stages
 // its blocks in carry the request's labels but hold no worker, so only the
-// request's own goroutine may say it does. Counted as holders, they made
-// the run-time watcher see up to five goroutines per worker blocked
-// holding one (with their connections' goroutines).
+// request's own goroutine may say it does. Before, five goroutines of an
+// upload said so: the request's, one per block in flight and the
+// connections' goroutines those start (the watcher counts the three in own
+// code; this test reads the labels themselves).
 func TestStagingGoroutinesHoldNoWorker(t *testing.T) {
 	_, proxy := proxiedFake(t)
 	var arrived atomic.Int64

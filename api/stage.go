@@ -109,9 +109,9 @@ func (a *app) stageUpload(ctx context.Context, client *azblob.Client, name strin
 		go func(block []byte) {
 			// The goroutine inherits the request's labels, which say it
 			// holds a worker; the request's own goroutine holds it (and
-			// waits below). Counted here too (and in the connections'
-			// goroutines it starts), the run-time watcher saw up to five
-			// goroutines per worker blocked holding one.
+			// waits below). With them the run-time watcher, which counts
+			// goroutines in own code, counted three per upload holding
+			// one worker (this one per block in flight, and the request's).
 			if u.request != nil {
 				blockwatch.Drop(u.request, workerResource)
 			}
