@@ -182,6 +182,18 @@ func TestOneDiagnosticThroughTheJoin(t *testing.T) {
 	cases.Run(t, Analyzer, "prec/onediag")
 }
 
+// TestOneDiagnosticAcrossPackages: when a package above binds an interface
+// that a package below could not see, and the package below already
+// reported the root's call for the rule, the operations the binding adds
+// are reported once at the interface call (with the request paths that
+// reach it), not a second time at each root's call (gotify's oidc.go:376,
+// bazel-remote's grpc_ac.go; issue 37 item 7). A root's call with nothing
+// reported for the rule below keeps the finding at its call.
+func TestOneDiagnosticAcrossPackages(t *testing.T) {
+	t.Parallel()
+	crossReports(t, "prec/crossdiag", "prec/crossdiag/api", "prec/crossdiag/app")
+}
+
 // TestStoredSet: a call through a field of interface type is dispatched
 // to the types stored into that field, across packages (a getter behind
 // an interface, a constructor's parameter kept in another package's

@@ -19,7 +19,10 @@
 //
 // Every package joins the pending calls it sees (its own and its
 // dependencies') with the conversions it sees and reports what is new, at
-// the handler's call. A concrete type counts for an interface I.M when it
+// the handler's call; what is new for a rule a package below already
+// reported at that call is reported at the interface call it goes
+// through instead, naming the request paths (relocate.go), so that a call
+// gets one diagnostic per rule. A concrete type counts for an interface I.M when it
 // was converted to I (the program really binds it there), or to an
 // interface whose values are
 // later converted to I (edges between interfaces are recorded too).

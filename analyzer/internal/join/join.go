@@ -126,6 +126,9 @@ type input struct {
 	convs    []paths.Conv
 	holds    []dispatch.Hold
 	reported map[string]bool
+	// below are the (site, rule) pairs a package below reported, as
+	// "site|rule": a diagnostic there is printed already (relocate.go).
+	below map[string]bool
 	// keys are the reported keys this package adds for the packages
 	// above it (its JoinedFact).
 	keys []string
@@ -141,7 +144,7 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 	if len(own.Convs) > 0 || len(own.Holds) > 0 {
 		export(&ConvFact{Convs: own.Convs, Holds: own.Holds})
 	}
-	in := &input{pending: own.Pending, dropped: own.Dropped, convs: own.Convs, holds: own.Holds, reported: map[string]bool{}}
+	in := &input{pending: own.Pending, dropped: own.Dropped, convs: own.Convs, holds: own.Holds, reported: map[string]bool{}, below: map[string]bool{}}
 	// The static paths this package reported at its roots' calls count
 	// as reported, here and (for calls with pending dispatch) above.
 	pendingSites := map[string]bool{}
@@ -170,6 +173,10 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 		case *JoinedFact:
 			for _, k := range f.Keys {
 				in.reported[k] = true
+				if site, rest, ok := strings.Cut(k, "|"); ok {
+					rule, _, _ := strings.Cut(rest, "|")
+					in.below[site+"|"+rule] = true
+				}
 			}
 		}
 	}
@@ -204,6 +211,7 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed
 		}
 		atSite[pc.Site] = append(atSite[pc.Site], pc)
 	}
+	var moved []movedAt
 	for _, site := range sites {
 		pcs := atSite[site]
 		pc := pcs[0] // root and end are the same for every call at the site
@@ -247,19 +255,34 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed
 				}
 			}
 		}
-		if len(fresh) == 0 {
+		pos := h.SitePos(pc.Site)
+		if len(fresh) == 0 || !pos.IsValid() {
 			continue
 		}
-		pos := h.SitePos(pc.Site)
-		if !pos.IsValid() {
-			continue
+		// A rule a package below reported at this call has its diagnostic
+		// printed already: what this package adds to it is reported where
+		// its binding is called (relocate.go).
+		var here []*paths.Finding
+		m := movedAt{pc: pc, pos: pos}
+		for _, f := range fresh {
+			stay, move := split(f, func(rule string) bool { return in.below[pc.Site+"|"+rule] })
+			if stay != nil {
+				here = append(here, stay)
+			}
+			m.fs = append(m.fs, move...)
+		}
+		if len(m.fs) > 0 {
+			moved = append(moved, m)
 		}
 		end := h.SitePos(pc.EndSite)
 		if !end.IsValid() || end < pos {
 			end = token.NoPos
 		}
-		h.Report(&paths.Summary{Name: pc.Root}, paths.Item{Pos: pos, End: end, Merged: true}, fresh)
+		if len(here) > 0 {
+			h.Report(&paths.Summary{Name: pc.Root}, paths.Item{Pos: pos, End: end, Merged: true}, here)
+		}
 	}
+	relocate(moved, in, h)
 	for _, dc := range in.dropped {
 		if key, ok := h.Decide(dc, b, in.reported); ok {
 			in.reported[key] = true

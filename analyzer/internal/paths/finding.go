@@ -94,6 +94,27 @@ func (f *Finding) AsRef() *Finding {
 	return g
 }
 
+// From returns f as seen from the function that makes its i-th call:
+// the chain from that call on. A Ref finding names its operation only, so
+// it is the same from anywhere.
+func (f *Finding) From(i int) *Finding {
+	if f.Ref || i <= 0 || i >= len(f.Chain) {
+		return f
+	}
+	g := *f
+	g.More = nil
+	g.Chain = f.Chain[i:]
+	if i < len(f.Sites) {
+		g.Sites = f.Sites[i:]
+	}
+	if i < len(f.Poses) {
+		g.Poses = f.Poses[i:]
+	} else {
+		g.Poses = nil
+	}
+	return &g
+}
+
 // BetterMain says whether f should replace g as a function's main path
 // (Summary.Result): a higher rank, or, for the same rule, a better
 // kind. Between rules of equal rank the first found stays, as each rule

@@ -68,6 +68,19 @@ type Item struct {
 	// Fixes are suggested fixes made by another package's pass (a
 	// deferred SIO002 candidate's).
 	Fixes []analysis.SuggestedFix
+	// Reached are the request roots' calls that lead to an item reported
+	// away from them: at the interface call where a package above adds
+	// operations for a rule that a package below already reported at
+	// those calls (join's relocate.go), by rule.
+	Reached map[string][]Reach
+}
+
+// Reach is a request root's call that leads to a finding reported at
+// another place.
+type Reach struct {
+	Root string    // the root's display name
+	Site string    // its call, "file:line:col"
+	Pos  token.Pos // NoPos where this pass cannot place Site
 }
 
 // Drop removes the items inside the given stretches of a body, [start,

@@ -317,7 +317,7 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 		}
 		msg += "; also reaches " + strings.Join(others, ", ")
 	}
-	msg += " (" + rule + ")"
+	msg += reachedText(it.Reached[rule]) + " (" + rule + ")"
 	d := analysis.Diagnostic{
 		Pos:      it.Pos,
 		End:      it.End,
@@ -371,6 +371,11 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Poses[n-1], Message: msg})
 		}
 	}
+	for _, rc := range it.Reached[rule] {
+		if rc.Pos.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: rc.Pos, Message: ReachedPrefix + rc.Root + ", from this call"})
+		}
+	}
 	if it.Term != nil && rule == it.Term.Rule && rule != "SIO003" && rule != "SIO007" {
 		d.SuggestedFixes = r.Fixes(s, it)
 	}
@@ -378,6 +383,36 @@ func (r *Reporter) emit(s *paths.Summary, it paths.Item, f *paths.Finding, rule,
 		d.SuggestedFixes = it.Fixes
 	}
 	sink(d)
+}
+
+// ReachedPrefix starts the related entries of a finding reported away
+// from its request roots' calls (paths.Item.Reached), one per root: they
+// follow the chain and its "also reaches" entries, and are no hop of it
+// (the standalone's grouping by cause stops there and counts them).
+const ReachedPrefix = "on the request path of "
+
+// maxReached bounds the request paths a relocated finding's message
+// names; -json and SARIF list every one as related information.
+const maxReached = 3
+
+// reachedText names the request paths that lead to a finding reported away
+// from their calls (paths.Item.Reached).
+func reachedText(rs []paths.Reach) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	var names []string
+	for i, rc := range rs {
+		if i == maxReached {
+			names[len(names)-1] += fmt.Sprintf(" and %d more", len(rs)-maxReached)
+			break
+		}
+		names = append(names, rc.Root+" ("+paths.ShortSite(rc.Site)+")")
+	}
+	if len(rs) == 1 {
+		return "; on the request path of " + names[0]
+	}
+	return fmt.Sprintf("; on %d request paths: %s", len(rs), strings.Join(names, ", "))
 }
 
 // Site reports a finding that no request path leads to (SIO008's

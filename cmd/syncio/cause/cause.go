@@ -41,6 +41,23 @@ type Finding struct {
 // the same call (internal/report); they are not the chain's next hop.
 const alsoReaches = "also reaches "
 
+// reachedFrom starts the related entries of a finding that the analyzer
+// reported away from its roots' calls, one per request path that reaches
+// it (internal/report's ReachedPrefix); they are no hop of the chain.
+const reachedFrom = "on the request path of "
+
+// Paths is how many request paths f stands for: one, or the roots a
+// finding reported away from their calls names.
+func Paths(f Finding) int {
+	n := 0
+	for _, h := range f.Chain {
+		if strings.HasPrefix(h.Message, reachedFrom) {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
 // Program tells the program's own files by directory: the modules of the
 // packages asked for. A file outside them (the module cache, GOROOT) is a
 // dependency's.
@@ -62,7 +79,7 @@ func (p Program) Has(filename string) bool {
 func (p Program) Site(f Finding) (token.Position, int) {
 	site, at := f.Pos, -1
 	for i, h := range f.Chain {
-		if strings.HasPrefix(h.Message, alsoReaches) || !h.Pos.IsValid() || !p.Has(h.Pos.Filename) {
+		if strings.HasPrefix(h.Message, alsoReaches) || strings.HasPrefix(h.Message, reachedFrom) || !h.Pos.IsValid() || !p.Has(h.Pos.Filename) {
 			break
 		}
 		site, at = h.Pos, i

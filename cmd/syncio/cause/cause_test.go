@@ -59,3 +59,26 @@ func TestGroup(t *testing.T) {
 		t.Errorf("Group = %v, want %v", got, want)
 	}
 }
+
+// TestReachedFrom: a finding the analyzer reported at an interface call
+// away from its roots' calls lists those calls after its chain; they are
+// no hop (the cause stays the chain's), and each is a request path.
+func TestReachedFrom(t *testing.T) {
+	prog := cause.Program{"/src/svc"}
+	f := cause.Finding{Rule: "SIO001", Pos: at("/src/svc/api/notify.go", 23), Chain: []cause.Hop{
+		{at("/src/svc/api/notify.go", 23), "calls s.N.Notify (api.Notifier, bound to *app.db in app.Routes)"},
+		{at("/src/svc/app/db.go", 9), "database/sql.(*DB).Exec blocks"},
+		{at("/src/svc/api/notify.go", 15), "on the request path of (*Signup).ServeHTTP, from this call"},
+		{at("/src/svc/api/other.go", 7), "on the request path of Other, from this call"},
+	}}
+	if site, hop := prog.Site(f); site != at("/src/svc/app/db.go", 9) || hop != 1 {
+		t.Errorf("Site = %v, %d; want app/db.go:9, hop 1 (a root's call taken for a hop)", site, hop)
+	}
+	if n := cause.Paths(f); n != 2 {
+		t.Errorf("Paths = %d, want 2", n)
+	}
+	f.Chain = f.Chain[:2]
+	if n := cause.Paths(f); n != 1 {
+		t.Errorf("Paths of a finding at its root's call = %d, want 1", n)
+	}
+}

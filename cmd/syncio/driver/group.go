@@ -58,7 +58,14 @@ func grouped(found []finding, prog cause.Program) []finding {
 	var out []finding
 	for _, g := range prog.Group(cfs) {
 		first := found[g[0]]
+		n := 0
+		for _, i := range g {
+			n += cause.Paths(cfs[i])
+		}
 		if len(g) == 1 {
+			if n > 1 {
+				first.paths = n // one diagnostic for several request paths (cause.Paths)
+			}
 			out = append(out, first)
 			continue
 		}
@@ -69,10 +76,10 @@ func grouped(found []finding, prog cause.Program) []finding {
 			End:      at.End,
 			Category: first.diag.Category,
 			URL:      first.diag.URL,
-			Message:  fmt.Sprintf("%d request paths reach this call; the first: %s", len(g), first.diag.Message),
+			Message:  fmt.Sprintf("%d request paths reach this call; the first: %s", n, first.diag.Message),
 			Related:  first.diag.Related,
 		}
-		gf := finding{diag: d, fset: first.fset, pos: first.fset.Position(at.Pos), base: first.base, state: first.state, paths: len(g)}
+		gf := finding{diag: d, fset: first.fset, pos: first.fset.Position(at.Pos), base: first.base, state: first.state, paths: n}
 		for _, i := range g[1:] {
 			m := found[i]
 			if m.state == stateNew {
@@ -124,8 +131,12 @@ func causes(found []finding, prog cause.Program) map[[2]string]jsonCause {
 	out := map[[2]string]jsonCause{}
 	for _, g := range prog.Group(cfs) {
 		site, _ := prog.Site(cfs[g[0]])
+		n := 0
 		for _, i := range g {
-			out[[2]string{found[i].pos.String(), found[i].diag.Message}] = jsonCause{Cause: site.String(), Paths: len(g)}
+			n += cause.Paths(cfs[i])
+		}
+		for _, i := range g {
+			out[[2]string{found[i].pos.String(), found[i].diag.Message}] = jsonCause{Cause: site.String(), Paths: n}
 		}
 	}
 	return out
