@@ -198,7 +198,8 @@ func isGormAssoc(t types.Type) bool {
 }
 
 // State classifies a *gorm.DB expression; depth bounds the walk through
-// variables that are assigned from each other.
+// variables that are assigned from each other. A chain's links are no
+// such step: each is a smaller expression, so a long chain ends anyway.
 func (g *Chain) State(e ast.Expr, depth int) GormCtx {
 	if depth > 8 {
 		return GormUnknown
@@ -216,7 +217,7 @@ func (g *Chain) State(e ast.Expr, depth int) GormCtx {
 			if fn.Name() == "WithContext" {
 				return GormWithCtx
 			}
-			return g.State(sel.X, depth+1)
+			return g.State(sel.X, depth)
 		}
 		if fn == nil || knowledge.GormReceiver(fn) == "" && knowledge.GormAssocReceiver(fn) == "" {
 			return GormUnknown
@@ -229,7 +230,7 @@ func (g *Chain) State(e ast.Expr, depth int) GormCtx {
 				return GormWithCtx
 			}
 		}
-		return g.State(sel.X, depth+1)
+		return g.State(sel.X, depth)
 	case *ast.SelectorExpr:
 		if s := g.info.Selections[e]; s != nil && s.Kind() == types.FieldVal {
 			return GormNoCtx // a stored *gorm.DB has no request context

@@ -36,6 +36,10 @@ func (h *Handlers) Gorm(w http.ResponseWriter, r *http.Request) {
 	h.db.Session(&gorm.Session{Context: ctx}).Find(&us)                             // fine: Session with a Context
 	h.db.WithContext(context.Background()).Find(&us)                                // want `gorm.\(\*DB\).WithContext is given context.Background\(\) instead of the request context.*\(SIO002\)$`
 	_ = h.db.Transaction(func(tx *gorm.DB) error { return tx.Create(&us).Error() }) // want `gorm.\(\*DB\).Transaction runs a query`
+	// A long chain is still one chain: each link is a step back, not a
+	// variable to follow (opengist's nine-link queries were dropped).
+	h.db.Model(&User{}).Where("a").Where("b").Where("c").Where("d").Where("e").Where("f").Where("g").Where("h").Where("i").Find(&us) // want `^gorm.\(\*DB\).Find runs a query on a \*gorm.DB chain that never calls WithContext`
+	h.db.WithContext(ctx).Where("a").Where("b").Where("c").Where("d").Where("e").Where("f").Where("g").Where("h").Where("i").Find(&us) // fine
 }
 
 // Param gets its *gorm.DB from the caller: it may carry a context, so
