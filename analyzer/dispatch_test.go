@@ -117,6 +117,17 @@ func TestCallbacks(t *testing.T) {
 	cases.Run(t, Analyzer, "callbacks", "callbacks/lib")
 }
 
+// TestOwnRouter: a service's own router type takes its own Handler type,
+// folds the route's middleware over it in a loop and registers with echo
+// a literal, made by a method of the func type, that calls the result
+// (opengist's Router.GET). Its methods register their Handler parameter
+// (a registrar, by fact), so each handler passed to them is a root: this
+// package's inside itself, another package's at the argument.
+func TestOwnRouter(t *testing.T) {
+	t.Parallel()
+	cases.Run(t, Analyzer, "ownrouter/web", "ownrouter/gists", "ownrouter/server")
+}
+
 // TestAdapters: functions of a service's own shape become request roots
 // when passed to an adapter (local, imported, the appHandler func type,
 // another package's function); the same shape passed nowhere does not.

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -406,8 +407,15 @@ func (g *Registry) registerArgs(reg *seen.Registration, args []ast.Expr, in stri
 			reg.Handlers = append(reg.Handlers, "the routes registered on "+exprText(a))
 			continue
 		}
-		ts, why := g.handlers.Resolve(a)
-		if len(ts) == 0 {
+		ts, ps, why := g.handlers.ResolveArg(a)
+		// A value made from a parameter (chain(h, m...).toEchoHandler())
+		// registers what the callers pass there, as the parameter itself
+		// would.
+		for _, p := range ps {
+			g.addRegistrar(p, reg.Framework)
+			reg.Handlers = append(reg.Handlers, "what the callers of "+paths.DisplayName(p.Func)+" pass as its parameter "+strconv.Itoa(p.Index+1))
+		}
+		if len(ts) == 0 && len(ps) == 0 {
 			reg.Unresolved = append(reg.Unresolved, exprText(a)+": "+why)
 		}
 		g.addTargets(reg, a, ts, in, ignores)

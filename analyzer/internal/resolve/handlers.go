@@ -34,6 +34,13 @@ type Handlers struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	assigns   map[*types.Var][]value
 	params    map[*types.Var]param
+	// recvs are the receivers of the package's methods: in a method
+	// called on a value (chain(h).toEchoHandler()), the receiver stands
+	// for that value, as a parameter stands for its argument.
+	recvs map[*types.Var]*types.Func
+	// unbound, while ResolveArg runs, collects the parameters of the
+	// function around the registration that the value resolves to.
+	unbound *[]ParamRef
 }
 
 // value is what is assigned to a variable: an expression, or one result
@@ -58,7 +65,7 @@ const maxDepth = 16
 // variables.
 func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 	h := &Handlers{info: info, pkg: pkg, decls: map[*types.Func]*ast.FuncDecl{},
-		assigns: map[*types.Var][]value{}, params: map[*types.Var]param{}}
+		assigns: map[*types.Var][]value{}, params: map[*types.Var]param{}, recvs: map[*types.Var]*types.Func{}}
 	addParams := func(fn *types.Func, lit *ast.FuncLit, fields *ast.FieldList) {
 		if fields == nil {
 			return
@@ -97,7 +104,15 @@ func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 						h.decls[fn] = n
 					}
 					addParams(fn, nil, n.Type.Params)
-					addParams(nil, nil, n.Recv) // a receiver stands for no argument
+					if n.Recv != nil {
+						for _, f := range n.Recv.List {
+							for _, id := range f.Names {
+								if v, ok := info.Defs[id].(*types.Var); ok {
+									h.recvs[v] = fn
+								}
+							}
+						}
+					}
 				}
 			case *ast.FuncLit:
 				addParams(nil, n, n.Type.Params)
@@ -138,6 +153,17 @@ func (h *Handlers) Resolve(e ast.Expr) (ts []Target, why string) {
 	return h.resolve(e, nil, 0, map[*types.Var]bool{})
 }
 
+// ResolveArg is Resolve for a registration's argument: it also returns
+// the parameters of the declared function around the call that the value
+// comes from (a service's router method that wraps its Handler parameter
+// before registering it), whose callers' arguments are the handlers.
+func (h *Handlers) ResolveArg(e ast.Expr) (ts []Target, ps []ParamRef, why string) {
+	h.unbound = &ps
+	defer func() { h.unbound = nil }()
+	ts, why = h.resolve(e, nil, 0, map[*types.Var]bool{})
+	return ts, ps, why
+}
+
 // frame is a call being followed into its callee (a declared function or
 // a literal kept in a variable): the callee's parameters stand for the
 // call's arguments.
@@ -151,6 +177,46 @@ type frame struct {
 // of reports whether p is a parameter of the frame's callee.
 func (f *frame) of(p param) bool {
 	return (p.fn != nil && p.fn == f.fn) || (p.lit != nil && p.lit == f.lit)
+}
+
+// arg is the argument the frame's call gives p: none for the variadic
+// parameter of a call that spreads a slice into it (chain(h, m...) still
+// gives h).
+func (f *frame) arg(p param) (ast.Expr, bool) {
+	if !f.of(p) || p.index >= len(f.call.Args) || (f.call.Ellipsis.IsValid() && p.index == len(f.call.Args)-1) {
+		return nil, false
+	}
+	return f.call.Args[p.index], true
+}
+
+// recv is the value a frame's method call is made on, when v is the
+// callee's receiver.
+func (f *frame) recv(fn *types.Func) (ast.Expr, bool) {
+	if fn == nil || f.fn != fn {
+		return nil, false
+	}
+	sel, ok := ast.Unparen(f.call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	return sel.X, true
+}
+
+// bound is the frame and the expression that a parameter or receiver v
+// stands for, when a frame being followed gives it.
+func (h *Handlers) bound(v *types.Var, fr *frame) (ast.Expr, *frame, bool) {
+	p, isParam := h.params[v]
+	fn := h.recvs[v]
+	for f := fr; f != nil; f = f.up {
+		if isParam {
+			if a, ok := f.arg(p); ok {
+				return a, f, true
+			}
+		} else if x, ok := f.recv(fn); ok {
+			return x, f, true
+		}
+	}
+	return nil, nil, false
 }
 
 func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
@@ -176,13 +242,16 @@ func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var
 		if v == nil {
 			break
 		}
-		if p, ok := h.params[v]; ok {
+		p, isParam := h.params[v]
+		if isParam || h.recvs[v] != nil {
 			// A parameter of the function being followed stands for its
-			// call's argument.
-			for f := fr; f != nil; f = f.up {
-				if f.of(p) && p.index < len(f.call.Args) && !f.call.Ellipsis.IsValid() {
-					return h.resolve(f.call.Args[p.index], f.up, depth+1, seen)
-				}
+			// call's argument, a receiver for the value it is called on.
+			if a, f, ok := h.bound(v, fr); ok {
+				return h.resolve(a, f.up, depth+1, seen)
+			}
+			if isParam && p.fn != nil && h.unbound != nil {
+				*h.unbound = append(*h.unbound, ParamRef{p.fn.Origin(), p.index})
+				return nil, ""
 			}
 			return nil, "parameter " + v.Name() + " of the function that registers it"
 		}
@@ -344,17 +413,16 @@ func (h *Handlers) wrapped(lit *ast.FuncLit, fr *frame, depth int, seen map[*typ
 			return true
 		}
 		v, _ := h.info.Uses[id].(*types.Var)
-		p, isParam := h.params[v]
-		if v == nil || !isParam || done[v] {
+		if v == nil || done[v] {
+			return true
+		}
+		if _, isParam := h.params[v]; !isParam && h.recvs[v] == nil {
 			return true
 		}
 		done[v] = true
-		for f := fr; f != nil; f = f.up {
-			if f.of(p) && p.index < len(f.call.Args) && !f.call.Ellipsis.IsValid() {
-				ts, _ := h.resolve(f.call.Args[p.index], f.up, depth+1, seen)
-				out = append(out, ts...)
-				break
-			}
+		if a, f, ok := h.bound(v, fr); ok {
+			ts, _ := h.resolve(a, f.up, depth+1, seen)
+			out = append(out, ts...)
 		}
 		return true
 	})

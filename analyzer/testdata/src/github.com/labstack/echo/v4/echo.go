@@ -28,3 +28,14 @@ func (e *Echo) Start(address string) error { return nil }
 func (e *Echo) StartTLS(address string, certFile, keyFile any) error {
 	return nil
 }
+
+// Group is a route group, as echo's.
+type Group struct{}
+
+func (e *Echo) Group(prefix string, m ...MiddlewareFunc) *Group { return &Group{} }
+func (g *Group) GET(path string, h HandlerFunc, m ...MiddlewareFunc) *Route {
+	return nil
+}
+func (g *Group) POST(path string, h HandlerFunc, m ...MiddlewareFunc) *Route {
+	return nil
+}
