@@ -40,7 +40,7 @@ func (r *runner) joinCalls(files []*ast.File, rootLits map[*ast.FuncLit]bool, pe
 				patterns = append(patterns, p)
 			}
 		}
-		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: u.Slot, RootPatterns: patterns})
+		unfollowed = append(unfollowed, seen.Unfollowed{Pos: site, Slot: u.Slot, RootPatterns: patterns, Partial: u.Partial})
 	}
 	sort.Slice(unfollowed, func(i, j int) bool { return unfollowed[i].Pos < unfollowed[j].Pos })
 	return unfollowed

@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -143,5 +146,34 @@ func TestUnfollowedAdviceWorks(t *testing.T) {
 	}
 	if strings.Contains(all, "http.Head") {
 		t.Errorf("the shutdown hook's http.Head is reported, though its type was not named:\n%s", all)
+	}
+}
+
+// TestPartialCalls: a settings handler's call through a package map that
+// two packages fill with 260 actions, more than the join follows per call,
+// is reported with the first ones' operations and named in the roots
+// report as followed in part, with how many the map holds and how many
+// were followed, and in the roots line apart from the calls followed to
+// none; before, nothing said the rest were cut.
+func TestPartialCalls(t *testing.T) {
+	t.Parallel()
+	pkgs := seenPackages(t, cases.Run(t, Analyzer, "manyactions/table", "manyactions/first", "manyactions/second", "manyactions/app"))
+	var all []*seen.Package
+	for _, p := range pkgs {
+		all = append(all, p)
+	}
+	rep := seen.Merge(all)
+	var got []string
+	for _, u := range rep.Unfollowed {
+		got = append(got, fmt.Sprintf("%s %s partial=%t", paths.ShortSite(u.Pos), u.Slot, u.Partial))
+	}
+	want := []string{"app.go:18:2 table.Actions holds 260 functions and syncio follows at most 256 per call partial=true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unfollowed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	line := rep.Line(filepath.Base)
+	if !strings.Contains(line, "; 1 call on request paths that syncio followed only in part, cut by a bound (first at app.go:18, where table.Actions holds 260 functions") ||
+		strings.Contains(line, "followed to none") {
+		t.Errorf("roots line does not name the call followed in part, alone:\n%s", line)
 	}
 }

@@ -100,7 +100,8 @@ type Package struct {
 	Refs []Ref `json:"-"`
 	// Unfollowed are the calls on request paths through a func field
 	// that the package's dispatch join met and followed to none of the
-	// functions stored there (see Unfollowed).
+	// functions stored there, or that a bound of the join cut after some
+	// (see Unfollowed).
 	Unfollowed []Unfollowed `json:"unfollowed_calls,omitempty"`
 	// GinHeld are the findings (by key) that hold only if the gin engine
 	// keeps gin's default ContextWithFallback = false, which this package
@@ -115,6 +116,8 @@ type Package struct {
 // tell which one the call reads (a generic type's field holding functions
 // of several types, a field of one value filled at several places): what
 // runs there is unseen, whether the root reached other operations or not.
+// Or, Partial, a call through a func field or an interface that syncio
+// followed to some of what it may run until a bound cut the rest.
 type Unfollowed struct {
 	Pos  string `json:"pos"`  // file:line:col of the call
 	Slot string `json:"slot"` // the field, and why: "hook.Handler[T].Func holds functions of several types"
@@ -122,6 +125,12 @@ type Unfollowed struct {
 	// the -roots pattern of each type: passing the handlers' one makes
 	// every function of that type a root of its own.
 	RootPatterns []string `json:"root_patterns,omitempty"`
+	// Partial marks a call that syncio followed to some of the functions
+	// (or an interface's bound methods) it may run, until a bound of
+	// its walk cut the rest: a settings handler's table of actions with
+	// more functions than syncio follows per call. Slot then says how
+	// many there are and how many were followed.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Ref counts one package's references to one function (Root.Key).
@@ -163,7 +172,8 @@ type Report struct {
 	// found (see Package.Blind).
 	Blind []BlindPackage `json:"blind_packages"`
 	// Unfollowed are the calls through a func field that no package
-	// followed (see Package.Unfollowed), each once, in position order.
+	// followed, or followed only in part (see Package.Unfollowed), each
+	// once, in position order.
 	Unfollowed []Unfollowed `json:"unfollowed_calls"`
 	// GinUndecided are the calls (file:line:col) that give a *gin.Context
 	// as a context where no analysed package decided the engine's
@@ -226,7 +236,7 @@ func Merge(pkgs []*Package) Report {
 			m, ok := unfollowed[u.Pos]
 			if !ok || u.Slot < m.Slot {
 				// The same whatever order the packages come in.
-				m.Pos, m.Slot = u.Pos, u.Slot
+				m.Pos, m.Slot, m.Partial = u.Pos, u.Slot, u.Partial
 			}
 			for _, t := range u.RootPatterns {
 				if !slices.Contains(m.RootPatterns, t) {
@@ -446,10 +456,23 @@ func (rep Report) Line(short func(string) string) string {
 			fmt.Fprintf(&b, "; %d of the roots %s no operation but %s a func value kept in a field, map or package variable that syncio could not follow (first at %s), so what runs behind %s is unseen: mark those handlers //syncio:handler or pass -roots",
 				len(blind), verb(len(blind), "reaches", "reach"), verb(len(blind), "calls", "call"), blind[0], verb(len(blind), "it", "them"))
 		}
-		if n := len(rep.Unfollowed); n > 0 {
-			u := rep.Unfollowed[0]
+		var none, cut []Unfollowed
+		for _, u := range rep.Unfollowed {
+			if u.Partial {
+				cut = append(cut, u)
+			} else {
+				none = append(none, u)
+			}
+		}
+		if n := len(none); n > 0 {
+			u := none[0]
 			fmt.Fprintf(&b, "; %d %s on request paths through a func field that syncio followed to none of the functions stored there (first at %s, where %s), so what runs behind %s is unseen: mark the functions stored there //syncio:handler, or pass -roots 'func(T)' with their parameter type (-roots-report lists each field's types)",
 				n, plural(n, "call"), shortPos(short, u.Pos), u.Slot, verb(n, "it", "them"))
+		}
+		if n := len(cut); n > 0 {
+			u := cut[0]
+			fmt.Fprintf(&b, "; %d %s on request paths that syncio followed only in part, cut by a bound (first at %s, where %s), so what runs behind the rest is unseen (-roots-report lists %s under unfollowed_calls, \"partial\": true)",
+				n, plural(n, "call"), shortPos(short, u.Pos), u.Slot, verb(n, "it", "each"))
 		}
 	}
 	fmt.Fprintf(&b, "; %d registration %s", len(rep.Registrations), plural(len(rep.Registrations), "call"))

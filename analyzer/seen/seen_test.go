@@ -173,6 +173,34 @@ func TestLineNamesUnfollowedCalls(t *testing.T) {
 	}
 }
 
+// TestLinePartialCalls: a call a bound cut after some of what it may run
+// is counted and named apart from the calls followed to none, which keep
+// their own count and advice: "followed to none" would be false of it, and
+// the -roots advice does nothing for a bound. Of two packages' entries
+// at one call the merge keeps one, the same on every run (the first by
+// Slot, here the lower count), and it stays partial.
+func TestLinePartialCalls(t *testing.T) {
+	none := Unfollowed{Pos: "core/app.go:9:2", Slot: "core.Services.Profile is filled at several places"}
+	cut := Unfollowed{Pos: "settings/settings.go:40:3", Slot: "settings.actions holds 300 functions and syncio follows at most 256 per call", Partial: true}
+	low := &Package{Path: "ex/settings", Roots: []Root{{Name: "settings.Serve", Pos: "settings/serve.go:3:6", Framework: "net/http", How: HowSignature}},
+		Unfollowed: []Unfollowed{{Pos: cut.Pos, Slot: "settings.actions holds 290 functions and syncio follows at most 256 per call", Partial: true}}}
+	high := &Package{Path: "ex/cmd", Unfollowed: []Unfollowed{none, cut}}
+	rep := Merge([]*Package{high, low})
+	if len(rep.Unfollowed) != 2 || rep.Unfollowed[0].Partial || !rep.Unfollowed[1].Partial {
+		t.Fatalf("Unfollowed = %+v, want %s followed to none, then %s partial", rep.Unfollowed, none.Pos, cut.Pos)
+	}
+	want := "roots: 1 request handler (net/http 1; by signature 1); 1 call on request paths through a func field that syncio followed to none of the functions stored there " +
+		"(first at core/app.go:9, where core.Services.Profile is filled at several places), so what runs behind it is unseen: mark the functions stored there //syncio:handler, or pass -roots 'func(T)' with their parameter type (-roots-report lists each field's types); " +
+		"1 call on request paths that syncio followed only in part, cut by a bound (first at settings/settings.go:40, where settings.actions holds 290 functions and syncio follows at most 256 per call), so what runs behind the rest is unseen (-roots-report lists it under unfollowed_calls, \"partial\": true); 0 registration calls"
+	if got := rep.Line(nil); got != want {
+		t.Errorf("line:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Merge([]*Package{{Path: "a", Roots: low.Roots, Unfollowed: []Unfollowed{cut, {Pos: "b.go:1:1", Slot: "b.F holds 260 functions and syncio follows at most 256 per call", Partial: true}}}}).Line(nil); !strings.Contains(got, "; 2 calls on request paths that syncio followed only in part, cut by a bound (first at b.go:1, ") ||
+		!strings.Contains(got, "(-roots-report lists each under unfollowed_calls") || strings.Contains(got, "followed to none") {
+		t.Errorf("two partial calls: %s", got)
+	}
+}
+
 // TestMergeGinUndecided: a call held by one package and decided by
 // another is no longer undecided; one held and decided by none is, once.
 func TestMergeGinUndecided(t *testing.T) {

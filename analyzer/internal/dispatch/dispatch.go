@@ -213,8 +213,9 @@ type Bindings[F any] struct {
 	Explored map[string]bool
 	// Unfollowed are the calls through a slot the walk met and led to
 	// none of the functions stored there, because it cannot tell which
-	// one the call reads, by site (file:line:col). Start keeps them: they
-	// are the whole join's.
+	// one the call reads, and the calls a bound of the walk cut after
+	// some (Unfollowed.Partial), by site (file:line:col). Start keeps
+	// them: they are the whole join's.
 	Unfollowed map[string]Unfollowed
 	// Holds are the edges of what places hold (Hold), To → Froms, and
 	// held the closures already computed (Held).

@@ -18,7 +18,9 @@
 // when every store is seen), the funcs stored in a slot, nested interface calls
 // hop by hop, and the call's func arguments into the bindings that call
 // them on the spot, within its bounds (hops, bindings visited, funcs per
-// slot). The analyzer tells it, as function values, what only the
+// slot); a call a bound cuts after some of what it may run is recorded
+// with the calls through a slot followed to none (Bindings.Unfollowed,
+// Unfollowed.Partial), for the roots report. The analyzer tells it, as function values, what only the
 // analyzer knows: what a summary leads to (its own paths, its interface
 // calls, whether it hands its context to something unseen) and which
 // paths a caller's lock holds.

@@ -112,8 +112,9 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 	var out []P
 	last := len(d.Chain) - 1
 	reach := b.Reaching(d.Iface)
-	targets := 0
-	for _, c := range b.ByMethod[d.Method] {
+	targets, followed := 0, 0
+	cs := b.ByMethod[d.Method]
+	for i, c := range cs {
 		if !reach[c.Iface] || (d.Dep && c.Dep) {
 			// A dependency's call bound to the dependency's own type
 			// (a pool's connection, a driver's statement) is its
@@ -125,6 +126,11 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 			continue // never stored where the call reads
 		}
 		if b.Budget--; b.Budget < 0 {
+			// The first call the bound cuts is named; those after it
+			// on the same pending call go unvisited with it.
+			if b.Budget == -1 {
+				b.cut(d, followed, followed+left(d, cs[i:], reach, only), true)
+			}
 			break
 		}
 		cm := c.Method(d.Method)
@@ -144,11 +150,13 @@ func (w *Walk[F, P]) dispatch(d DynCall[F], depth int, visiting map[string]bool)
 				continue // another instantiation's
 			}
 			if targets++; targets > w.MaxTargets {
+				b.cut(d, followed, followed+left(d, cs[i:], reach, only), false)
 				break
 			}
 			entry = d.Chain[last] + " (via the func stored in " + resolve.SlotName(d.Iface) + " by " + c.Where + ")"
 			method = c.Type
 		}
+		followed++
 		// The path up to and including the interface call, then the
 		// concrete method at the same site.
 		prefix := append(append([]string(nil), d.Chain[:last]...), entry, method)
@@ -248,13 +256,17 @@ const (
 )
 
 // Unfollowed is a call through a slot that the walk followed to none of
-// the functions stored there.
+// the functions stored there, or a call (through a slot or an interface)
+// that a bound of the walk cut after some of them (Partial).
 type Unfollowed struct {
 	Slot string // the slot's name and why: "hook.Handler[T].Func holds functions of several types"
 	// Types are the types of the functions stored there (Sig), when
 	// there are several: one of them is the handlers', which a caller
 	// can name as roots.
 	Types []string
+	// Partial marks a call followed to some of what it may run: the
+	// rest was cut by Walk.MaxTargets or by B.Budget (see cut).
+	Partial bool
 }
 
 // unfollow records d's call as one the walk could not follow, so that the
@@ -272,6 +284,42 @@ func (b *Bindings[F]) unfollow(d DynCall[F], why string) {
 		slices.Sort(u.Types)
 	}
 	b.Unfollowed[site] = u
+}
+
+// cut records d's call as one a bound of the walk cut after followed of
+// the total functions (or bound methods) it may run, once per site, so
+// that the roots report says the rest is unseen rather than letting the
+// findings of the first read as all there is. byWork names the work
+// bound of the pending call (B.Budget), otherwise the bound on the
+// functions one call through a slot is led to (Walk.MaxTargets).
+func (b *Bindings[F]) cut(d DynCall[F], followed, total int, byWork bool) {
+	site := d.Sites[len(d.Sites)-1]
+	if _, ok := b.Unfollowed[site]; ok {
+		return
+	}
+	what := resolve.SlotName(d.Iface) + " holds " + strconv.Itoa(total) + " functions"
+	if d.Method != "" {
+		what = resolve.SlotName(d.Iface) + "." + d.Method + " is bound to " + strconv.Itoa(total) + " methods"
+	}
+	how := " and syncio follows at most " + strconv.Itoa(followed) + " per call"
+	if byWork {
+		how = " and syncio followed " + strconv.Itoa(followed) + " before its work bound for the root's call ran out"
+	}
+	b.Unfollowed[site] = Unfollowed{Slot: what + how, Partial: true}
+}
+
+// left counts the bindings of cs that d's walk would lead to, as the
+// loop in dispatch filters them: what a cut leaves unfollowed.
+func left[F any](d DynCall[F], cs []*Conv[F], reach, only map[string]bool) int {
+	n := 0
+	for _, c := range cs {
+		if !reach[c.Iface] || (d.Dep && c.Dep) || (only != nil && !only[c.Type]) ||
+			(d.Method == "" && d.Sig != "" && c.Sig != "" && c.Sig != d.Sig) {
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // doing reports whether some function stored in slot does something: the

@@ -331,3 +331,63 @@ func TestWalkRecordsUnfollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkRecordsCut: a call that a bound of the walk cuts after some of
+// what it may run is recorded at its site as partial, with how many there
+// are and how many were followed, instead of the first ones' findings
+// reading as all there is: a slot holding more functions than MaxTargets
+// (a settings handler's table of actions), and an interface call where
+// the pending call's work bound runs out. Only the first call the work
+// bound cuts is named (those after it go unvisited with it); a call
+// within the bounds is not recorded.
+func TestWalkRecordsCut(t *testing.T) {
+	const slot, small, store, other = "ex.com/settings.Handler.actions", "ex.com/settings.Handler.hooks", "ex.com/api.Store", "ex.com/api.Cache"
+	sleep := wf{op: "time.Sleep"}
+	var convs []Conv[wf]
+	for i := range 5 {
+		convs = append(convs, bound(fmt.Sprintf("settings.act%d", i), slot, "settings.New", "", sleep))
+	}
+	convs = append(convs, bound("settings.hook", small, "settings.New", "", sleep))
+	for i := range 4 {
+		convs = append(convs, bound(fmt.Sprintf("*db.S%d", i), store, "main", "Get", sleep))
+		convs = append(convs, bound(fmt.Sprintf("*db.C%d", i), other, "main", "Get", sleep))
+	}
+	w := testWalk(convs)
+	if got := w.Dispatch(call(slot, "", "h.actions[k]")); len(got) != w.MaxTargets {
+		t.Errorf("slot: %d paths, want the first %d", len(got), w.MaxTargets)
+	}
+	if got := w.Dispatch(call(small, "", "h.hooks[k]")); len(got) != 1 {
+		t.Errorf("small slot: %d paths, want 1", len(got))
+	}
+	// Three bindings of work: the store's fourth is cut, and the cache's
+	// call after it on the same pending call is not visited at all.
+	w.B.Start(3, 1<<10)
+	sites := func(d DynCall[wf], site string) DynCall[wf] { d.Sites[len(d.Sites)-1] = site; return d }
+	if got := w.Dispatch(sites(call(store, "Get", "s.Get"), "s.go:1")); len(got) != 3 {
+		t.Errorf("store: %d paths, want 3 before the work bound", len(got))
+	}
+	if got := w.Dispatch(sites(call(other, "Get", "c.Get"), "c.go:1")); len(got) != 0 {
+		t.Errorf("cache: %d paths after the work bound ran out, want none", len(got))
+	}
+	want := map[string]string{
+		"h.go:1": "settings.Handler.actions holds 5 functions and syncio follows at most 2 per call",
+		"s.go:1": "api.Store.Get is bound to 4 methods and syncio followed 3 before its work bound for the root's call ran out",
+	}
+	check := func() {
+		t.Helper()
+		if len(w.B.Unfollowed) != len(want) {
+			t.Errorf("Unfollowed = %v, want %v", w.B.Unfollowed, want)
+		}
+		for site, slot := range want {
+			if u := w.B.Unfollowed[site]; u.Slot != slot || !u.Partial {
+				t.Errorf("Unfollowed[%s] = %+v, want %q, partial", site, u, slot)
+			}
+		}
+	}
+	check()
+	// A fresh pending call's work bound runs out at the cache's call.
+	w.B.Start(1, 1<<10)
+	w.Dispatch(sites(call(other, "Get", "c.Get"), "c.go:1"))
+	want["c.go:1"] = "api.Cache.Get is bound to 4 methods and syncio followed 1 before its work bound for the root's call ran out"
+	check()
+}
