@@ -82,8 +82,8 @@ func (v *pkgView) throughValue(call *ast.CallExpr) bool {
 }
 
 // maxValueTargets bounds the functions one call through a value is
-// followed to.
-const maxValueTargets = 8
+// followed to: a settings handler's switch over 23 actions is followed into each.
+const maxValueTargets = 64
 
 // valueItems are the items of a call through a value that this package's
 // assignments and returns lead to functions: a closure returned and

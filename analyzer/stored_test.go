@@ -154,7 +154,9 @@ func TestUnfollowedAdviceWorks(t *testing.T) {
 // is reported with the first ones' operations and named in the roots
 // report as followed in part, with how many the map holds and how many
 // were followed, and in the roots line apart from the calls followed to
-// none; before, nothing said the rest were cut.
+// none; before, nothing said the rest were cut. The switch over 23
+// actions kept in a local is followed into each (its want line counts
+// them; 8 were followed before): it is no cut call.
 func TestPartialCalls(t *testing.T) {
 	t.Parallel()
 	pkgs := seenPackages(t, cases.Run(t, Analyzer, "manyactions/table", "manyactions/first", "manyactions/second", "manyactions/app"))
@@ -167,12 +169,12 @@ func TestPartialCalls(t *testing.T) {
 	for _, u := range rep.Unfollowed {
 		got = append(got, fmt.Sprintf("%s %s partial=%t", paths.ShortSite(u.Pos), u.Slot, u.Partial))
 	}
-	want := []string{"app.go:18:2 table.Actions holds 260 functions and syncio follows at most 256 per call partial=true"}
+	want := []string{"app.go:20:2 table.Actions holds 260 functions and syncio follows at most 256 per call partial=true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("unfollowed calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	line := rep.Line(filepath.Base)
-	if !strings.Contains(line, "; 1 call on request paths that syncio followed only in part, cut by a bound (first at app.go:18, where table.Actions holds 260 functions") ||
+	if !strings.Contains(line, "; 1 call on request paths that syncio followed only in part, cut by a bound (first at app.go:20, where table.Actions holds 260 functions") ||
 		strings.Contains(line, "followed to none") {
 		t.Errorf("roots line does not name the call followed in part, alone:\n%s", line)
 	}
