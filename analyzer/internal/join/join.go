@@ -187,8 +187,9 @@ func gather(own Own, below []analysis.Fact, export func(analysis.Fact)) *input {
 // the conversions it sees, reports what no dependency reported, and
 // exports what this package adds for the packages above it.
 //
-// It returns the calls through a func field that the walk followed to
-// none of the functions stored there, by site, for the roots report.
+// It returns, by site, for the roots report, the calls through a func
+// field that the walk followed to none of the functions stored there, and
+// the calls a bound of the walk cut after some (dispatch.Unfollowed.Partial).
 func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed {
 	in := gather(own, below, h.Export)
 	if (len(in.pending) == 0 || len(in.convs) == 0) && len(in.dropped) == 0 {
