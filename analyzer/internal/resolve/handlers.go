@@ -41,6 +41,8 @@ type Handlers struct {
 	// unbound, while ResolveArg runs, collects the parameters of the
 	// function around the registration that the value resolves to.
 	unbound *[]ParamRef
+	// steps is what is left of one resolution's work (maxSteps).
+	steps int
 }
 
 // value is what is assigned to a variable: an expression, or one result
@@ -60,6 +62,13 @@ type param struct {
 // maxDepth bounds how many values (variables, calls, conversions) one
 // resolution follows.
 const maxDepth = 16
+
+// maxSteps bounds the values one resolution visits in all. maxDepth alone
+// bounds a path, not their number: functions that return calls of each
+// other from several return statements (a package of error helpers,
+// ardanlabs/service) made a resolution visit some fan-out to the 16th
+// power and never end.
+const maxSteps = 1 << 12
 
 // New indexes the package's declarations and the assignments to its
 // variables.
@@ -150,6 +159,7 @@ func New(info *types.Info, pkg *types.Package, files []*ast.File) *Handlers {
 // Resolve follows e, a value handed to a router, to the functions that
 // run. When it finds none, why says what stopped it.
 func (h *Handlers) Resolve(e ast.Expr) (ts []Target, why string) {
+	h.steps = maxSteps
 	return h.resolve(e, nil, 0, map[*types.Var]bool{})
 }
 
@@ -160,6 +170,7 @@ func (h *Handlers) Resolve(e ast.Expr) (ts []Target, why string) {
 func (h *Handlers) ResolveArg(e ast.Expr) (ts []Target, ps []ParamRef, why string) {
 	h.unbound = &ps
 	defer func() { h.unbound = nil }()
+	h.steps = maxSteps
 	ts, why = h.resolve(e, nil, 0, map[*types.Var]bool{})
 	return ts, ps, why
 }
@@ -221,7 +232,7 @@ func (h *Handlers) bound(v *types.Var, fr *frame) (ast.Expr, *frame, bool) {
 
 func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
 	e = ast.Unparen(e)
-	if depth > maxDepth {
+	if h.steps--; depth > maxDepth || h.steps < 0 {
 		return nil, "too many steps to follow"
 	}
 	if lit, ok := e.(*ast.FuncLit); ok {
@@ -308,6 +319,9 @@ func (h *Handlers) variable(v *types.Var, fr *frame, depth int, seen map[*types.
 // function to what it returns (and to the handlers it wraps).
 // result is the index of the result followed, -1 for a call with one.
 func (h *Handlers) call(call *ast.CallExpr, result int, fr *frame, depth int, seen map[*types.Var]bool) ([]Target, string) {
+	if h.steps--; h.steps < 0 {
+		return nil, "too many steps to follow"
+	}
 	if tv, ok := h.info.Types[call.Fun]; ok && tv.IsType() && result < 0 {
 		if len(call.Args) != 1 {
 			return nil, "a conversion syncio cannot follow"
