@@ -2,10 +2,6 @@ package resolve
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"strings"
 	"testing"
 )
@@ -25,17 +21,7 @@ func TestResolveBoundedWork(t *testing.T) {
 		b.WriteString("\t}\n\treturn leaf\n}\n\n")
 	}
 	b.WriteString("var Registered = a(9)\n")
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", b.String(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := New(info, pkg, []*ast.File{f})
+	h, f := handlersOf(t, b.String())
 	var arg ast.Expr
 	ast.Inspect(f, func(n ast.Node) bool {
 		if vs, ok := n.(*ast.ValueSpec); ok && vs.Names[0].Name == "Registered" {

@@ -28,17 +28,7 @@ func mw(next Handler) H { return func(w W, r *R) { next.ServeHTTP(w, r) } }
 func logged(log func(string)) H { return func(w W, r *R) { log("x") } }
 func plain() H { return func(w W, r *R) { helper := func(w W, r *R) {}; helper(w, r) } }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := New(info, pkg, []*ast.File{f})
+	h, f := handlersOf(t, src)
 	want := map[string]bool{"withUser": true, "handle": true, "mw": true, "logged": false, "plain": false}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -51,4 +41,20 @@ func plain() H { return func(w W, r *R) { helper := func(w W, r *R) {}; helper(w
 			t.Errorf("%s's literal: Wraps = %v, want %v", fd.Name.Name, got, want[fd.Name.Name])
 		}
 	}
+}
+
+// handlersOf type-checks src, one file of package p, and indexes it.
+func handlersOf(t *testing.T, src string) (*Handlers, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(info, pkg, []*ast.File{f}), f
 }
