@@ -263,8 +263,12 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed
 		// A rule a package below reported at this call has its diagnostic
 		// printed already: what this package adds to it is reported where
 		// its binding is called (relocate.go).
+		end := h.SitePos(pc.EndSite)
+		if !end.IsValid() || end < pos {
+			end = token.NoPos
+		}
 		var here []*paths.Finding
-		m := movedAt{pc: pc, pos: pos}
+		m := movedAt{pc: pc, pos: pos, end: end}
 		for _, f := range fresh {
 			stay, move := split(f, func(rule string) bool { return in.below[pc.Site+"|"+rule] })
 			if stay != nil {
@@ -274,10 +278,6 @@ func Run(own Own, below []analysis.Fact, h Hooks) map[string]dispatch.Unfollowed
 		}
 		if len(m.fs) > 0 {
 			moved = append(moved, m)
-		}
-		end := h.SitePos(pc.EndSite)
-		if !end.IsValid() || end < pos {
-			end = token.NoPos
 		}
 		if len(here) > 0 {
 			h.Report(&paths.Summary{Name: pc.Root}, paths.Item{Pos: pos, End: end, Merged: true}, here)

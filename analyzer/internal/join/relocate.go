@@ -19,9 +19,9 @@ import (
 // movedAt is a root's call's findings of rules that a package below
 // reported there already, one rule each.
 type movedAt struct {
-	pc  paths.PendingCall
-	pos token.Pos
-	fs  []*paths.Finding
+	pc       paths.PendingCall
+	pos, end token.Pos
+	fs       []*paths.Finding
 }
 
 // split divides f by rule: stay keeps the rules not reported below (and
@@ -116,7 +116,7 @@ func relocate(moved []movedAt, in *input, h Hooks) {
 				pos = h.SitePos(site)
 			}
 			if !pos.IsValid() {
-				h.Report(&paths.Summary{Name: m.pc.Root}, paths.Item{Pos: m.pos, Merged: true}, fs)
+				h.Report(&paths.Summary{Name: m.pc.Root}, paths.Item{Pos: m.pos, End: m.end, Merged: true}, fs)
 				continue
 			}
 			g := groups[site]

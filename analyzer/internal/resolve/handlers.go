@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -261,7 +262,9 @@ func (h *Handlers) resolve(e ast.Expr, fr *frame, depth int, seen map[*types.Var
 				return h.resolve(a, f.up, depth+1, seen)
 			}
 			if isParam && p.fn != nil && h.unbound != nil {
-				*h.unbound = append(*h.unbound, ParamRef{p.fn.Origin(), p.index})
+				if r := (ParamRef{p.fn.Origin(), p.index}); !slices.Contains(*h.unbound, r) {
+					*h.unbound = append(*h.unbound, r)
+				}
 				return nil, ""
 			}
 			return nil, "parameter " + v.Name() + " of the function that registers it"

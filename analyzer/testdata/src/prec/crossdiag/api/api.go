@@ -54,3 +54,20 @@ func (a *API) audit(user string) {
 	_, _ = net.DefaultResolver.LookupHost(context.Background(), "audit.example.com")
 	a.notify(user)
 }
+
+// Quiet's notifier call carries an ignore: what app binds there is hidden
+// at the interface call, and the fetch stays reported at Quiet's call.
+type Quiet struct{ N Notifier }
+
+func (q *Quiet) ping(user string) {
+	resp, err := http.Get("http://example.com/ping/" + user)
+	if err == nil {
+		resp.Body.Close()
+	}
+	//syncio:ignore SIO001 -- the notifier only appends to a local table
+	q.N.Notify(user)
+}
+
+func (q *Quiet) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q.ping("q") // reports: `^\(\*Quiet\).ServeHTTP calls api.\(\*Quiet\).ping → net/http.Get, .* \(SIO001\)$` `^\(\*Quiet\).ServeHTTP calls .*ExecContext, which is given context.Background\(\).* \(SIO002\)$`
+}

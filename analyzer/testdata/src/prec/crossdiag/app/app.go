@@ -23,5 +23,6 @@ func Routes(db *sql.DB) *http.ServeMux {
 	mux.HandleFunc("/u", a.Update)
 	mux.HandleFunc("/d", a.Delete)
 	mux.HandleFunc("/a", a.Audit)
+	mux.Handle("/q", &api.Quiet{N: &dbNotifier{db: db}})
 	return mux
 }
